@@ -1,0 +1,100 @@
+//! Typed errors of the core, and the one error shape that crosses the IPC boundary.
+//!
+//! Inside the core each area has its own `thiserror` enum so callers can match on what went
+//! wrong. At the boundary (Tauri commands, `mcpctl --json`) every error becomes an
+//! [`ApiError`] `{ code, message }`: the UI branches on `code`, a stable kebab-case word, and
+//! shows `message`, which says what failed, with what input, and what to do.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+/// What can go wrong while reading configuration.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The file exists but could not be read.
+    #[error("{}: could not be read: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON. It is reported, never overwritten.
+    #[error("{} line {line} column {column}: {message} — the file was not changed", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        message: String,
+    },
+    /// Valid JSON of the wrong shape (for example `mcpServers` is not an object).
+    #[error("{}: {message}", path.display())]
+    Shape { path: PathBuf, message: String },
+    /// One server entry is unusable; the other entries of the file still are.
+    #[error("{}: server \"{name}\": {message}", path.display())]
+    Entry {
+        path: PathBuf,
+        name: String,
+        message: String,
+    },
+    /// Neither `HOME` nor the platform knows a home folder.
+    #[error("no home folder is known: set HOME")]
+    NoHome,
+    /// The project folder given does not exist or is not a folder.
+    #[error("project folder {}: {source}", path.display())]
+    Project {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl ConfigError {
+    /// The stable code the UI and `mcpctl --json` branch on.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ConfigError::Read { .. } => ErrorCode::ConfigUnreadable,
+            ConfigError::Syntax { .. } => ErrorCode::ConfigSyntax,
+            ConfigError::Shape { .. } | ConfigError::Entry { .. } => ErrorCode::ConfigInvalid,
+            ConfigError::NoHome => ErrorCode::NoHome,
+            ConfigError::Project { .. } => ErrorCode::ProjectNotFound,
+        }
+    }
+}
+
+/// Stable error codes. New codes may be added; existing ones never change meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// A configuration file exists but could not be read (permissions, I/O).
+    ConfigUnreadable,
+    /// A configuration file is not valid JSON; the message has its line and column.
+    ConfigSyntax,
+    /// A configuration file or entry has the wrong shape.
+    ConfigInvalid,
+    /// No home folder is known.
+    NoHome,
+    /// The project folder does not exist.
+    ProjectNotFound,
+    /// A bug: the message says where.
+    Internal,
+}
+
+/// The one error shape at the IPC boundary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl From<ConfigError> for ApiError {
+    fn from(err: ConfigError) -> Self {
+        ApiError {
+            code: err.code(),
+            message: err.to_string(),
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! `mcpctl list` as a whole process over a temporary home and project.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+fn mcpctl(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+        .args(args)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .output()
+        .expect("mcpctl runs")
+}
+
+fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({"mcpServers": {
+            "everything": {"command": "node", "args": ["index.js"], "env": {"KEY": "s3cret"}},
+            "web": {"type": "http", "url": "http://127.0.0.1:9/mcp"}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".claude.json"),
+        json!({"mcpServers": {"web": {"type": "sse", "url": "http://127.0.0.1:9/sse"}}})
+            .to_string(),
+    )
+    .unwrap();
+    (dir, home, project)
+}
+
+#[test]
+fn list_json_has_the_documented_shape() {
+    let (_dir, home, project) = setup();
+    let out = mcpctl(
+        &home,
+        &["--json", "--project", project.to_str().unwrap(), "list"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let rows: Vec<_> = list["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].clone(),
+                s["scope"].clone(),
+                s["transport"].clone(),
+                s["shadowedBy"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (
+                json!("everything"),
+                json!("project"),
+                json!("stdio"),
+                json!(null)
+            ),
+            (json!("web"), json!("project"), json!("http"), json!(null)),
+            (json!("web"), json!("user"), json!("sse"), json!("project")),
+        ]
+    );
+    assert_eq!(list["problems"], json!([]));
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("s3cret"),
+        "env values never printed"
+    );
+}
+
+#[test]
+fn list_text_names_scope_transport_and_target() {
+    let (_dir, home, project) = setup();
+    let out = mcpctl(&home, &["list", "--project", project.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines[0],
+        ["everything", "project", "stdio", "node", "index.js"]
+    );
+    assert_eq!(
+        lines[2],
+        [
+            "web",
+            "user",
+            "sse",
+            "http://127.0.0.1:9/sse",
+            "(shadowed",
+            "by",
+            "project)"
+        ]
+    );
+}
+
+#[test]
+fn broken_file_warns_on_stderr_and_still_lists_the_rest() {
+    let (_dir, home, project) = setup();
+    std::fs::write(home.join(".claude.json"), "{\n  \"mcpServers\": {,}\n}").unwrap();
+    let out = mcpctl(&home, &["list", "--project", project.to_str().unwrap()]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(".claude.json line 2 column 18"),
+        "file, line, column: {stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn exit_status_is_1_on_failure_and_2_on_usage_error() {
+    let (_dir, home, project) = setup();
+    let missing = project.join("nope");
+    let out = mcpctl(
+        &home,
+        &["--json", "--project", missing.to_str().unwrap(), "list"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(err["error"]["code"], json!("project-not-found"));
+    let usage = mcpctl(&home, &["frobnicate"]);
+    assert_eq!(usage.status.code(), Some(2));
+}

@@ -1,0 +1,20 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import tailwindcss from "@tailwindcss/vite";
+
+// The app embeds ui/dist at compile time (no devUrl), so the build must be self-contained:
+// no external fonts or CDNs, which the app's CSP forbids anyway.
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  clearScreen: false,
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "safari16",
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+  },
+});
