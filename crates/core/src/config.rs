@@ -161,11 +161,7 @@ pub type Entries = Vec<(String, Result<ServerConfig, ConfigError>)>;
 
 /// The entries of the `mcpServers` object found by following `keys` from the document's root,
 /// in file order, each parsed on its own. A missing object means no servers.
-pub fn servers_at(
-    path: &Path,
-    document: &Value,
-    keys: &[&str],
-) -> Result<Entries, ConfigError> {
+pub fn servers_at(path: &Path, document: &Value, keys: &[&str]) -> Result<Entries, ConfigError> {
     let shape = |message: String| ConfigError::Shape {
         path: path.to_path_buf(),
         message,
