@@ -15,7 +15,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
 const application = join(targetDir, "debug", "mcp-manager");
 const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
-const screenshotPath = join(root, "docs", "screenshot.png");
+// Every run keeps its screenshot under artifacts/; UPDATE_SCREENSHOT=1 also refreshes the
+// README's copy in docs/.
+const screenshotPath = join(root, "tests", "e2e", "artifacts", "window.png");
+const readmeScreenshot = join(root, "docs", "screenshot.png");
 
 let sandbox;
 let driver;
@@ -144,4 +147,5 @@ test("screenshot of the real window for the README", async () => {
   mkdirSync(dirname(screenshotPath), { recursive: true });
   await browser.saveScreenshot(screenshotPath);
   assert.ok(readFileSync(screenshotPath).length > 10_000, "the screenshot has content");
+  if (process.env.UPDATE_SCREENSHOT) cpSync(screenshotPath, readmeScreenshot);
 });
