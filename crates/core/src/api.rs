@@ -1,16 +1,22 @@
 //! The operations that both doors — the app's Tauri commands and `mcpctl` — call.
 //!
 //! Each one takes [`Locations`] and returns plain data that serializes to the shapes the UI
-//! (through generated TypeScript bindings) and `mcpctl --json` document. A broken file is a
-//! [`ConfigProblem`] in the answer, not a failure of the whole call: the other scopes keep
-//! working, as they do in Claude Code.
+//! (through generated TypeScript bindings) and `mcpctl --json` document. Reading never fails
+//! as a whole: a broken file is a [`ConfigProblem`] in the answer and the other scopes keep
+//! working, as in Claude Code. Writing goes through [`crate::config::document::update`], so
+//! every change is an atomic read-modify-write of the latest file under Claude Code's lock.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
-use crate::config::{read_document, servers_at, TransportKind};
+use crate::config::approval::{self, Approval, ApprovalSettings};
+use crate::config::catalog::{Catalog, CatalogEntry, CatalogProblem};
+use crate::config::document::{self, NewFileMode};
+use crate::config::entry::{parse_entry_value, ServerConfig, TransportKind};
+use crate::config::expand::{expand_config, process_env, MissingVariable};
+use crate::config::names::validate_new_name;
 use crate::error::{ConfigError, ErrorCode};
 use crate::locations::Locations;
 use crate::scope::Scope;
@@ -26,8 +32,42 @@ pub struct ServerSummary {
     pub target: String,
     /// The file the entry is in.
     pub source: String,
-    /// Set when a more specific scope defines the same name: this entry is then not used.
+    /// Set when another entry of the same name is used instead (a more specific scope, a
+    /// closer `.mcp.json`, or managed configuration).
     pub shadowed_by: Option<Scope>,
+    /// Project servers only: whether the person approved it. Pending and rejected servers
+    /// never start.
+    pub approval: Option<Approval>,
+    /// False when disabled for this project (kept in the file, not started).
+    pub enabled: bool,
+    /// Managed entries cannot be changed here.
+    pub read_only: bool,
+    /// Whether Claude Code would start it: used, enabled and, for project servers, approved.
+    pub will_start: bool,
+    /// SHA-256 of the fields that affect the connection; equal hashes need no restart.
+    pub hash: String,
+    /// `${VAR}`s that are not set and have no default; they stay literal.
+    pub missing_variables: Vec<MissingVariable>,
+}
+
+impl ServerSummary {
+    fn of(entry: &CatalogEntry) -> Self {
+        let (_, missing_variables) = expand_config(&entry.config, &process_env);
+        ServerSummary {
+            name: entry.name.clone(),
+            scope: entry.scope,
+            transport: entry.config.kind(),
+            target: entry.config.target(),
+            source: entry.path.display().to_string(),
+            shadowed_by: entry.shadowed_by,
+            approval: entry.approval,
+            enabled: !entry.disabled,
+            read_only: entry.scope == Scope::Managed,
+            will_start: entry.will_start(),
+            hash: entry.hash.clone(),
+            missing_variables,
+        }
+    }
 }
 
 /// A file or entry that could not be used. The rest of the configuration still is.
@@ -47,19 +87,26 @@ pub struct ConfigProblem {
 }
 
 impl ConfigProblem {
-    fn new(scope: Scope, path: &Path, err: &ConfigError) -> Self {
+    fn of(problem: &CatalogProblem) -> Self {
+        let err = &problem.error;
         let (line, column) = match err {
             ConfigError::Syntax { line, column, .. } => (Some(*line), Some(*column)),
             _ => (None, None),
         };
-        let server = match err {
-            ConfigError::Entry { name, .. } => Some(name.clone()),
-            _ => None,
+        let (path, server) = match err {
+            ConfigError::Entry { path, name, .. } => {
+                (path.display().to_string(), Some(name.clone()))
+            }
+            ConfigError::Syntax { path, .. }
+            | ConfigError::Read { path, .. }
+            | ConfigError::Shape { path, .. }
+            | ConfigError::Write { path, .. } => (path.display().to_string(), None),
+            _ => (String::new(), None),
         };
         ConfigProblem {
             code: err.code(),
-            scope,
-            path: path.display().to_string(),
+            scope: problem.scope,
+            path,
             server,
             line,
             column,
@@ -68,89 +115,305 @@ impl ConfigProblem {
     }
 }
 
-/// Every server entry of the project, user and local scopes, and the problems met reading them.
+/// Every server entry of every scope, and the problems met reading them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerList {
     /// The project folder, absolute.
     pub project_dir: String,
-    /// Entries by scope in precedence order (local, project, user), each scope in file order.
+    /// `managed-mcp.json` when present: it has exclusive control and nothing can be changed.
+    pub managed: Option<String>,
+    /// Managed first, then local, project (closest file first) and user; file order within.
     pub servers: Vec<ServerSummary>,
     pub problems: Vec<ConfigProblem>,
 }
 
 /// Lists the servers of every scope. Never fails: unreadable files become problems.
 pub fn list_servers(locations: &Locations) -> ServerList {
-    let mut servers = Vec::new();
-    let mut problems = Vec::new();
-
-    let claude_json = locations.claude_json();
-    let project_mcp_json = locations.project_mcp_json();
-    let project_key = locations.project_key();
-
-    // ~/.claude.json holds two scopes; read it once and report a broken file once.
-    let claude_doc = read_document(&claude_json);
-    let project_doc = read_document(&project_mcp_json);
-    if let Err(err) = &claude_doc {
-        problems.push(ConfigProblem::new(Scope::User, &claude_json, err));
-    }
-    if let Err(err) = &project_doc {
-        problems.push(ConfigProblem::new(Scope::Project, &project_mcp_json, err));
-    }
-
-    let sources: [(Scope, &Path, Option<&serde_json::Value>, Vec<&str>); 3] = [
-        (
-            Scope::Local,
-            &claude_json,
-            claude_doc.as_ref().ok().and_then(Option::as_ref),
-            vec!["projects", project_key.as_str(), "mcpServers"],
-        ),
-        (
-            Scope::Project,
-            &project_mcp_json,
-            project_doc.as_ref().ok().and_then(Option::as_ref),
-            vec!["mcpServers"],
-        ),
-        (
-            Scope::User,
-            &claude_json,
-            claude_doc.as_ref().ok().and_then(Option::as_ref),
-            vec!["mcpServers"],
-        ),
-    ];
-
-    let mut winner: HashMap<String, Scope> = HashMap::new();
-    for (scope, path, document, keys) in sources {
-        let Some(document) = document else { continue };
-        let entries = match servers_at(path, document, &keys) {
-            Ok(entries) => entries,
-            Err(err) => {
-                problems.push(ConfigProblem::new(scope, path, &err));
-                continue;
-            }
-        };
-        for (name, entry) in entries {
-            match entry {
-                Ok(config) => {
-                    let shadowed_by = winner.get(&name).copied();
-                    winner.entry(name.clone()).or_insert(scope);
-                    servers.push(ServerSummary {
-                        name,
-                        scope,
-                        transport: config.kind(),
-                        target: config.target(),
-                        source: path.display().to_string(),
-                        shadowed_by,
-                    });
-                }
-                Err(err) => problems.push(ConfigProblem::new(scope, path, &err)),
-            }
-        }
-    }
-
+    let catalog = Catalog::load(locations);
     ServerList {
         project_dir: locations.project.display().to_string(),
-        servers,
-        problems,
+        managed: catalog.managed.as_ref().map(|p| p.display().to_string()),
+        servers: catalog.entries.iter().map(ServerSummary::of).collect(),
+        problems: catalog.problems.iter().map(ConfigProblem::of).collect(),
     }
+}
+
+/// One server in full: the entry used, its JSON as in the file, and the entries it shadows.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDetail {
+    pub summary: ServerSummary,
+    /// The entry as written in its file, unknown keys included.
+    pub config: Value,
+    /// Other entries of the same name, not used.
+    pub shadowed: Vec<ServerSummary>,
+}
+
+/// The entry used for `name`, with the ones it shadows.
+pub fn get_server(locations: &Locations, name: &str) -> Result<ServerDetail, ConfigError> {
+    let catalog = Catalog::load(locations);
+    let mut named = catalog.named(name);
+    let winner = named.next().ok_or_else(|| ConfigError::ServerNotFound {
+        name: name.to_string(),
+        scope: None,
+    })?;
+    Ok(ServerDetail {
+        summary: ServerSummary::of(winner),
+        config: winner.raw.clone(),
+        shadowed: named.map(ServerSummary::of).collect(),
+    })
+}
+
+/// Where a change was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Written {
+    pub scope: Scope,
+    pub path: String,
+}
+
+/// Scopes a person can write to.
+fn writable(scope: Scope) -> Result<(), ConfigError> {
+    match scope {
+        Scope::Managed => Err(ConfigError::Invalid(
+            "the managed scope is read-only: it belongs to the administrator".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn refuse_when_managed(locations: &Locations) -> Result<(), ConfigError> {
+    let managed = locations.managed_mcp_json();
+    if managed.exists() {
+        return Err(ConfigError::Managed { path: managed });
+    }
+    Ok(())
+}
+
+/// The file and the object path of a scope's `mcpServers`.
+fn servers_location(
+    locations: &Locations,
+    scope: Scope,
+) -> (std::path::PathBuf, Vec<String>, NewFileMode) {
+    match scope {
+        Scope::Project => (
+            locations.project_mcp_json(),
+            vec!["mcpServers".into()],
+            NewFileMode::Shared,
+        ),
+        Scope::User => (
+            locations.claude_json(),
+            vec!["mcpServers".into()],
+            NewFileMode::Private,
+        ),
+        Scope::Local | Scope::Managed => (
+            locations.claude_json(),
+            vec![
+                "projects".into(),
+                locations.project_key(),
+                "mcpServers".into(),
+            ],
+            NewFileMode::Private,
+        ),
+    }
+}
+
+/// Adds a server to a scope, written as `claude mcp add` writes it. Fails when the name
+/// breaks the rules or already exists in that scope; nothing is written then.
+pub fn add_server(
+    locations: &Locations,
+    name: &str,
+    scope: Scope,
+    config: &ServerConfig,
+    extra: &Map<String, Value>,
+) -> Result<Written, ConfigError> {
+    validate_new_name(name)?;
+    writable(scope)?;
+    refuse_when_managed(locations)?;
+    let (path, keys, mode) = servers_location(locations, scope);
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let entry = config.to_json(extra);
+    document::update(&path, mode, |value| {
+        let servers = document::object_at(&path, value, &keys)?;
+        if servers.contains_key(name) {
+            return Err(ConfigError::ServerExists {
+                name: name.to_string(),
+                scope,
+                path: path.clone(),
+            });
+        }
+        servers.insert(name.to_string(), entry);
+        Ok(())
+    })?;
+    Ok(Written {
+        scope,
+        path: path.display().to_string(),
+    })
+}
+
+/// `claude mcp add-json`: the JSON is one entry; it is validated by the same rules as a file
+/// entry and written with known keys in Claude Code's order and unknown keys kept after them.
+pub fn add_json(
+    locations: &Locations,
+    name: &str,
+    scope: Scope,
+    json: &str,
+) -> Result<(Written, ServerConfig), ConfigError> {
+    let value: Value = serde_json::from_str(json).map_err(|err| {
+        ConfigError::Invalid(format!("the JSON for \"{name}\" does not parse: {err}"))
+    })?;
+    let config = parse_entry_value(&value)
+        .map_err(|message| ConfigError::Invalid(format!("\"{name}\": {message}")))?;
+    let extra = value.as_object().cloned().unwrap_or_default();
+    let written = add_server(locations, name, scope, &config, &extra)?;
+    Ok((written, config))
+}
+
+/// Removes a server. Without a scope, the name must exist in exactly one writable scope.
+pub fn remove_server(
+    locations: &Locations,
+    name: &str,
+    scope: Option<Scope>,
+) -> Result<Written, ConfigError> {
+    refuse_when_managed(locations)?;
+    let catalog = Catalog::load(locations);
+    let candidates: Vec<&CatalogEntry> = catalog
+        .named(name)
+        .filter(|e| e.scope != Scope::Managed && scope.is_none_or(|s| s == e.scope))
+        .collect();
+    let entry = match candidates.as_slice() {
+        [] => {
+            return Err(ConfigError::ServerNotFound {
+                name: name.to_string(),
+                scope,
+            })
+        }
+        [one] => *one,
+        many => {
+            let mut scopes: Vec<Scope> = many.iter().map(|e| e.scope).collect();
+            scopes.dedup();
+            if scopes.len() > 1 {
+                return Err(ConfigError::AmbiguousScope {
+                    name: name.to_string(),
+                    scopes,
+                });
+            }
+            many[0]
+        }
+    };
+    let keys: Vec<String> = match entry.scope {
+        Scope::Local => vec![
+            "projects".into(),
+            locations.project_key(),
+            "mcpServers".into(),
+        ],
+        _ => vec!["mcpServers".into()],
+    };
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let mode = if entry.scope == Scope::Project {
+        NewFileMode::Shared
+    } else {
+        NewFileMode::Private
+    };
+    let path = entry.path.clone();
+    document::update(&path, mode, |value| {
+        let servers = document::object_at(&path, value, &keys)?;
+        servers
+            .shift_remove(name)
+            .map(|_| ())
+            .ok_or_else(|| ConfigError::ServerNotFound {
+                name: name.to_string(),
+                scope: Some(entry.scope),
+            })
+    })?;
+    Ok(Written {
+        scope: entry.scope,
+        path: path.display().to_string(),
+    })
+}
+
+/// Enables or disables a server for this project without deleting it, where Claude Code keeps
+/// that choice: `projects["<root>"].disabledMcpServers` in `~/.claude.json`.
+pub fn set_enabled(
+    locations: &Locations,
+    name: &str,
+    enabled: bool,
+) -> Result<Written, ConfigError> {
+    refuse_when_managed(locations)?;
+    let catalog = Catalog::load(locations);
+    let entry = catalog
+        .named(name)
+        .next()
+        .ok_or_else(|| ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: None,
+        })?;
+    let path = locations.claude_json();
+    let key = locations.project_key();
+    document::update(&path, NewFileMode::Private, |value| {
+        let project = document::object_at(&path, value, &["projects", &key])?;
+        let list = project
+            .entry("disabledMcpServers")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(list) = list else {
+            return Err(ConfigError::Shape {
+                path: path.clone(),
+                message: "`disabledMcpServers` must be a list".into(),
+            });
+        };
+        let present = list.iter().any(|v| v.as_str() == Some(name));
+        if enabled {
+            list.retain(|v| v.as_str() != Some(name));
+        } else if !present {
+            list.push(Value::String(name.to_string()));
+        }
+        Ok(())
+    })?;
+    Ok(Written {
+        scope: entry.scope,
+        path: path.display().to_string(),
+    })
+}
+
+/// Approves or rejects a project server in `.claude/settings.local.json`. Returns the approval
+/// that results; approving fails while another settings file still rejects it (rejection wins).
+pub fn set_approval(
+    locations: &Locations,
+    name: &str,
+    approve: bool,
+) -> Result<Approval, ConfigError> {
+    refuse_when_managed(locations)?;
+    let catalog = Catalog::load(locations);
+    if !catalog.named(name).any(|e| e.scope == Scope::Project) {
+        return Err(ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: Some(Scope::Project),
+        });
+    }
+    approval::record_choice(locations, name, approve)?;
+    let settings = ApprovalSettings::load(locations);
+    let status = settings.status(name);
+    if approve && status == Approval::Rejected {
+        let files: Vec<String> = settings
+            .rejected_in(name)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        return Err(ConfigError::Invalid(format!(
+            "\"{name}\" is still rejected by {}: a rejection wins over an approval; remove it there",
+            files.join(", ")
+        )));
+    }
+    Ok(status)
+}
+
+/// Whether a path is one of the files this project's configuration is read from.
+pub fn is_config_file(locations: &Locations, path: &Path) -> bool {
+    path == locations.claude_json()
+        || path == locations.managed_mcp_json()
+        || path == locations.user_settings()
+        || path == locations.project_settings()
+        || path == locations.project_local_settings()
+        || locations.project_mcp_jsons().iter().any(|p| p == path)
 }

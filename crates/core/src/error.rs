@@ -38,6 +38,41 @@ pub enum ConfigError {
         name: String,
         message: String,
     },
+    /// The file could not be written; it is unchanged.
+    #[error("{}: could not be written ({source}) — the file was not changed", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A new server's name breaks the naming rules.
+    #[error(transparent)]
+    Name(#[from] crate::config::names::NameError),
+    /// A server of that name already exists in that scope.
+    #[error("MCP server \"{name}\" already exists in the {scope} scope ({}); remove it first or choose another name", path.display())]
+    ServerExists {
+        name: String,
+        scope: crate::scope::Scope,
+        path: PathBuf,
+    },
+    /// No server of that name (in that scope).
+    #[error("no MCP server named \"{name}\"{}", scope.map(|s| format!(" in the {s} scope")).unwrap_or_default())]
+    ServerNotFound {
+        name: String,
+        scope: Option<crate::scope::Scope>,
+    },
+    /// The name exists in several scopes and the operation needs one.
+    #[error("MCP server \"{name}\" exists in several scopes ({}); name one with --scope", scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))]
+    AmbiguousScope {
+        name: String,
+        scopes: Vec<crate::scope::Scope>,
+    },
+    /// `managed-mcp.json` is present and has exclusive control, as in Claude Code.
+    #[error("{} is present: the administrator's managed configuration has exclusive control over MCP servers, so this cannot be changed here", path.display())]
+    Managed { path: PathBuf },
+    /// A request that cannot be carried out as given (bad flag values, wrong transport).
+    #[error("{0}")]
+    Invalid(String),
     /// Neither `HOME` nor the platform knows a home folder.
     #[error("no home folder is known: set HOME")]
     NoHome,
@@ -55,6 +90,13 @@ impl ConfigError {
     pub fn code(&self) -> ErrorCode {
         match self {
             ConfigError::Read { .. } => ErrorCode::ConfigUnreadable,
+            ConfigError::Write { .. } => ErrorCode::ConfigUnwritable,
+            ConfigError::Name(_) => ErrorCode::InvalidName,
+            ConfigError::ServerExists { .. } => ErrorCode::ServerExists,
+            ConfigError::ServerNotFound { .. } => ErrorCode::ServerNotFound,
+            ConfigError::AmbiguousScope { .. } => ErrorCode::AmbiguousScope,
+            ConfigError::Managed { .. } => ErrorCode::ManagedExclusive,
+            ConfigError::Invalid(_) => ErrorCode::InvalidRequest,
             ConfigError::Syntax { .. } => ErrorCode::ConfigSyntax,
             ConfigError::Shape { .. } | ConfigError::Entry { .. } => ErrorCode::ConfigInvalid,
             ConfigError::NoHome => ErrorCode::NoHome,
@@ -70,6 +112,22 @@ impl ConfigError {
 pub enum ErrorCode {
     /// A configuration file exists but could not be read (permissions, I/O).
     ConfigUnreadable,
+    /// A configuration file could not be written; it is unchanged.
+    ConfigUnwritable,
+    /// A new server's name breaks the naming rules.
+    InvalidName,
+    /// A server of that name already exists in that scope.
+    ServerExists,
+    /// No server of that name.
+    ServerNotFound,
+    /// The name exists in several scopes; the request must name one.
+    AmbiguousScope,
+    /// Managed configuration has exclusive control; nothing can be changed.
+    ManagedExclusive,
+    /// The request cannot be carried out as given; the message says why.
+    InvalidRequest,
+    /// The OS keychain could not be used; the message names the cause.
+    Keychain,
     /// A configuration file is not valid JSON; the message has its line and column.
     ConfigSyntax,
     /// A configuration file or entry has the wrong shape.

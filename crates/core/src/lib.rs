@@ -14,6 +14,7 @@ pub mod locations;
 pub mod scope;
 
 pub use api::{list_servers, ConfigProblem, ServerList, ServerSummary};
+pub use config::approval::Approval;
 pub use config::{ServerConfig, Transport, TransportKind};
 pub use error::{ApiError, ConfigError, ErrorCode};
 pub use locations::Locations;

@@ -18,11 +18,30 @@ pub struct Locations {
     /// The project folder, absolute and with symbolic links resolved, because Claude Code keys
     /// local-scope servers by the real path of the folder it was started in.
     pub project: PathBuf,
+    /// Where an administrator puts `managed-mcp.json` (per OS, as Claude Code; tests point it
+    /// elsewhere).
+    pub managed_dir: PathBuf,
+}
+
+/// Claude Code's managed-settings folder on this OS.
+pub fn default_managed_dir() -> PathBuf {
+    if cfg!(target_os = "macos") {
+        PathBuf::from("/Library/Application Support/ClaudeCode")
+    } else if cfg!(windows) {
+        let program_files = PathBuf::from(r"C:\Program Files\ClaudeCode");
+        if program_files.exists() {
+            program_files
+        } else {
+            PathBuf::from(r"C:\ProgramData\ClaudeCode")
+        }
+    } else {
+        PathBuf::from("/etc/claude-code")
+    }
 }
 
 impl Locations {
-    /// Reads `HOME` and `CLAUDE_CONFIG_DIR` from the environment; `project` defaults to the
-    /// current folder.
+    /// Reads `HOME`, `CLAUDE_CONFIG_DIR` and `MCP_MANAGER_MANAGED_DIR` from the environment;
+    /// `project` defaults to the current folder.
     pub fn from_env(project: Option<&Path>) -> Result<Self, ConfigError> {
         let home = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
@@ -39,7 +58,12 @@ impl Locations {
                 source,
             })?,
         };
-        Self::new(home, claude_config_dir, &project)
+        let mut locations = Self::new(home, claude_config_dir, &project)?;
+        // Lets tests (and administrators trying a policy) point at another managed folder.
+        if let Some(dir) = std::env::var_os("MCP_MANAGER_MANAGED_DIR").filter(|d| !d.is_empty()) {
+            locations.managed_dir = PathBuf::from(dir);
+        }
+        Ok(locations)
     }
 
     /// Builds locations from explicit folders; fails when the project folder does not exist.
@@ -64,6 +88,7 @@ impl Locations {
             home,
             claude_config_dir,
             project,
+            managed_dir: default_managed_dir(),
         })
     }
 
@@ -75,13 +100,62 @@ impl Locations {
             .join(".claude.json")
     }
 
-    /// The project's `.mcp.json`.
+    /// The project root: the nearest folder at or above the project that holds `.git` (a
+    /// folder, or a file for worktrees), else the project folder itself. Claude Code keys
+    /// local-scope servers by it, and new project servers go to its `.mcp.json`.
+    pub fn project_root(&self) -> PathBuf {
+        self.project
+            .ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .unwrap_or(&self.project)
+            .to_path_buf()
+    }
+
+    /// The `.mcp.json` new project servers are written to: the project root's.
     pub fn project_mcp_json(&self) -> PathBuf {
-        self.project.join(".mcp.json")
+        self.project_root().join(".mcp.json")
+    }
+
+    /// Every `.mcp.json` Claude Code reads for this project: from the filesystem root down to
+    /// the project folder, so that a later (closer) file wins a name clash.
+    pub fn project_mcp_jsons(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .project
+            .ancestors()
+            .map(|dir| dir.join(".mcp.json"))
+            .collect();
+        files.reverse();
+        files
     }
 
     /// The key of this project under `projects` in `~/.claude.json`.
     pub fn project_key(&self) -> String {
-        self.project.to_string_lossy().into_owned()
+        self.project_root().to_string_lossy().into_owned()
+    }
+
+    /// The person's Claude Code settings: `~/.claude/settings.json`, or
+    /// `$CLAUDE_CONFIG_DIR/settings.json`.
+    pub fn user_settings(&self) -> PathBuf {
+        match &self.claude_config_dir {
+            Some(dir) => dir.join("settings.json"),
+            None => self.home.join(".claude").join("settings.json"),
+        }
+    }
+
+    /// The project's shared settings, `.claude/settings.json`.
+    pub fn project_settings(&self) -> PathBuf {
+        self.project_root().join(".claude").join("settings.json")
+    }
+
+    /// The person's own settings for this project, `.claude/settings.local.json`.
+    pub fn project_local_settings(&self) -> PathBuf {
+        self.project_root()
+            .join(".claude")
+            .join("settings.local.json")
+    }
+
+    /// `managed-mcp.json` in the administrator's folder.
+    pub fn managed_mcp_json(&self) -> PathBuf {
+        self.managed_dir.join("managed-mcp.json")
     }
 }

@@ -27,7 +27,9 @@ impl World {
     }
 
     fn locations(&self) -> Locations {
-        Locations::new(self.home.clone(), None, &self.project).unwrap()
+        let mut locations = Locations::new(self.home.clone(), None, &self.project).unwrap();
+        locations.managed_dir = self.home.join("managed");
+        locations
     }
 
     fn write(&self, path: &Path, text: &str) {

@@ -1,0 +1,192 @@
+//! Every scope resolved into one view, as Claude Code resolves it.
+//!
+//! Precedence is local > project > user, and among project files the one closest to the
+//! project folder wins; the winning entry is used whole, never merged, and each losing entry
+//! records which scope beat it. When `managed-mcp.json` exists it takes exclusive control: its
+//! servers are the only ones used and every other entry is reported as shadowed by it.
+//! Each entry carries its approval (project servers), whether it is disabled for this project,
+//! and a content hash used to restart only what really changed.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::approval::{Approval, ApprovalSettings};
+use super::document;
+use super::entry::{servers_object, ServerConfig};
+use crate::error::ConfigError;
+use crate::locations::Locations;
+use crate::scope::Scope;
+
+/// One entry of one file, resolved.
+#[derive(Debug, Clone)]
+pub struct CatalogEntry {
+    pub name: String,
+    pub scope: Scope,
+    /// The file it is in.
+    pub path: PathBuf,
+    pub config: ServerConfig,
+    /// The entry exactly as in the file, unknown keys included.
+    pub raw: Value,
+    /// Set when another entry of the same name is used instead.
+    pub shadowed_by: Option<Scope>,
+    /// For project servers only.
+    pub approval: Option<Approval>,
+    /// Listed in this project's `disabledMcpServers`.
+    pub disabled: bool,
+    /// [`ServerConfig::content_hash`].
+    pub hash: String,
+}
+
+impl CatalogEntry {
+    /// Whether Claude Code would start this entry: used, enabled, and approved when it needs
+    /// approval.
+    pub fn will_start(&self) -> bool {
+        self.shadowed_by.is_none()
+            && !self.disabled
+            && matches!(self.approval, None | Some(Approval::Approved))
+    }
+}
+
+/// A file or entry that could not be used.
+#[derive(Debug)]
+pub struct CatalogProblem {
+    pub scope: Scope,
+    pub error: ConfigError,
+}
+
+/// All configuration of one project.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// Managed first, then local, project (closest file first), user; file order within each.
+    pub entries: Vec<CatalogEntry>,
+    pub problems: Vec<CatalogProblem>,
+    /// `managed-mcp.json`, when present: nothing else is used and nothing can be changed.
+    pub managed: Option<PathBuf>,
+}
+
+impl Catalog {
+    /// Reads every scope. Never fails: unreadable files become problems.
+    pub fn load(locations: &Locations) -> Catalog {
+        let mut catalog = Catalog::default();
+        let mut approvals = ApprovalSettings::load(locations);
+        for error in std::mem::take(&mut approvals.problems) {
+            catalog.problems.push(CatalogProblem {
+                scope: Scope::Project,
+                error,
+            });
+        }
+
+        let claude_json_path = locations.claude_json();
+        let claude_json = catalog.read(Scope::User, &claude_json_path);
+        let project_key = locations.project_key();
+        let disabled: Vec<String> = claude_json
+            .as_ref()
+            .and_then(|v| v.get("projects"))
+            .and_then(|p| p.get(&project_key))
+            .and_then(|p| p.get("disabledMcpServers"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+
+        let managed_path = locations.managed_mcp_json();
+        if let Some(managed) = catalog.read(Scope::Managed, &managed_path) {
+            catalog.managed = Some(managed_path.clone());
+            catalog.add_entries(Scope::Managed, &managed_path, &managed, &["mcpServers"]);
+        }
+        if let Some(doc) = &claude_json {
+            catalog.add_entries(
+                Scope::Local,
+                &claude_json_path,
+                doc,
+                &["projects", &project_key, "mcpServers"],
+            );
+        }
+        for path in locations.project_mcp_jsons().into_iter().rev() {
+            if let Some(doc) = catalog.read(Scope::Project, &path) {
+                catalog.add_entries(Scope::Project, &path, &doc, &["mcpServers"]);
+            }
+        }
+        if let Some(doc) = &claude_json {
+            catalog.add_entries(Scope::User, &claude_json_path, doc, &["mcpServers"]);
+        }
+
+        let mut winner: HashMap<String, Scope> = HashMap::new();
+        let managed = catalog.managed.is_some();
+        for entry in &mut catalog.entries {
+            entry.shadowed_by = if managed && entry.scope != Scope::Managed {
+                Some(Scope::Managed)
+            } else {
+                winner.get(&entry.name).copied()
+            };
+            winner.entry(entry.name.clone()).or_insert(entry.scope);
+            entry.disabled = disabled.contains(&entry.name);
+            if entry.scope == Scope::Project {
+                entry.approval = Some(approvals.status(&entry.name));
+            }
+        }
+        catalog
+    }
+
+    fn read(&mut self, scope: Scope, path: &std::path::Path) -> Option<Value> {
+        match document::read(path) {
+            Ok(doc) => doc.map(|d| d.value),
+            Err(error) => {
+                self.problems.push(CatalogProblem { scope, error });
+                None
+            }
+        }
+    }
+
+    fn add_entries(&mut self, scope: Scope, path: &std::path::Path, doc: &Value, keys: &[&str]) {
+        let servers = match servers_object(path, doc, keys) {
+            Ok(Some(servers)) => servers,
+            Ok(None) => return,
+            Err(error) => {
+                self.problems.push(CatalogProblem { scope, error });
+                return;
+            }
+        };
+        for (name, raw) in servers {
+            match super::entry::parse_entry(path, name, raw) {
+                Ok(config) => self.entries.push(CatalogEntry {
+                    name: name.clone(),
+                    scope,
+                    path: path.to_path_buf(),
+                    hash: config.content_hash(),
+                    config,
+                    raw: raw.clone(),
+                    shadowed_by: None,
+                    approval: None,
+                    disabled: false,
+                }),
+                Err(error) => self.problems.push(CatalogProblem { scope, error }),
+            }
+        }
+    }
+
+    /// The entry used for `name`, if any.
+    pub fn effective(&self, name: &str) -> Option<&CatalogEntry> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name && e.shadowed_by.is_none())
+    }
+
+    /// Every entry named `name`, winner first.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a CatalogEntry> + 'a {
+        self.entries.iter().filter(move |e| e.name == name)
+    }
+
+    /// Name → content hash of every entry that would start; what a running set must match.
+    pub fn startable_hashes(&self) -> HashMap<String, String> {
+        self.entries
+            .iter()
+            .filter(|e| e.will_start())
+            .map(|e| (e.name.clone(), e.hash.clone()))
+            .collect()
+    }
+}

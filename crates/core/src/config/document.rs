@@ -1,0 +1,238 @@
+//! JSON configuration files: read with their key order and layout, written back atomically
+//! as a read-modify-write of the latest bytes on disk.
+//!
+//! Why this shape: Claude Code rewrites `~/.claude.json` often and other tools edit these
+//! files too. [`update`] therefore takes Claude Code's lock (`<file>.lock`), re-reads the file
+//! *after* taking it, applies the change to that fresh value, and writes a temporary file in
+//! the same folder that is renamed over the original (permissions kept; a symbolic link is
+//! followed so the link survives). A file that does not parse is reported with line and
+//! column and never written.
+//!
+//! Layout: Claude Code writes `JSON.stringify(value, null, 2)` without a final newline. We
+//! write the same, except that a file we change keeps its own indentation and final newline,
+//! so a save changes only the lines the person changed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::lock::FileLock;
+use crate::error::ConfigError;
+
+/// How a file is laid out, so that writing it back changes only what changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub indent: String,
+    pub final_newline: bool,
+}
+
+impl Default for Layout {
+    /// Claude Code's: two spaces, no final newline.
+    fn default() -> Self {
+        Layout {
+            indent: "  ".into(),
+            final_newline: false,
+        }
+    }
+}
+
+impl Layout {
+    /// The layout of existing text: the first indented line's indentation, and whether the
+    /// text ends with a newline.
+    pub fn of(text: &str) -> Layout {
+        let indent = text
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let trimmed = line.trim_start_matches([' ', '\t']);
+                &line[..line.len() - trimmed.len()]
+            })
+            .find(|ws| !ws.is_empty())
+            .filter(|ws| ws.chars().all(|c| c == ' ') || ws.chars().all(|c| c == '\t'))
+            .unwrap_or("  ");
+        Layout {
+            indent: indent.to_string(),
+            final_newline: text.ends_with('\n'),
+        }
+    }
+}
+
+/// A parsed JSON file.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub path: PathBuf,
+    pub value: Value,
+    pub layout: Layout,
+}
+
+/// Reads and parses a JSON file. `Ok(None)` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<Document>, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    Ok(Some(Document {
+        path: path.to_path_buf(),
+        value: parse(path, &text)?,
+        layout: Layout::of(&text),
+    }))
+}
+
+/// Parses JSON text, reporting a syntax error with its line and column. An empty (or blank)
+/// file counts as `{}`, as a new file would.
+pub fn parse(path: &Path, text: &str) -> Result<Value, ConfigError> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    serde_json::from_str(text).map_err(|err| {
+        let full = err.to_string();
+        let suffix = format!(" at line {} column {}", err.line(), err.column());
+        ConfigError::Syntax {
+            path: path.to_path_buf(),
+            line: u32::try_from(err.line()).unwrap_or(u32::MAX),
+            column: u32::try_from(err.column()).unwrap_or(u32::MAX),
+            message: full.strip_suffix(&suffix).unwrap_or(&full).to_string(),
+        }
+    })
+}
+
+/// Renders a value in the given layout (`JSON.stringify(value, null, indent)` for the
+/// default layout).
+pub fn render(value: &Value, layout: &Layout) -> String {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(layout.indent.as_bytes());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    value
+        .serialize(&mut serializer)
+        .expect("a serde_json::Value always serializes");
+    let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
+    if layout.final_newline {
+        text.push('\n');
+    }
+    text
+}
+
+/// Who may read a file this module creates. Existing files keep their permissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewFileMode {
+    /// `0600`, as Claude Code creates `~/.claude.json`.
+    Private,
+    /// The process's default (`0666` less the umask): shared project files.
+    Shared,
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename.
+pub fn write_atomic(path: &Path, text: &str, mode: NewFileMode) -> std::io::Result<()> {
+    // Write through a symbolic link (dotfile managers link ~/.claude.json), not over it.
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let folder = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(folder)?;
+    let file_name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "config".into());
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let temp = folder.join(format!("{file_name}.tmp.{}.{millis}", std::process::id()));
+    let existing = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    let result = (|| {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            if existing.is_none() && mode == NewFileMode::Private {
+                options.mode(0o600);
+            }
+        }
+        let mut file = options.open(&temp)?;
+        file.write_all(text.as_bytes())?;
+        if let Some(permissions) = &existing {
+            file.set_permissions(permissions.clone())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Applies `change` to the latest content of `path` under Claude Code's lock and writes the
+/// result atomically when it differs. A missing file starts as `{}`. A file that does not
+/// parse is left untouched and reported. Returns what `change` returned.
+pub fn update<T>(
+    path: &Path,
+    mode: NewFileMode,
+    change: impl FnOnce(&mut Value) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    let write_error = |source: std::io::Error| ConfigError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let _lock = FileLock::acquire(path).map_err(write_error)?;
+    let (mut value, layout) = match read(path)? {
+        Some(document) => (document.value, document.layout),
+        None => (Value::Object(Default::default()), Layout::default()),
+    };
+    let before = value.clone();
+    let outcome = change(&mut value)?;
+    if value != before {
+        write_atomic(path, &render(&value, &layout), mode).map_err(write_error)?;
+    }
+    Ok(outcome)
+}
+
+/// The object at `keys` below `value`, created (as `{}`) where missing. Fails when something
+/// on the way is not an object.
+pub fn object_at<'a>(
+    path: &Path,
+    value: &'a mut Value,
+    keys: &[&str],
+) -> Result<&'a mut serde_json::Map<String, Value>, ConfigError> {
+    let mut node = value;
+    let mut walked = String::new();
+    for key in keys {
+        let object = node.as_object_mut().ok_or_else(|| ConfigError::Shape {
+            path: path.to_path_buf(),
+            message: format!(
+                "{} must be a JSON object",
+                if walked.is_empty() {
+                    "the top level"
+                } else {
+                    &walked
+                }
+            ),
+        })?;
+        node = object
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Default::default()));
+        walked.push_str(&format!("[{}]", Value::String((*key).to_string())));
+    }
+    node.as_object_mut().ok_or_else(|| ConfigError::Shape {
+        path: path.to_path_buf(),
+        message: format!(
+            "{} must be a JSON object",
+            if walked.is_empty() {
+                "the top level"
+            } else {
+                &walked
+            }
+        ),
+    })
+}

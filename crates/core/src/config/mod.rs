@@ -1,0 +1,25 @@
+//! The config engine: Claude Code's MCP configuration, read and written as Claude Code does.
+//!
+//! - [`entry`]: one server entry, parsed under Claude Code's rules and written in the key order
+//!   `claude mcp add` writes.
+//! - [`document`]: a JSON file kept as a `serde_json::Value` with key order preserved, written
+//!   back atomically under Claude Code's lock (`<file>.lock`) as a read-modify-write of the
+//!   latest bytes on disk, so nothing another program wrote meanwhile is lost.
+//! - [`expand`]: `${VAR}` and `${VAR:-default}` expansion with warnings for unset variables.
+//! - [`names`]: server-name rules, normalisation and `mcp__server__tool` names.
+//! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
+//! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
+//!   enablement and a content hash per entry.
+//! - [`watch`]: notices changes on disk and reports which servers really changed.
+//! - [`interop`]: import from and export to other MCP clients' files.
+
+pub mod approval;
+pub mod catalog;
+pub mod document;
+pub mod entry;
+pub mod expand;
+
+mod lock;
+pub mod names;
+
+pub use entry::*;
