@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::config::approval::{self, Approval, ApprovalSettings};
 use crate::config::catalog::{Catalog, CatalogEntry, CatalogProblem};
 use crate::config::document::{self, NewFileMode};
-use crate::config::entry::{parse_entry_value, ServerConfig, TransportKind};
+use crate::config::entry::{claude_order, parse_entry_value, ServerConfig, TransportKind};
 use crate::config::expand::{expand_config, process_env, MissingVariable};
 use crate::config::names::validate_new_name;
 use crate::error::{ConfigError, ErrorCode};
@@ -228,12 +228,20 @@ pub fn add_server(
     config: &ServerConfig,
     extra: &Map<String, Value>,
 ) -> Result<Written, ConfigError> {
+    insert_entry(locations, name, scope, config.to_json(extra))
+}
+
+fn insert_entry(
+    locations: &Locations,
+    name: &str,
+    scope: Scope,
+    entry: Value,
+) -> Result<Written, ConfigError> {
     validate_new_name(name)?;
     writable(scope)?;
     refuse_when_managed(locations)?;
     let (path, keys, mode) = servers_location(locations, scope);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let entry = config.to_json(extra);
     document::update(&path, mode, |value| {
         let servers = document::object_at(&path, value, &keys)?;
         if servers.contains_key(name) {
@@ -265,8 +273,11 @@ pub fn add_json(
     })?;
     let config = parse_entry_value(&value)
         .map_err(|message| ConfigError::Invalid(format!("\"{name}\": {message}")))?;
-    let extra = value.as_object().cloned().unwrap_or_default();
-    let written = add_server(locations, name, scope, &config, &extra)?;
+    let entry = claude_order(
+        value.as_object().expect("a parsed entry is an object"),
+        config.kind(),
+    );
+    let written = insert_entry(locations, name, scope, Value::Object(entry))?;
     Ok((written, config))
 }
 

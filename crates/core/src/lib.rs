@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod locations;
 pub mod scope;
+pub mod secrets;
 
 pub use api::{list_servers, ConfigProblem, ServerList, ServerSummary};
 pub use config::approval::Approval;

@@ -1,15 +1,20 @@
 //! `mcpctl`: MCP Manager's command-line door, mirroring `claude mcp`.
 //!
 //! Every verb is a thin call into `mcp_manager_core::api`, the same functions the app's
-//! commands call, so the CLI and the window can never disagree. Exit status: 0 success,
-//! 1 failure, 2 usage error (clap's own).
+//! commands call, so the CLI and the window can never disagree. Messages and written bytes
+//! follow `claude mcp` so that scripts and habits carry over. Exit status: 0 success,
+//! 1 failure, 2 usage error (clap's own, and malformed flag values).
 
-use std::io::Write;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use mcp_manager_core::{ApiError, Locations, ServerList};
+use clap::{Args, Parser, Subcommand};
+use mcp_manager_core::api;
+use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
+use mcp_manager_core::secrets::{client_secret_account, Keychain, Secret, SecretStore};
+use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
+use serde::Serialize;
 
 #[derive(Parser)]
 #[command(
@@ -32,70 +37,384 @@ struct Cli {
 enum Command {
     /// List the servers of every scope, and any configuration problems.
     List,
+    /// Show one server: the entry used and the ones it shadows.
+    Get { name: String },
+    /// Add a server: `add NAME -- COMMAND [ARGS...]` or `add -t http NAME URL`.
+    Add(AddArgs),
+    /// Add a server from one JSON entry, as `claude mcp add-json`.
+    AddJson {
+        #[arg(short, long, value_parser = parse_scope, default_value = "local")]
+        scope: Scope,
+        /// Read an OAuth client secret (from MCP_CLIENT_SECRET, a prompt, or stdin) into the
+        /// OS keychain.
+        #[arg(long)]
+        client_secret: bool,
+        name: String,
+        /// The entry, for example '{"type":"http","url":"https://…"}'.
+        #[arg(value_name = "JSON")]
+        entry: String,
+    },
+    /// Remove a server.
+    Remove {
+        name: String,
+        #[arg(short, long, value_parser = parse_scope)]
+        scope: Option<Scope>,
+    },
+    /// Start using a disabled server again in this project.
+    Enable { name: String },
+    /// Stop using a server in this project without deleting it.
+    Disable { name: String },
+    /// Approve a project (.mcp.json) server so that it may start.
+    Approve { name: String },
+    /// Reject a project (.mcp.json) server so that it never starts.
+    Reject { name: String },
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let locations = match Locations::from_env(cli.project.as_deref()) {
-        Ok(locations) => locations,
-        Err(err) => return fail(cli.json, err.into()),
-    };
-    match cli.command {
-        Command::List => {
-            let list = mcp_manager_core::list_servers(&locations);
-            if cli.json {
-                print_json(&list)
-            } else {
-                print_list(&list)
-            }
-        }
+#[derive(Args)]
+struct AddArgs {
+    /// Configuration scope: local, project or user.
+    #[arg(short, long, value_parser = parse_scope, default_value = "local")]
+    scope: Scope,
+    /// Transport: stdio (default), http, sse or ws.
+    #[arg(short, long, value_parser = parse_transport)]
+    transport: Option<TransportKind>,
+    /// An environment variable for a stdio server, KEY=VALUE; repeat for more.
+    #[arg(short, long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+    env: Vec<(String, String)>,
+    /// A header for a remote server, 'Name: value'; repeat for more.
+    #[arg(short = 'H', long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    header: Vec<(String, String)>,
+    /// OAuth client id for HTTP/SSE servers.
+    #[arg(long)]
+    client_id: Option<String>,
+    /// Read the OAuth client secret (from MCP_CLIENT_SECRET, a prompt, or stdin) into the OS
+    /// keychain.
+    #[arg(long)]
+    client_secret: bool,
+    /// Fixed port for the OAuth callback.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    callback_port: Option<u16>,
+    name: String,
+    /// The URL (http, sse, ws) or the command (stdio).
+    command_or_url: String,
+    /// Arguments of the command.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+fn parse_scope(word: &str) -> Result<Scope, String> {
+    match word {
+        "local" => Ok(Scope::Local),
+        "project" => Ok(Scope::Project),
+        "user" => Ok(Scope::User),
+        _ => Err(format!(
+            "invalid scope \"{word}\": use local, project or user"
+        )),
     }
 }
 
-fn print_json(value: &impl serde::Serialize) -> ExitCode {
-    let written = serde_json::to_string_pretty(value)
-        .map_err(std::io::Error::from)
-        .and_then(|text| writeln!(std::io::stdout().lock(), "{text}"));
-    match written {
+fn parse_transport(word: &str) -> Result<TransportKind, String> {
+    TransportKind::parse(word)
+        .ok_or_else(|| format!("invalid transport \"{word}\": use stdio, http, sse or ws"))
+}
+
+fn parse_env(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_string(), value.to_string())),
+        _ => Err(format!(
+            "invalid environment variable \"{text}\": use KEY=VALUE"
+        )),
+    }
+}
+
+fn parse_header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("invalid header \"{text}\": use 'Name: value'"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("invalid header \"{text}\": the name is empty"));
+    }
+    Ok((name.to_string(), value.trim().to_string()))
+}
+
+/// The outcome of a verb: what to print, or an error.
+type Outcome = Result<(), ApiError>;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    let outcome = Locations::from_env(cli.project.as_deref())
+        .map_err(ApiError::from)
+        .and_then(|locations| run(&locations, cli.command, json));
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("mcpctl: could not write the output: {err}");
+            if json {
+                print_json(&serde_json::json!({ "error": err }));
+            } else {
+                eprintln!("mcpctl: {}", err.message);
+            }
             ExitCode::FAILURE
         }
     }
 }
 
-fn print_list(list: &ServerList) -> ExitCode {
+fn run(locations: &Locations, command: Command, json: bool) -> Outcome {
+    match command {
+        Command::List => {
+            let list = api::list_servers(locations);
+            if json {
+                print_json(&list);
+            } else {
+                print_list(&list);
+            }
+        }
+        Command::Get { name } => {
+            let detail = api::get_server(locations, &name)?;
+            if json {
+                print_json(&detail);
+            } else {
+                print_detail(&detail);
+            }
+        }
+        Command::Add(args) => add(locations, args, json)?,
+        Command::AddJson {
+            scope,
+            client_secret,
+            name,
+            entry,
+        } => {
+            let secret = client_secret.then(read_client_secret).transpose()?;
+            let (written, config) = api::add_json(locations, &name, scope, &entry)?;
+            if let Some(secret) = secret {
+                store_client_secret(&name, &config, &secret)?;
+            }
+            report(json, &written, || {
+                format!(
+                    "Added {} MCP server {name} to {scope} config",
+                    config.kind().as_str()
+                )
+            });
+        }
+        Command::Remove { name, scope } => {
+            let written = api::remove_server(locations, &name, scope)?;
+            report(json, &written, || {
+                format!(
+                    "Removed MCP server \"{name}\" from {} config",
+                    written.scope
+                )
+            });
+        }
+        Command::Enable { name } => {
+            let written = api::set_enabled(locations, &name, true)?;
+            report(json, &written, || {
+                format!("Enabled MCP server \"{name}\" in this project")
+            });
+        }
+        Command::Disable { name } => {
+            let written = api::set_enabled(locations, &name, false)?;
+            report(json, &written, || {
+                format!("Disabled MCP server \"{name}\" in this project")
+            });
+        }
+        Command::Approve { name } => approval(locations, &name, true, json)?,
+        Command::Reject { name } => approval(locations, &name, false, json)?,
+    }
+    Ok(())
+}
+
+fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Outcome {
+    let status = api::set_approval(locations, name, approve)?;
+    if json {
+        print_json(&serde_json::json!({ "name": name, "approval": status }));
+    } else {
+        let verb = if approve { "Approved" } else { "Rejected" };
+        println!(
+            "{verb} project MCP server \"{name}\"\nFile modified: {}",
+            locations.project_local_settings().display()
+        );
+    }
+    Ok(())
+}
+
+fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
+    let kind = args.transport.unwrap_or(TransportKind::Stdio);
+    let target = args.command_or_url;
+    let config = if kind == TransportKind::Stdio {
+        if args.client_id.is_some() || args.client_secret || args.callback_port.is_some() {
+            eprintln!(
+                "Warning: --client-id, --client-secret, and --callback-port are only supported \
+                 for HTTP/SSE transports and will be ignored for stdio."
+            );
+        }
+        let looks_like_url = target.starts_with("http://")
+            || target.starts_with("https://")
+            || target.starts_with("localhost")
+            || target.ends_with("/sse")
+            || target.ends_with("/mcp");
+        if args.transport.is_none() && looks_like_url {
+            eprintln!(
+                "\nWarning: The command \"{target}\" looks like a URL, but is being interpreted as \
+                 a stdio server as --transport was not specified.\nIf this is an HTTP server, use: \
+                 mcpctl add --transport http {name} {target}\nIf this is an SSE server, use: mcpctl \
+                 add --transport sse {name} {target}",
+                name = args.name
+            );
+        }
+        ServerConfig::stdio(&target, args.args.clone(), args.env)
+    } else {
+        if !args.args.is_empty() {
+            return Err(ConfigError::Invalid(format!(
+                "a {} server takes a URL only; unexpected arguments: {}",
+                kind.as_str(),
+                args.args.join(" ")
+            ))
+            .into());
+        }
+        let mut config = ServerConfig::remote(kind, &target, args.header);
+        if kind != TransportKind::Ws && (args.client_id.is_some() || args.callback_port.is_some()) {
+            config.oauth = Some(OAuthConfig {
+                client_id: args.client_id.clone(),
+                callback_port: args.callback_port,
+                ..OAuthConfig::default()
+            });
+        }
+        config
+    };
+    let secret = (args.client_secret && args.client_id.is_some() && kind != TransportKind::Stdio)
+        .then(read_client_secret)
+        .transpose()?;
+    let written = api::add_server(
+        locations,
+        &args.name,
+        args.scope,
+        &config,
+        &Default::default(),
+    )?;
+    if let Some(secret) = secret {
+        store_client_secret(&args.name, &config, &secret)?;
+    }
+    let name = &args.name;
+    let scope = args.scope;
+    report(json, &written, || match kind {
+        TransportKind::Stdio => format!(
+            "Added stdio MCP server {name} with command: {target} {} to {scope} config",
+            args.args.join(" ")
+        ),
+        other => {
+            let label = match other {
+                TransportKind::Http => "HTTP",
+                TransportKind::Sse => "SSE",
+                _ => "WebSocket",
+            };
+            format!("Added {label} MCP server {name} with URL: {target} to {scope} config")
+        }
+    });
+    Ok(())
+}
+
+/// The client secret: `MCP_CLIENT_SECRET`, else a prompt without echo on a terminal, else the
+/// first line of stdin.
+fn read_client_secret() -> Result<Secret, ApiError> {
+    let invalid = |message: String| ApiError::from(ConfigError::Invalid(message));
+    if let Ok(value) = std::env::var("MCP_CLIENT_SECRET") {
+        return Ok(Secret::new(value));
+    }
+    let value = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password("OAuth client secret: ")
+            .map_err(|err| invalid(format!("could not read the client secret: {err}")))?
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|err| invalid(format!("could not read the client secret: {err}")))?;
+        line.trim_end_matches(['\r', '\n']).to_string()
+    };
+    if value.is_empty() {
+        return Err(invalid("the client secret is empty".into()));
+    }
+    Ok(Secret::new(value))
+}
+
+fn store_client_secret(name: &str, config: &ServerConfig, secret: &Secret) -> Outcome {
+    Keychain::default()
+        .set(&client_secret_account(name, config), secret)
+        .map_err(|err| ApiError {
+            code: ErrorCode::Keychain,
+            message: format!(
+                "the server was added, but its client secret could not be stored: {err}"
+            ),
+        })
+}
+
+fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) {
+    if json {
+        print_json(written);
+    } else {
+        println!("{}\nFile modified: {}", message(), written.path);
+    }
+}
+
+fn print_json(value: &impl Serialize) {
+    let text = serde_json::to_string_pretty(value).expect("our output types serialize");
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+fn print_list(list: &ServerList) {
     for problem in &list.problems {
         eprintln!("warning: {}", problem.message);
     }
     if list.servers.is_empty() {
         println!("No MCP servers configured for {}.", list.project_dir);
-        return ExitCode::SUCCESS;
+        return;
     }
     let width = list.servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
     for server in &list.servers {
-        let shadowed = server
-            .shadowed_by
-            .map(|scope| format!("  (shadowed by {scope})"))
-            .unwrap_or_default();
+        let mut notes = Vec::new();
+        if let Some(scope) = server.shadowed_by {
+            notes.push(format!("shadowed by {scope}"));
+        }
+        if !server.enabled {
+            notes.push("disabled".into());
+        }
+        if let Some(approval) = server.approval {
+            if approval != mcp_manager_core::Approval::Approved {
+                notes.push(format!("{approval:?}").to_lowercase());
+            }
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("  ({})", notes.join(", "))
+        };
         println!(
             "{:width$}  {:7}  {:5}  {}{}",
             server.name,
             server.scope.as_str(),
             server.transport.as_str(),
             server.target,
-            shadowed,
+            notes,
         );
     }
-    ExitCode::SUCCESS
 }
 
-fn fail(json: bool, err: ApiError) -> ExitCode {
-    if json {
-        print_json(&serde_json::json!({ "error": err }));
-    } else {
-        eprintln!("mcpctl: {}", err.message);
+fn print_detail(detail: &api::ServerDetail) {
+    let s = &detail.summary;
+    println!("{}:", s.name);
+    println!("  Scope: {} ({})", s.scope, s.source);
+    println!("  Type: {}", s.transport.as_str());
+    println!("  Target: {}", s.target);
+    println!("  Enabled: {}", if s.enabled { "yes" } else { "no" });
+    if let Some(approval) = s.approval {
+        println!("  Approval: {}", format!("{approval:?}").to_lowercase());
     }
-    ExitCode::FAILURE
+    println!("  Will start: {}", if s.will_start { "yes" } else { "no" });
+    for missing in &s.missing_variables {
+        println!("  Warning: {missing}");
+    }
+    for other in &detail.shadowed {
+        println!("  Shadows: {} entry in {}", other.scope, other.source);
+    }
 }

@@ -10,6 +10,7 @@ fn mcpctl(home: &Path, args: &[&str]) -> Output {
         .args(args)
         .env("HOME", home)
         .env_remove("CLAUDE_CONFIG_DIR")
+        .env("MCP_MANAGER_MANAGED_DIR", home.join("managed"))
         .output()
         .expect("mcpctl runs")
 }

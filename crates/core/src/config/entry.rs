@@ -305,6 +305,50 @@ impl ServerConfig {
     }
 }
 
+/// An entry given whole (`add-json`) as Claude Code stores it: the keys it knows in its
+/// schema's order, only those given (but `args`, which defaults to `[]` for stdio), and
+/// `oauth`'s keys in order too; keys it does not know follow in their order (Claude Code drops
+/// them; we keep them, since nothing a person wrote is lost).
+pub fn claude_order(entry: &Map<String, Value>, kind: TransportKind) -> Map<String, Value> {
+    let order: &[&str] = match kind {
+        TransportKind::Stdio => &["type", "command", "args", "env"],
+        _ => &["type", "url", "headers", "headersHelper", "oauth"],
+    };
+    let mut out = Map::new();
+    for key in order.iter().chain(&["timeout", "alwaysLoad"]) {
+        match entry.get(*key) {
+            Some(Value::Object(oauth)) if *key == "oauth" => {
+                let mut sorted = Map::new();
+                for k in [
+                    "clientId",
+                    "callbackPort",
+                    "authServerMetadataUrl",
+                    "scopes",
+                ] {
+                    if let Some(v) = oauth.get(k) {
+                        sorted.insert(k.into(), v.clone());
+                    }
+                }
+                for (k, v) in oauth {
+                    sorted.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+                out.insert("oauth".into(), Value::Object(sorted));
+            }
+            Some(value) => {
+                out.insert((*key).to_string(), value.clone());
+            }
+            None if *key == "args" && kind == TransportKind::Stdio => {
+                out.insert("args".into(), Value::Array(Vec::new()));
+            }
+            None => {}
+        }
+    }
+    for (key, value) in entry {
+        out.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    out
+}
+
 /// Keys this module reads; anything else in an entry is carried along untouched.
 pub const KNOWN_KEYS: &[&str] = &[
     "type",

@@ -1,0 +1,231 @@
+//! `mcpctl` writes exactly what Claude Code writes, checked against the real Claude Code.
+//!
+//! Each case runs the same `mcp add`/`add-json`/`remove` through Claude Code's own CLI
+//! (`@anthropic-ai/claude-code`, installed in `tests/reference` by `scripts/setup test` and run
+//! with `node`) and through `mcpctl`, each in its own temporary home and project, and compares
+//! the bytes of `.mcp.json` and the `mcpServers` objects of `~/.claude.json`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn claude_cli() -> PathBuf {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code/cli.js");
+    assert!(
+        cli.exists(),
+        "Claude Code is not installed at {}: run `scripts/setup test` (npm ci in tests/reference)",
+        cli.display()
+    );
+    cli
+}
+
+struct Side {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl Side {
+    fn new() -> Side {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        Side {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    fn mcp_json(&self) -> String {
+        std::fs::read_to_string(self.project.join(".mcp.json")).unwrap_or_default()
+    }
+
+    fn claude_json(&self) -> Value {
+        std::fs::read_to_string(self.home.join(".claude.json"))
+            .map(|t| serde_json::from_str(&t).unwrap())
+            .unwrap_or(Value::Null)
+    }
+
+    /// `mcpServers` of the user scope and of this project's local scope, as text (so that
+    /// key order counts).
+    fn claude_json_servers(&self) -> (String, String) {
+        let doc = self.claude_json();
+        let key = self.project.to_str().unwrap();
+        (
+            serde_json::to_string_pretty(&doc["mcpServers"]).unwrap(),
+            serde_json::to_string_pretty(&doc["projects"][key]["mcpServers"]).unwrap(),
+        )
+    }
+}
+
+fn run_claude(side: &Side, args: &[&str]) {
+    let out = Command::new("node")
+        .arg(claude_cli())
+        .arg("mcp")
+        .args(args)
+        .current_dir(&side.project)
+        .env("HOME", &side.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .output()
+        .expect("node runs Claude Code");
+    assert!(
+        out.status.success(),
+        "claude mcp {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn run_mcpctl(side: &Side, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+        .arg("--project")
+        .arg(&side.project)
+        .args(args)
+        .env("HOME", &side.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"))
+        .output()
+        .expect("mcpctl runs");
+    assert!(
+        out.status.success(),
+        "mcpctl {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs each command on both sides, then compares what they wrote.
+fn compare(case: &str, commands: &[&[&str]]) {
+    let claude = Side::new();
+    let ours = Side::new();
+    for command in commands {
+        run_claude(&claude, command);
+        run_mcpctl(&ours, command);
+    }
+    assert_eq!(
+        ours.mcp_json(),
+        claude.mcp_json(),
+        "{case}: .mcp.json bytes differ"
+    );
+    assert_eq!(
+        ours.claude_json_servers(),
+        claude.claude_json_servers(),
+        "{case}: mcpServers in ~/.claude.json differ"
+    );
+}
+
+#[test]
+fn project_stdio_with_env_and_dashed_args() {
+    compare(
+        "project stdio",
+        &[&[
+            "add",
+            "-e",
+            "API_KEY=abc",
+            "-e",
+            "URL=x=y",
+            "-s",
+            "project",
+            "files",
+            "--",
+            "npx",
+            "-y",
+            "@modelcontextprotocol/server-filesystem",
+            "/tmp",
+        ]],
+    );
+}
+
+#[test]
+fn project_http_with_headers_client_id_and_callback_port() {
+    compare(
+        "project http",
+        &[&[
+            "add",
+            "-s",
+            "project",
+            "-t",
+            "http",
+            "-H",
+            "Authorization: Bearer tok",
+            "-H",
+            "X-Custom:  spaced ",
+            "--client-id",
+            "abc",
+            "--callback-port",
+            "8765",
+            "web",
+            "https://mcp.example.com/mcp",
+        ]],
+    );
+}
+
+#[test]
+fn user_sse_and_local_stdio_without_env() {
+    compare(
+        "user and local",
+        &[
+            &[
+                "add",
+                "-s",
+                "user",
+                "-t",
+                "sse",
+                "legacy",
+                "http://127.0.0.1:9/sse",
+            ],
+            &["add", "plain", "--", "node", "server.js"],
+        ],
+    );
+}
+
+#[test]
+fn several_adds_then_a_remove_in_one_project_file() {
+    compare(
+        "add, add, remove",
+        &[
+            &["add", "-s", "project", "a", "--", "node", "a.js"],
+            &[
+                "add",
+                "-s",
+                "project",
+                "-t",
+                "http",
+                "b",
+                "http://127.0.0.1:1/mcp",
+            ],
+            &["add", "-s", "project", "c", "--", "c"],
+            &["remove", "b", "-s", "project"],
+        ],
+    );
+}
+
+#[test]
+fn add_json_stdio_and_http() {
+    compare(
+        "add-json",
+        &[
+            &[
+                "add-json",
+                "-s",
+                "project",
+                "j1",
+                r#"{"command":"node","args":["x.js"],"env":{"K":"v"}}"#,
+            ],
+            &[
+                "add-json",
+                "-s",
+                "user",
+                "j2",
+                r#"{"type":"http","url":"https://h.example/mcp","headers":{"A":"b"}}"#,
+            ],
+        ],
+    );
+}
