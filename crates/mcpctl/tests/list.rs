@@ -97,7 +97,14 @@ fn list_text_names_scope_transport_and_target() {
         .collect();
     assert_eq!(
         lines[0],
-        ["everything", "project", "stdio", "node", "index.js", "(pending)"],
+        [
+            "everything",
+            "project",
+            "stdio",
+            "node",
+            "index.js",
+            "(pending)"
+        ],
         "a project server nobody approved says so"
     );
     assert_eq!(

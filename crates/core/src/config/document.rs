@@ -185,6 +185,9 @@ pub fn update<T>(
         path: path.to_path_buf(),
         source,
     };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(write_error)?;
+    }
     let _lock = FileLock::acquire(path).map_err(write_error)?;
     let (mut value, layout) = match read(path)? {
         Some(document) => (document.value, document.layout),

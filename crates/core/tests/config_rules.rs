@@ -1,0 +1,344 @@
+//! The config engine's rules, one table-driven case per rule, named after the rule.
+
+use mcp_manager_core::config::approval::Approval;
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::config::expand::{expand_config, expand_str};
+use mcp_manager_core::config::names::{
+    normalize, parse_qualified, qualified_tool_name, validate_new_name, NameError,
+};
+
+#[test]
+fn new_names_match_the_claude_code_pattern() {
+    let long = "a".repeat(64);
+    let too_long = "a".repeat(65);
+    let cases: &[(&str, &str, Option<fn(&NameError) -> bool>)] = &[
+        (
+            "letters_digits_dash_underscore_are_fine",
+            "my-server_2",
+            None,
+        ),
+        ("sixty_four_characters_are_fine", &long, None),
+        (
+            "empty_is_refused",
+            "",
+            Some(|e| matches!(e, NameError::Empty)),
+        ),
+        (
+            "sixty_five_characters_are_refused",
+            &too_long,
+            Some(|e| matches!(e, NameError::TooLong(_))),
+        ),
+        (
+            "a_space_is_refused",
+            "my server",
+            Some(|e| matches!(e, NameError::Invalid(_))),
+        ),
+        (
+            "a_dot_is_refused",
+            "my.server",
+            Some(|e| matches!(e, NameError::Invalid(_))),
+        ),
+        (
+            "a_slash_is_refused",
+            "a/b",
+            Some(|e| matches!(e, NameError::Invalid(_))),
+        ),
+        (
+            "non_ascii_is_refused",
+            "sérveur",
+            Some(|e| matches!(e, NameError::Invalid(_))),
+        ),
+    ];
+    for (rule, name, expected) in cases {
+        match (validate_new_name(name), expected) {
+            (Ok(()), None) => {}
+            (Err(err), Some(check)) => {
+                assert!(check(&err), "{rule}: wrong error {err:?}");
+                assert!(!err.to_string().is_empty(), "{rule}: a clear message");
+            }
+            (got, _) => panic!("{rule}: got {got:?}"),
+        }
+    }
+    assert!(
+        validate_new_name("my server")
+            .unwrap_err()
+            .to_string()
+            .contains("letters, numbers, hyphens and underscores"),
+        "the message says what is allowed"
+    );
+}
+
+#[test]
+fn normalisation_and_qualified_tool_names() {
+    let cases = [
+        ("plain_names_stay", "github", "github"),
+        (
+            "every_other_character_becomes_underscore",
+            "my.server/x y",
+            "my_server_x_y",
+        ),
+        ("dash_and_underscore_stay", "a-b_c", "a-b_c"),
+        (
+            "claude_ai_connectors_collapse_underscores",
+            "claude.ai Google Drive",
+            "claude_ai_Google_Drive",
+        ),
+        (
+            "claude_ai_trailing_underscores_go",
+            "claude.ai  x!",
+            "claude_ai_x",
+        ),
+    ];
+    for (rule, input, want) in cases {
+        assert_eq!(normalize(input), want, "{rule}");
+    }
+    assert_eq!(
+        qualified_tool_name("my.srv", "get-file"),
+        "mcp__my_srv__get-file"
+    );
+    let parses = [
+        (
+            "server_and_tool",
+            "mcp__github__create_issue",
+            Some(("github", Some("create_issue"))),
+        ),
+        ("server_only", "mcp__github", Some(("github", None))),
+        (
+            "tool_names_may_contain_double_underscores",
+            "mcp__s__a__b",
+            Some(("s", Some("a__b"))),
+        ),
+        ("not_mcp_prefixed", "github__x", None),
+        ("empty_server", "mcp____x", None),
+    ];
+    for (rule, input, want) in parses {
+        let got = parse_qualified(input);
+        let got = got.as_ref().map(|q| (q.server.as_str(), q.tool.as_deref()));
+        assert_eq!(got, want, "{rule}");
+    }
+    let name = qualified_tool_name("srv", "do_it");
+    let back = parse_qualified(&name).unwrap();
+    assert_eq!(
+        (back.server.as_str(), back.tool.as_deref()),
+        ("srv", Some("do_it")),
+        "round trip"
+    );
+}
+
+#[test]
+fn variable_expansion_rules() {
+    let env = |name: &str| match name {
+        "SET" => Some("value".to_string()),
+        "EMPTY" => Some(String::new()),
+        _ => None,
+    };
+    let cases = [
+        (
+            "set_variable_is_replaced",
+            "a-${SET}-b",
+            "a-value-b",
+            vec![],
+        ),
+        (
+            "default_used_when_unset",
+            "${NOPE:-fallback}",
+            "fallback",
+            vec![],
+        ),
+        (
+            "set_variable_beats_default",
+            "${SET:-fallback}",
+            "value",
+            vec![],
+        ),
+        (
+            "set_but_empty_beats_default_as_in_claude_code",
+            "${EMPTY:-fallback}",
+            "",
+            vec![],
+        ),
+        (
+            "unset_without_default_stays_literal_and_warns",
+            "x${NOPE}y",
+            "x${NOPE}y",
+            vec!["NOPE"],
+        ),
+        ("empty_default_is_a_default", "${NOPE:-}", "", vec![]),
+        (
+            "only_the_first_default_counts_as_in_claude_code",
+            "${NOPE:-a:-b}",
+            "a",
+            vec![],
+        ),
+        ("empty_braces_stay", "${}", "${}", vec![]),
+        ("unterminated_stays", "${SET", "${SET", vec![]),
+        (
+            "several_in_one_string",
+            "${SET}/${NOPE:-d}/${SET}",
+            "value/d/value",
+            vec![],
+        ),
+        ("dollar_without_brace_stays", "$SET", "$SET", vec![]),
+    ];
+    for (rule, input, want, missing_vars) in cases {
+        let mut missing = Vec::new();
+        let got = expand_str(input, &env, "url", &mut missing);
+        assert_eq!(got, want, "{rule}");
+        let names: Vec<&str> = missing.iter().map(|m| m.variable.as_str()).collect();
+        assert_eq!(names, missing_vars, "{rule}");
+    }
+}
+
+#[test]
+fn expansion_covers_command_args_env_url_headers_and_names_the_field() {
+    let env = |name: &str| (name == "HOME_DIR").then(|| "/home/ada".to_string());
+    let stdio = ServerConfig::stdio(
+        "${HOME_DIR}/bin/srv",
+        vec!["--root".into(), "${ROOT}".into()],
+        vec![("TOKEN".into(), "${TOKEN}".into())],
+    );
+    let (expanded, missing) = expand_config(&stdio, &env);
+    assert_eq!(expanded.target(), "/home/ada/bin/srv --root ${ROOT}");
+    let fields: Vec<String> = missing
+        .iter()
+        .map(|m| format!("{}@{}", m.variable, m.field))
+        .collect();
+    assert_eq!(fields, ["ROOT@args[1]", "TOKEN@env.TOKEN"]);
+    assert!(missing[0].to_string().contains("ROOT") && missing[0].to_string().contains("args[1]"));
+
+    let remote = ServerConfig::remote(
+        TransportKind::Http,
+        "https://${HOST:-example.com}/mcp",
+        vec![("Authorization".into(), "Bearer ${API_KEY}".into())],
+    );
+    let (expanded, missing) = expand_config(&remote, &env);
+    assert_eq!(expanded.target(), "https://example.com/mcp");
+    assert_eq!(missing.len(), 1);
+    assert_eq!(
+        (missing[0].variable.as_str(), missing[0].field.as_str()),
+        ("API_KEY", "headers.Authorization")
+    );
+}
+
+#[test]
+fn content_hash_changes_only_with_what_affects_the_connection() {
+    let base = ServerConfig::stdio(
+        "node",
+        vec!["s.js".into()],
+        vec![("A".into(), "1".into()), ("B".into(), "2".into())],
+    );
+    let reordered_env = ServerConfig::stdio(
+        "node",
+        vec!["s.js".into()],
+        vec![("B".into(), "2".into()), ("A".into(), "1".into())],
+    );
+    let other_arg = ServerConfig::stdio("node", vec!["t.js".into()], vec![]);
+    let mut always_load = base.clone();
+    always_load.always_load = Some(true);
+    let mut timeout = base.clone();
+    timeout.timeout = Some(5000);
+    assert_eq!(
+        base.content_hash(),
+        reordered_env.content_hash(),
+        "env order does not matter"
+    );
+    assert_eq!(
+        base.content_hash(),
+        always_load.content_hash(),
+        "alwaysLoad does not change the connection"
+    );
+    assert_ne!(base.content_hash(), other_arg.content_hash(), "args matter");
+    assert_ne!(
+        base.content_hash(),
+        timeout.content_hash(),
+        "timeout matters"
+    );
+    let http = ServerConfig::remote(TransportKind::Http, "http://a/mcp", vec![]);
+    let sse = ServerConfig::remote(TransportKind::Sse, "http://a/mcp", vec![]);
+    assert_ne!(
+        http.content_hash(),
+        sse.content_hash(),
+        "the transport matters"
+    );
+    assert_eq!(base.content_hash().len(), 64, "SHA-256 in hex");
+}
+
+#[test]
+fn approval_rules() {
+    use mcp_manager_core::Locations;
+    use serde_json::json;
+    let cases = [
+        ("nobody_decided_is_pending", json!({}), Approval::Pending),
+        (
+            "enabled_by_name_is_approved",
+            json!({"enabledMcpjsonServers": ["srv"]}),
+            Approval::Approved,
+        ),
+        (
+            "disabled_by_name_is_rejected",
+            json!({"disabledMcpjsonServers": ["srv"]}),
+            Approval::Rejected,
+        ),
+        (
+            "rejection_wins_over_approval",
+            json!({"enabledMcpjsonServers": ["srv"], "disabledMcpjsonServers": ["srv"]}),
+            Approval::Rejected,
+        ),
+        (
+            "enable_all_approves",
+            json!({"enableAllProjectMcpServers": true}),
+            Approval::Approved,
+        ),
+        (
+            "rejection_wins_over_enable_all",
+            json!({"enableAllProjectMcpServers": true, "disabledMcpjsonServers": ["srv"]}),
+            Approval::Rejected,
+        ),
+        (
+            "other_names_do_not_count",
+            json!({"enabledMcpjsonServers": ["other"]}),
+            Approval::Pending,
+        ),
+    ];
+    for (rule, settings, want) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("p");
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::write(
+            project.join(".claude/settings.local.json"),
+            settings.to_string(),
+        )
+        .unwrap();
+        let locations = Locations::new(dir.path().join("home"), None, &project).unwrap();
+        let settings = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
+        assert_eq!(settings.status("srv"), want, "{rule}");
+    }
+    // Names compare after normalisation, and every settings file counts.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        json!({"enabledMcpjsonServers": ["my.srv"]}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        json!({"disabledMcpjsonServers": ["bad"]}).to_string(),
+    )
+    .unwrap();
+    let locations = Locations::new(home, None, &project).unwrap();
+    let settings = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
+    assert_eq!(
+        settings.status("my_srv"),
+        Approval::Approved,
+        "compared after normalisation"
+    );
+    assert_eq!(
+        settings.status("bad"),
+        Approval::Rejected,
+        "the user's settings count too"
+    );
+}
