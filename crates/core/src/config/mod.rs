@@ -21,5 +21,6 @@ pub mod expand;
 
 mod lock;
 pub mod names;
+pub mod watch;
 
 pub use entry::*;
