@@ -8,7 +8,16 @@
 
 mod commands;
 
+use mcp_manager_core::config::watch::{ConfigChange, ConfigWatcher};
 use mcp_manager_core::Locations;
+use serde::Serialize;
+use tauri::Manager;
+use tauri_specta::Event;
+
+/// Broadcast when configuration files change on disk (by an editor, by Claude Code or by this
+/// app): the servers whose connection-relevant content, or whether they start, changed.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct ConfigChanged(pub ConfigChange);
 
 /// What every command may use. Owned by Tauri's state.
 pub struct Context {
@@ -25,6 +34,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new()
         .disable_serde_phases()
         .commands(tauri_specta::collect_commands![commands::list_servers])
+        .events(tauri_specta::collect_events![ConfigChanged])
 }
 
 /// The exporter settings used for `ui/src/bindings.ts`.
@@ -36,11 +46,19 @@ pub fn typescript() -> specta_typescript::Typescript {
 /// Opens the main window and runs until it is closed.
 pub fn run(locations: Locations) {
     let builder = bindings_builder();
+    let watched = locations.clone();
     tauri::Builder::default()
         .manage(Context { locations })
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
+            let handle = app.handle().clone();
+            let watcher = ConfigWatcher::start(watched, move |change| {
+                if let Err(err) = ConfigChanged(change).emit(&handle) {
+                    eprintln!("mcp-manager: could not emit config-changed: {err}");
+                }
+            })?;
+            app.manage(watcher);
             Ok(())
         })
         .run(tauri::generate_context!())

@@ -149,3 +149,14 @@ test("screenshot of the real window for the README", async () => {
   assert.ok(readFileSync(screenshotPath).length > 10_000, "the screenshot has content");
   if (process.env.UPDATE_SCREENSHOT) cpSync(screenshotPath, readmeScreenshot);
 });
+
+test("a server added on disk appears without a reload (config-changed event)", async () => {
+  const file = join(browser.projectDir, ".mcp.json");
+  const config = JSON.parse(readFileSync(file, "utf8"));
+  config.mcpServers["added-later"] = { type: "sse", url: "http://127.0.0.1:3005/sse" };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  const row = await browser.$('[data-server-name="added-later"]');
+  await row.waitForExist({ timeout: 10_000, timeoutMsg: "the new server never appeared" });
+  assert.equal(await row.getAttribute("data-scope"), "project");
+  assert.equal(await row.getAttribute("data-will-start"), "false", "an unapproved project server does not start");
+});

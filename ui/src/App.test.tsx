@@ -4,28 +4,25 @@ import type { ServerList } from "./bindings";
 import type { Outcome } from "./api";
 import { App } from "./App";
 import { ServerListStore } from "./store";
+import { server } from "./fixtures";
 
 afterEach(cleanup);
 
 const list: ServerList = {
   projectDir: "/home/ada/project",
+  managed: null,
   servers: [
-    {
-      name: "github",
-      scope: "local",
-      transport: "http",
-      target: "https://api.example.com/mcp",
-      source: "/home/ada/.claude.json",
-      shadowedBy: null,
-    },
-    {
-      name: "github",
-      scope: "project",
-      transport: "stdio",
+    server("github", "local", { transport: "http", target: "https://api.example.com/mcp" }),
+    server("github", "project", {
       target: "node github.js",
-      source: "/home/ada/project/.mcp.json",
       shadowedBy: "local",
-    },
+      willStart: false,
+    }),
+    server("fresh", "project", {
+      approval: "pending",
+      willStart: false,
+      missingVariables: [{ variable: "TOKEN", field: "env.TOKEN" }],
+    }),
   ],
   problems: [
     {
@@ -51,8 +48,11 @@ describe("App", () => {
     expect(rows.map((r) => [r.dataset.serverName, r.dataset.scope, r.dataset.transport])).toEqual([
       ["github", "local", "http"],
       ["github", "project", "stdio"],
+      ["fresh", "project", "stdio"],
     ]);
     expect(screen.getAllByTestId("shadowed")).toHaveLength(1);
+    expect(screen.getByTestId("state-badge").textContent).toBe("needs approval");
+    expect(screen.getByTestId("missing-variables").textContent).toContain("TOKEN");
     expect(screen.getByTestId("project-dir").textContent).toBe("/home/ada/project");
   });
 
@@ -60,7 +60,7 @@ describe("App", () => {
     render(<App store={storeOf({ ok: true, value: list })} />);
     const problem = await screen.findByTestId("config-problem");
     expect(problem.textContent).toContain("line 3 column 7");
-    expect(screen.getAllByTestId("server-row")).toHaveLength(2);
+    expect(screen.getAllByTestId("server-row")).toHaveLength(3);
   });
 
   it("shows a failed load by its code", async () => {
@@ -80,6 +80,35 @@ describe("App", () => {
   it("says so when nothing is configured", async () => {
     render(<App store={storeOf({ ok: true, value: { ...list, servers: [], problems: [] } })} />);
     await waitFor(() => expect(screen.getByTestId("empty")).toBeTruthy());
+  });
+});
+
+describe("live updates", () => {
+  it("reloads when the backend says the configuration changed, and unsubscribes on unmount", async () => {
+    let loads = 0;
+    const store = new ServerListStore(() => {
+      loads += 1;
+      return Promise.resolve({ ok: true, value: list });
+    });
+    let fire: (() => void) | undefined;
+    let unsubscribed = false;
+    const view = render(
+      <App
+        store={store}
+        onConfigChanged={(refresh) => {
+          fire = refresh;
+          return Promise.resolve(() => {
+            unsubscribed = true;
+          });
+        }}
+      />,
+    );
+    await screen.findAllByTestId("server-row");
+    expect(loads).toBe(1);
+    fire?.();
+    await waitFor(() => expect(loads).toBe(2));
+    view.unmount();
+    await waitFor(() => expect(unsubscribed).toBe(true));
   });
 });
 

@@ -2,13 +2,24 @@ import { useEffect, useSyncExternalStore } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import type { ConfigProblem, ServerList, ServerSummary } from "./bindings";
 import type { ServerListStore } from "./store";
-import { errorTitle, groupByScope, TRANSPORT_LABEL, type ScopeGroup } from "./servers";
+import { errorTitle, groupByScope, stateBadges, TRANSPORT_LABEL, type ScopeGroup } from "./servers";
 
-export function App({ store }: { store: ServerListStore }) {
+export function App({
+  store,
+  onConfigChanged,
+}: {
+  store: ServerListStore;
+  /** Subscribes to "configuration changed on disk"; returns the unsubscribe function. */
+  onConfigChanged?: (refresh: () => void) => Promise<() => void>;
+}) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   useEffect(() => {
     void store.refresh();
-  }, [store]);
+    const unsubscribe = onConfigChanged?.(() => void store.refresh());
+    return () => {
+      void unsubscribe?.then((stop) => stop());
+    };
+  }, [store, onConfigChanged]);
 
   return (
     <Tooltip.Provider delayDuration={300}>
@@ -61,6 +72,14 @@ export function App({ store }: { store: ServerListStore }) {
 function ServerOverview({ list }: { list: ServerList }) {
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-5">
+      {list.managed && (
+        <p
+          data-testid="managed-banner"
+          className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-2 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+        >
+          {list.managed} is present: your administrator's servers are the only ones used.
+        </p>
+      )}
       {list.problems.length > 0 && <Problems problems={list.problems} />}
       {list.servers.length === 0 && (
         <p data-testid="empty" className="text-sm text-slate-500 dark:text-slate-400">
@@ -120,13 +139,15 @@ function ScopeSection({ group }: { group: ScopeGroup }) {
 }
 
 function ServerRow({ server }: { server: ServerSummary }) {
+  const badges = stateBadges(server).filter((b) => !b.startsWith("shadowed"));
   return (
     <li
       data-testid="server-row"
       data-server-name={server.name}
       data-scope={server.scope}
       data-transport={server.transport}
-      className={`flex items-center gap-3 px-4 py-2.5 ${server.shadowedBy ? "opacity-60" : ""}`}
+      data-will-start={server.willStart}
+      className={`flex items-center gap-3 px-4 py-2.5 ${server.willStart ? "" : "opacity-60"}`}
     >
       <span className="min-w-40 font-mono text-sm font-semibold">{server.name}</span>
       <span
@@ -138,6 +159,26 @@ function ServerRow({ server }: { server: ServerSummary }) {
       <span className="truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={server.target}>
         {server.target}
       </span>
+      {badges.map((badge) => (
+        <span
+          key={badge}
+          data-testid="state-badge"
+          className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        >
+          {badge}
+        </span>
+      ))}
+      {server.missingVariables.length > 0 && (
+        <span
+          data-testid="missing-variables"
+          title={server.missingVariables
+            .map((m) => `${m.variable} (in ${m.field}) is not set`)
+            .join("\n")}
+          className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
+          unset: {server.missingVariables.map((m) => m.variable).join(", ")}
+        </span>
+      )}
       {server.shadowedBy && (
         <Tooltip.Root>
           <Tooltip.Trigger asChild>

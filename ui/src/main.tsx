@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { loadServerList } from "./api";
+import { events } from "./bindings";
 import { ServerListStore } from "./store";
 import "./styles.css";
 
@@ -10,6 +11,9 @@ if (!root) throw new Error("index.html has no #root element");
 
 createRoot(root).render(
   <StrictMode>
-    <App store={new ServerListStore(loadServerList)} />
+    <App
+      store={new ServerListStore(loadServerList)}
+      onConfigChanged={(refresh) => events.configChanged.listen(() => refresh())}
+    />
   </StrictMode>,
 );

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ServerSummary } from "./bindings";
-import { errorTitle, groupByScope } from "./servers";
+import { server } from "./fixtures";
+import { errorTitle, groupByScope, stateBadges } from "./servers";
 
-function server(name: string, scope: ServerSummary["scope"]): ServerSummary {
-  return {
-    name,
-    scope,
-    transport: "stdio",
-    target: "node server.js",
-    source: "/p/.mcp.json",
-    shadowedBy: null,
-  };
-}
 
 describe("groupByScope", () => {
   it("orders scopes by precedence: local, project, user", () => {
@@ -23,14 +13,29 @@ describe("groupByScope", () => {
     ]);
   });
 
-  it("keeps every scope, even an empty one, so the person sees where servers could go", () => {
+  it("keeps every writable scope, even an empty one, so the person sees where servers could go", () => {
     const groups = groupByScope([server("only", "project")]);
     expect(groups.map((g) => g.servers.length)).toEqual([0, 1, 0]);
+  });
+
+  it("shows the managed scope first, and only when it exists", () => {
+    const groups = groupByScope([server("mine", "user"), server("corp", "managed")]);
+    expect(groups.map((g) => g.scope)).toEqual(["managed", "local", "project", "user"]);
   });
 
   it("keeps file order inside a scope", () => {
     const groups = groupByScope([server("z", "user"), server("a", "user")]);
     expect(groups[2]?.servers.map((s) => s.name)).toEqual(["z", "a"]);
+  });
+});
+
+describe("stateBadges", () => {
+  it("names every reason a server will not start", () => {
+    expect(
+      stateBadges(server("s", "project", { shadowedBy: "local", enabled: false, approval: "pending" })),
+    ).toEqual(["shadowed by local", "disabled", "needs approval"]);
+    expect(stateBadges(server("s", "project", { approval: "rejected" }))).toEqual(["rejected"]);
+    expect(stateBadges(server("s", "user")), "a plain user server has none").toEqual([]);
   });
 });
 

@@ -1,0 +1,24 @@
+// Test data shared by the unit tests: a complete ServerSummary with overridable fields.
+import type { ServerSummary } from "./bindings";
+
+export function server(
+  name: string,
+  scope: ServerSummary["scope"],
+  more: Partial<ServerSummary> = {},
+): ServerSummary {
+  return {
+    name,
+    scope,
+    transport: "stdio",
+    target: "node server.js",
+    source: "/p/.mcp.json",
+    shadowedBy: null,
+    approval: scope === "project" ? "approved" : null,
+    enabled: true,
+    readOnly: scope === "managed",
+    willStart: true,
+    hash: "0".repeat(64),
+    missingVariables: [],
+    ...more,
+  };
+}
