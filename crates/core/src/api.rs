@@ -231,7 +231,7 @@ pub fn add_server(
     insert_entry(locations, name, scope, config.to_json(extra))
 }
 
-fn insert_entry(
+pub(crate) fn insert_entry(
     locations: &Locations,
     name: &str,
     scope: Scope,

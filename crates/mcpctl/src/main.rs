@@ -10,8 +10,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use std::collections::BTreeMap;
+
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
+use mcp_manager_core::config::interop::{self, Client};
 use mcp_manager_core::secrets::{client_secret_account, Keychain, Secret, SecretStore};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
@@ -68,6 +71,44 @@ enum Command {
     Approve { name: String },
     /// Reject a project (.mcp.json) server so that it never starts.
     Reject { name: String },
+    /// Import servers from another client: shows what will be added, skipped and
+    /// conflicting, then writes (after asking on a terminal, or with --yes).
+    Import {
+        /// claude-desktop, cursor, cursor-project, vscode, windsurf, codex, gemini,
+        /// gemini-project or zed.
+        #[arg(long, value_parser = parse_client)]
+        from: Client,
+        /// Read this file instead of the client's usual one.
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+        #[arg(short, long, value_parser = parse_scope, default_value = "local")]
+        scope: Scope,
+        /// A value for a VS Code `${input:ID}`; repeat for more.
+        #[arg(long = "input", value_name = "ID=VALUE", value_parser = parse_env)]
+        inputs: Vec<(String, String)>,
+        /// Write without asking.
+        #[arg(long, short = 'y')]
+        yes: bool,
+        /// Only show the plan.
+        #[arg(long, conflicts_with = "yes")]
+        dry_run: bool,
+    },
+    /// Export the servers this project uses to another client's file, listing what it cannot
+    /// express.
+    Export {
+        #[arg(long, value_parser = parse_client)]
+        to: Client,
+        /// Write this file instead of the client's usual one.
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+    },
+}
+
+fn parse_client(word: &str) -> Result<Client, String> {
+    Client::parse(word).ok_or_else(|| {
+        let all: Vec<&str> = Client::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown client \"{word}\": use one of {}", all.join(", "))
+    })
 }
 
 #[derive(Args)]
@@ -220,8 +261,134 @@ fn run(locations: &Locations, command: Command, json: bool) -> Outcome {
         }
         Command::Approve { name } => approval(locations, &name, true, json)?,
         Command::Reject { name } => approval(locations, &name, false, json)?,
+        Command::Import {
+            from,
+            file,
+            scope,
+            inputs,
+            yes,
+            dry_run,
+        } => import(locations, from, file, scope, inputs, yes, dry_run, json)?,
+        Command::Export { to, file } => {
+            let report = interop::export(locations, to, file.as_deref())?;
+            if json {
+                print_json(&report);
+            } else {
+                for lost in &report.not_expressible {
+                    eprintln!("warning: {} cannot express {lost}", to.as_str());
+                }
+                match &report.printed {
+                    Some(snippet) => {
+                        eprintln!(
+                            "{} has comments, which a rewrite would lose; nothing was written. \
+                             Paste this into it instead:",
+                            report.target
+                        );
+                        println!("{snippet}");
+                    }
+                    None => println!(
+                        "Exported {} server(s) to {}: {}",
+                        report.written.len(),
+                        report.target,
+                        report.written.join(", ")
+                    ),
+                }
+            }
+        }
     }
     Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn import(
+    locations: &Locations,
+    from: Client,
+    file: Option<PathBuf>,
+    scope: Scope,
+    inputs: Vec<(String, String)>,
+    yes: bool,
+    dry_run: bool,
+    json: bool,
+) -> Outcome {
+    let plan = interop::plan_import(locations, from, file.as_deref(), scope)?;
+    if !json {
+        println!("Import from {} into the {scope} scope:", plan.source);
+        for item in &plan.add {
+            println!(
+                "  add       {}  {}  {}",
+                item.name,
+                item.transport.as_str(),
+                item.target
+            );
+        }
+        for item in &plan.skipped {
+            println!("  skip      {}: {}", item.name, item.reason);
+        }
+        for item in &plan.conflicts {
+            println!("  conflict  {}: {}", item.name, item.reason);
+        }
+        if plan.add.is_empty() {
+            println!("Nothing to add.");
+        }
+    }
+    let write =
+        !dry_run && !plan.add.is_empty() && (yes || (!json && confirm("Write these servers?")));
+    let mut values: BTreeMap<String, String> = inputs.into_iter().collect();
+    if write && std::io::stdin().is_terminal() {
+        for prompt in &plan.inputs {
+            if values.contains_key(&prompt.id) {
+                continue;
+            }
+            let label = prompt.description.as_deref().unwrap_or(&prompt.id);
+            let value = if prompt.password {
+                rpassword::prompt_password(format!("{label}: "))
+            } else {
+                print!("{label}: ");
+                let _ = std::io::stdout().flush();
+                let mut line = String::new();
+                std::io::stdin()
+                    .lock()
+                    .read_line(&mut line)
+                    .map(|_| line.trim_end().to_string())
+            }
+            .map_err(|err| {
+                ConfigError::Invalid(format!("could not read input {}: {err}", prompt.id))
+            })?;
+            values.insert(prompt.id.clone(), value);
+        }
+    }
+    let added = if write {
+        interop::apply_import(locations, &plan, &values)?
+    } else {
+        Vec::new()
+    };
+    if json {
+        print_json(&serde_json::json!({ "plan": plan, "added": added }));
+    } else if write {
+        println!("Added {} server(s): {}", added.len(), added.join(", "));
+    } else if !plan.add.is_empty() {
+        println!(
+            "Nothing was written{}.",
+            if dry_run {
+                ""
+            } else {
+                "; run again with --yes to write"
+            }
+        );
+    }
+    Ok(())
+}
+
+/// Asks on a terminal; anything but yes is no, and so is a missing terminal.
+fn confirm(question: &str) -> bool {
+    if !std::io::stdin().is_terminal() {
+        return false;
+    }
+    print!("{question} [y/N] ");
+    let _ = std::io::stdout().flush();
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).is_ok()
+        && matches!(answer.trim(), "y" | "Y" | "yes")
 }
 
 fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Outcome {

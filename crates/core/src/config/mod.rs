@@ -18,6 +18,7 @@ pub mod catalog;
 pub mod document;
 pub mod entry;
 pub mod expand;
+pub mod interop;
 
 mod lock;
 pub mod names;
