@@ -260,14 +260,8 @@ pub(crate) fn insert_entry(
     })
 }
 
-/// `claude mcp add-json`: the JSON is one entry; it is validated by the same rules as a file
-/// entry and written with known keys in Claude Code's order and unknown keys kept after them.
-pub fn add_json(
-    locations: &Locations,
-    name: &str,
-    scope: Scope,
-    json: &str,
-) -> Result<(Written, ServerConfig), ConfigError> {
+/// Validates an `add-json` entry without writing it: the config, and the entry as written.
+pub fn parse_add_json(name: &str, json: &str) -> Result<(ServerConfig, Value), ConfigError> {
     let value: Value = serde_json::from_str(json).map_err(|err| {
         ConfigError::Invalid(format!("the JSON for \"{name}\" does not parse: {err}"))
     })?;
@@ -277,7 +271,19 @@ pub fn add_json(
         value.as_object().expect("a parsed entry is an object"),
         config.kind(),
     );
-    let written = insert_entry(locations, name, scope, Value::Object(entry))?;
+    Ok((config, Value::Object(entry)))
+}
+
+/// `claude mcp add-json`: the JSON is one entry; it is validated by the same rules as a file
+/// entry and written with known keys in Claude Code's order and unknown keys kept after them.
+pub fn add_json(
+    locations: &Locations,
+    name: &str,
+    scope: Scope,
+    json: &str,
+) -> Result<(Written, ServerConfig), ConfigError> {
+    let (config, entry) = parse_add_json(name, json)?;
+    let written = insert_entry(locations, name, scope, entry)?;
     Ok((written, config))
 }
 

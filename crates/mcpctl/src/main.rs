@@ -227,10 +227,10 @@ fn run(locations: &Locations, command: Command, json: bool) -> Outcome {
             entry,
         } => {
             let secret = client_secret.then(read_client_secret).transpose()?;
-            let (written, config) = api::add_json(locations, &name, scope, &entry)?;
-            if let Some(secret) = secret {
-                store_client_secret(&name, &config, &secret)?;
-            }
+            let (config, _) = api::parse_add_json(&name, &entry)?;
+            let (written, config) = with_client_secret(&name, &config, secret.as_ref(), || {
+                api::add_json(locations, &name, scope, &entry)
+            })?;
             report(json, &written, || {
                 format!(
                     "Added {} MCP server {name} to {scope} config",
@@ -452,16 +452,15 @@ fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
     let secret = (args.client_secret && args.client_id.is_some() && kind != TransportKind::Stdio)
         .then(read_client_secret)
         .transpose()?;
-    let written = api::add_server(
-        locations,
-        &args.name,
-        args.scope,
-        &config,
-        &Default::default(),
-    )?;
-    if let Some(secret) = secret {
-        store_client_secret(&args.name, &config, &secret)?;
-    }
+    let written = with_client_secret(&args.name, &config, secret.as_ref(), || {
+        api::add_server(
+            locations,
+            &args.name,
+            args.scope,
+            &config,
+            &Default::default(),
+        )
+    })?;
     let name = &args.name;
     let scope = args.scope;
     report(json, &written, || match kind {
@@ -505,15 +504,27 @@ fn read_client_secret() -> Result<Secret, ApiError> {
     Ok(Secret::new(value))
 }
 
-fn store_client_secret(name: &str, config: &ServerConfig, secret: &Secret) -> Outcome {
-    Keychain::default()
-        .set(&client_secret_account(name, config), secret)
-        .map_err(|err| ApiError {
-            code: ErrorCode::Keychain,
-            message: format!(
-                "the server was added, but its client secret could not be stored: {err}"
-            ),
-        })
+/// Stores the client secret in the OS keychain first, then runs `write`; when the write
+/// fails the secret is removed again, so no half-done state is left either way.
+fn with_client_secret<T>(
+    name: &str,
+    config: &ServerConfig,
+    secret: Option<&Secret>,
+    write: impl FnOnce() -> Result<T, ConfigError>,
+) -> Result<T, ApiError> {
+    let Some(secret) = secret else {
+        return Ok(write()?);
+    };
+    let keychain = Keychain::default();
+    let account = client_secret_account(name, config);
+    keychain.set(&account, secret).map_err(|err| ApiError {
+        code: ErrorCode::Keychain,
+        message: format!("nothing was changed: the client secret could not be stored: {err}"),
+    })?;
+    write().map_err(|err| {
+        let _ = keychain.delete(&account);
+        ApiError::from(err)
+    })
 }
 
 fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) {
