@@ -1,0 +1,175 @@
+//! The config verbs as whole processes: their `--json` shapes and exit statuses.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        World {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .arg("--project")
+            .arg(&self.project)
+            .args(args)
+            .env("HOME", &self.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
+            .output()
+            .unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> (Option<i32>, Value) {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let out = self.run(&all);
+        let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{args:?}: not JSON: {}",
+                String::from_utf8_lossy(&out.stdout)
+            )
+        });
+        (out.status.code(), value)
+    }
+}
+
+fn path_of(p: &Path) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn add_get_disable_enable_approve_reject_remove() {
+    let w = World::new();
+    let (code, written) = w.json(&["add", "-s", "project", "srv", "--", "node", "s.js"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        written,
+        json!({"scope": "project", "path": path_of(&w.project.join(".mcp.json"))})
+    );
+
+    let (_, detail) = w.json(&["get", "srv"]);
+    assert_eq!(detail["summary"]["approval"], "pending");
+    assert_eq!(detail["summary"]["willStart"], false);
+    assert_eq!(
+        detail["config"],
+        json!({"type": "stdio", "command": "node", "args": ["s.js"], "env": {}})
+    );
+
+    assert_eq!(
+        w.json(&["approve", "srv"]).1,
+        json!({"name": "srv", "approval": "approved"})
+    );
+    assert_eq!(w.json(&["get", "srv"]).1["summary"]["willStart"], true);
+    w.json(&["disable", "srv"]);
+    assert_eq!(w.json(&["get", "srv"]).1["summary"]["enabled"], false);
+    w.json(&["enable", "srv"]);
+    assert_eq!(w.json(&["get", "srv"]).1["summary"]["enabled"], true);
+    assert_eq!(w.json(&["reject", "srv"]).1["approval"], "rejected");
+
+    let (code, removed) = w.json(&["remove", "srv"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(removed["scope"], "project");
+    let (code, err) = w.json(&["get", "srv"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(err["error"]["code"], "server-not-found");
+}
+
+#[test]
+fn usage_errors_exit_2_and_failures_exit_1() {
+    let w = World::new();
+    for args in [
+        &["add", "-e", "NOEQUALS", "x", "--", "cmd"][..],
+        &["add", "-t", "grpc", "x", "u"],
+        &["add", "-s", "galaxy", "x", "--", "cmd"],
+        &["add", "-H", "no colon", "-t", "http", "x", "http://u"],
+        &["import", "--from", "notepad"],
+    ] {
+        assert_eq!(
+            w.run(args).status.code(),
+            Some(2),
+            "{args:?} is a usage error"
+        );
+    }
+    let out = w.run(&["add", "bad name", "--", "cmd"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("letters, numbers, hyphens and underscores")
+    );
+    let out = w.run(&["add", "-t", "http", "x", "http://u", "extra-arg"]);
+    assert_eq!(out.status.code(), Some(1), "a URL takes no arguments");
+}
+
+#[test]
+fn import_plans_then_writes_with_yes_and_export_reports() {
+    let w = World::new();
+    let source = w.home.join("cursor.json");
+    std::fs::write(
+        &source,
+        json!({"mcpServers": {"a": {"command": "x"}, "b": {"url": "https://b.example/mcp"}, "bad name": {"command": "y"}}}).to_string(),
+    )
+    .unwrap();
+    let src = source.to_str().unwrap();
+    let (code, dry) = w.json(&[
+        "import",
+        "--from",
+        "cursor",
+        "--file",
+        src,
+        "-s",
+        "user",
+        "--dry-run",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(dry["added"], json!([]), "a dry run writes nothing");
+    assert_eq!(dry["plan"]["add"].as_array().unwrap().len(), 2);
+    assert_eq!(dry["plan"]["skipped"][0]["name"], "bad name");
+    assert!(!w.home.join(".claude.json").exists());
+
+    let out = w.run(&["import", "--from", "cursor", "--file", src, "-s", "user"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("run again with --yes"),
+        "no terminal, no --yes: nothing written"
+    );
+    assert!(!w.home.join(".claude.json").exists());
+
+    let (_, done) = w.json(&[
+        "import", "--from", "cursor", "--file", src, "-s", "user", "--yes",
+    ]);
+    assert_eq!(done["added"], json!(["a", "b"]));
+
+    let target = w.home.join("gemini.json");
+    let (code, report) = w.json(&[
+        "export",
+        "--to",
+        "gemini",
+        "--file",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(report["written"], json!(["a", "b"]));
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(
+        written["mcpServers"]["b"],
+        json!({"httpUrl": "https://b.example/mcp"}),
+        "Gemini's key for streamable HTTP"
+    );
+}
