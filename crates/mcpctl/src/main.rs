@@ -544,6 +544,11 @@ fn print_list(list: &ServerList) {
     for problem in &list.problems {
         eprintln!("warning: {}", problem.message);
     }
+    for server in list.servers.iter().filter(|s| s.shadowed_by.is_none()) {
+        for missing in &server.missing_variables {
+            eprintln!("warning: {}: {missing}", server.name);
+        }
+    }
     if list.servers.is_empty() {
         println!("No MCP servers configured for {}.", list.project_dir);
         return;
