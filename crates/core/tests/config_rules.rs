@@ -11,7 +11,9 @@ use mcp_manager_core::config::names::{
 fn new_names_match_the_claude_code_pattern() {
     let long = "a".repeat(64);
     let too_long = "a".repeat(65);
-    let cases: &[(&str, &str, Option<fn(&NameError) -> bool>)] = &[
+    /// (rule, name, the error expected, if any)
+    type Case<'a> = (&'a str, &'a str, Option<fn(&NameError) -> bool>);
+    let cases: &[Case] = &[
         (
             "letters_digits_dash_underscore_are_fine",
             "my-server_2",
@@ -341,4 +343,24 @@ fn approval_rules() {
         Approval::Rejected,
         "the user's settings count too"
     );
+}
+
+#[test]
+fn numbers_survive_a_write_unchanged() {
+    use mcp_manager_core::config::document::{parse, render, Layout};
+    // Found by the fuzzer: without exact float parsing, 6.66666e43 came back as
+    // 6.666659999999999e43 after a save that did not touch it.
+    for text in [
+        "6.66666e43",
+        "0.1",
+        "1e-7",
+        "123456789012345678",
+        "-0.0",
+        "2.5",
+    ] {
+        let path = std::path::Path::new("n.json");
+        let value = parse(path, &format!("{{\"n\": {text}}}")).unwrap();
+        let again = parse(path, &render(&value, &Layout::default())).unwrap();
+        assert_eq!(again, value, "{text} must round-trip");
+    }
 }

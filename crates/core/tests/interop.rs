@@ -67,7 +67,15 @@ fn row(name: &str, transport: &str, target: &str) -> (String, String, String) {
 #[test]
 fn each_client_shape_is_read() {
     let world = World::new();
-    let cases: Vec<(&str, Client, String, Vec<(String, String, String)>, Vec<&str>)> = vec![
+    /// (rule, client, file text, what is added, what is skipped)
+    type Case<'a> = (
+        &'a str,
+        Client,
+        String,
+        Vec<(String, String, String)>,
+        Vec<&'a str>,
+    );
+    let cases: Vec<Case> = vec![
         (
             "claude_desktop_stdio",
             Client::ClaudeDesktop,
