@@ -14,7 +14,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::config::entry::{ServerConfig, Transport};
+use crate::config::entry::{pairs, ServerConfig, Transport};
 
 /// A secret value. `Debug` never shows it and it has no `Serialize`.
 #[derive(Clone, PartialEq, Eq)]
@@ -127,15 +127,7 @@ pub fn server_key(name: &str, config: &ServerConfig) -> String {
     let mut object = Map::new();
     object.insert("type".into(), config.kind().as_str().into());
     object.insert("url".into(), url.into());
-    object.insert(
-        "headers".into(),
-        Value::Object(
-            headers
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                .collect(),
-        ),
-    );
+    object.insert("headers".into(), pairs(headers));
     let json = serde_json::to_string(&Value::Object(object)).expect("a Value serializes");
     let digest = Sha256::digest(json.as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();

@@ -211,31 +211,35 @@ pub fn object_at<'a>(
     let mut node = value;
     let mut walked = String::new();
     for key in keys {
-        let object = node.as_object_mut().ok_or_else(|| ConfigError::Shape {
-            path: path.to_path_buf(),
-            message: format!(
-                "{} must be a JSON object",
-                if walked.is_empty() {
-                    "the top level"
-                } else {
-                    &walked
-                }
-            ),
-        })?;
+        let object = node
+            .as_object_mut()
+            .ok_or_else(|| not_an_object(path, &walked))?;
         node = object
             .entry(key.to_string())
             .or_insert_with(|| Value::Object(Default::default()));
-        walked.push_str(&format!("[{}]", Value::String((*key).to_string())));
+        push_key(&mut walked, key);
     }
-    node.as_object_mut().ok_or_else(|| ConfigError::Shape {
+    node.as_object_mut()
+        .ok_or_else(|| not_an_object(path, &walked))
+}
+
+/// The error for a value at `walked` (`["projects"]["/p"]`, or empty for the top level) that
+/// should be an object and is not.
+pub(crate) fn not_an_object(path: &Path, walked: &str) -> ConfigError {
+    ConfigError::Shape {
         path: path.to_path_buf(),
         message: format!(
             "{} must be a JSON object",
             if walked.is_empty() {
                 "the top level"
             } else {
-                &walked
+                walked
             }
         ),
-    })
+    }
+}
+
+/// Appends `["key"]` to a path of keys used in messages.
+pub(crate) fn push_key(walked: &mut String, key: &str) {
+    walked.push_str(&format!("[{}]", Value::String(key.to_string())));
 }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::document::{not_an_object, push_key};
 use crate::error::ConfigError;
 
 /// How a server is reached.
@@ -185,14 +186,6 @@ impl ServerConfig {
     /// `extra` holds keys Claude Code does not know; they follow, in their order.
     pub fn to_json(&self, extra: &Map<String, Value>) -> Value {
         let mut out = Map::new();
-        let pairs = |pairs: &[(String, String)]| -> Value {
-            Value::Object(
-                pairs
-                    .iter()
-                    .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                    .collect(),
-            )
-        };
         out.insert("type".into(), self.kind().as_str().into());
         match &self.transport {
             Transport::Stdio { command, args, env } => {
@@ -363,6 +356,16 @@ pub const KNOWN_KEYS: &[&str] = &[
     "alwaysLoad",
 ];
 
+/// `[(name, value)]` as a JSON object of strings, in order (`env`, `headers`).
+pub fn pairs(pairs: &[(String, String)]) -> Value {
+    Value::Object(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect(),
+    )
+}
+
 /// Quotes a word for display when it would otherwise read as several.
 fn shell_word(word: &str) -> String {
     if !word.is_empty()
@@ -385,28 +388,21 @@ pub fn servers_object<'a>(
     document: &'a Value,
     keys: &[&str],
 ) -> Result<Option<&'a Map<String, Value>>, ConfigError> {
-    let shape = |walked: &str| ConfigError::Shape {
-        path: path.to_path_buf(),
-        message: format!(
-            "{} must be a JSON object",
-            if walked.is_empty() {
-                "the top level"
-            } else {
-                walked
-            }
-        ),
-    };
     let mut node = document;
     let mut walked = String::new();
     for key in keys {
-        let object = node.as_object().ok_or_else(|| shape(&walked))?;
+        let object = node
+            .as_object()
+            .ok_or_else(|| not_an_object(path, &walked))?;
         match object.get(*key) {
             Some(next) => node = next,
             None => return Ok(None),
         }
-        walked.push_str(&format!("[{}]", Value::String((*key).to_string())));
+        push_key(&mut walked, key);
     }
-    node.as_object().map(Some).ok_or_else(|| shape(&walked))
+    node.as_object()
+        .map(Some)
+        .ok_or_else(|| not_an_object(path, &walked))
 }
 
 /// The entries of the `mcpServers` object found by following `keys` from the document's root,

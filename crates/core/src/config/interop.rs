@@ -30,7 +30,9 @@ use serde_json::{Map, Value};
 
 use super::catalog::Catalog;
 use super::document::{self, NewFileMode};
-use super::entry::{claude_order, parse_entry_value, ServerConfig, Transport, TransportKind};
+use super::entry::{
+    claude_order, pairs, parse_entry_value, ServerConfig, Transport, TransportKind,
+};
 use super::names::validate_new_name;
 use crate::error::ConfigError;
 use crate::locations::Locations;
@@ -588,14 +590,6 @@ fn to_foreign(client: Client, config: &ServerConfig) -> Result<(Value, Vec<Strin
     if config.oauth.is_some() {
         lost.push("oauth settings".to_string());
     }
-    let pairs = |pairs: &[(String, String)]| -> Value {
-        Value::Object(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                .collect(),
-        )
-    };
     let mut out = Map::new();
     match &config.transport {
         Transport::Stdio { command, args, env } => {

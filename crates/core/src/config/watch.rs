@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use notify::{RecursiveMode, Watcher};
 use serde::Serialize;
@@ -32,6 +32,8 @@ pub struct ConfigChange {
 
 /// How long a burst of file events may last before the change is reported.
 const SETTLE: Duration = Duration::from_millis(150);
+/// A burst longer than this is reported anyway, so a file rewritten without pause still shows.
+const MAX_BURST: Duration = Duration::from_millis(800);
 
 /// Watches until dropped.
 pub struct ConfigWatcher {
@@ -97,11 +99,17 @@ impl ConfigWatcher {
         on_change: impl Fn(ConfigChange) + Send + 'static,
     ) -> Result<ConfigWatcher, ConfigError> {
         let (events_tx, events) = mpsc::channel();
+        let filter = locations.clone();
         let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            // Reads (ours included) are access events; only writes, renames and removals count.
+            // Reads (ours included) are access events; only writes, renames and removals of
+            // configuration files count. Filtering here keeps unrelated activity in watched
+            // folders (the home folder, /tmp above a project) from stretching a burst.
             match event {
-                Ok(event) if !matches!(event.kind, notify::EventKind::Access(_)) => {
-                    let _ = events_tx.send(event.paths);
+                Ok(event)
+                    if !matches!(event.kind, notify::EventKind::Access(_))
+                        && is_relevant(&filter, &event.paths) =>
+                {
+                    let _ = events_tx.send(());
                 }
                 _ => {}
             }
@@ -119,16 +127,11 @@ impl ConfigWatcher {
         let thread = std::thread::Builder::new()
             .name("config-watch".into())
             .spawn(move || {
-                while let Ok(first) = events.recv() {
-                    let mut relevant = is_relevant(&locations, &first);
-                    // Drain the burst.
-                    while let Ok(more) = events.recv_timeout(SETTLE) {
-                        relevant |= is_relevant(&locations, &more);
-                    }
+                while events.recv().is_ok() {
+                    // Drain the burst, but report at least every MAX_BURST while one lasts.
+                    let started = Instant::now();
+                    while started.elapsed() < MAX_BURST && events.recv_timeout(SETTLE).is_ok() {}
                     watch_new_folders(&shared, &locations, &mut watched);
-                    if !relevant {
-                        continue;
-                    }
                     let now = signature(&Catalog::load(&locations));
                     let servers = changed_names(&last, &now);
                     let problems_changed = last.1 != now.1;
