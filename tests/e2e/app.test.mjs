@@ -3,7 +3,7 @@
 // a fixture project, so it never reads the machine's real configuration.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,6 +21,7 @@ const screenshotPath = join(root, "tests", "e2e", "artifacts", "window.png");
 const readmeScreenshot = join(root, "docs", "screenshot.png");
 
 let sandbox;
+let runtimeDir;
 let driver;
 let browser;
 let driverLog = "";
@@ -52,8 +53,12 @@ before(async () => {
   const template = readFileSync(join(root, "tests/fixtures/home/claude.json.template"), "utf8");
   writeFileSync(join(home, ".claude.json"), template.replace("@PROJECT@", project));
 
+  // WebKit's helpers (xdg-document-portal) mount a FUSE file system under XDG_RUNTIME_DIR (or
+  // the cache folder without one); keep it out of the folder we delete afterwards.
+  runtimeDir = mkdtempSync(join(tmpdir(), "mcp-manager-e2e-run-"));
   const env = {
     ...process.env,
+    XDG_RUNTIME_DIR: runtimeDir,
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
     XDG_DATA_HOME: join(home, ".local/share"),
@@ -95,9 +100,17 @@ after(async () => {
     process.kill(-driver.pid, "SIGTERM");
     await exited;
   }
-  // WebKit's helpers (the document portal's FUSE mount under the cache folder) may need a
-  // moment to let go of the sandbox after the app exits.
-  if (sandbox) rmSync(sandbox, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  // Clean-up is best effort: a helper that is slow to let go of a folder must not fail a
+  // run whose tests passed.
+  for (const dir of [sandbox, runtimeDir]) {
+    if (!dir) continue;
+    spawnSync("fusermount", ["-uz", join(dir, "doc")], { stdio: "ignore" });
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    } catch (error) {
+      console.warn(`could not remove ${dir}: ${error.message}`);
+    }
+  }
 });
 
 async function serverRows() {
