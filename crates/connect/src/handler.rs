@@ -1,0 +1,61 @@
+//! Our side of the MCP session: what we tell a server about ourselves (client info and
+//! capabilities) and how we answer its requests. For now: roots (the project folder) and
+//! notifications counted for list changes; sampling and elicitation are declined by rmcp's
+//! defaults until the UI provides answers.
+//!
+//! rmcp marks roots deprecated (SEP-2577 moves them into per-request metadata), but the
+//! servers people run today, and Claude Code, still use `roots/list`.
+#![allow(deprecated)]
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use rmcp::model::{ClientConfig, ListRootsResult, Root};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ClientHandler, ErrorData, RoleClient};
+
+/// One per connection.
+#[derive(Debug, Clone)]
+pub(crate) struct Handler {
+    config: ClientConfig,
+    roots: Vec<Root>,
+    /// Incremented on `notifications/tools/list_changed`; a holder of a stale list compares.
+    pub(crate) tools_generation: Arc<AtomicU64>,
+}
+
+impl Handler {
+    pub(crate) fn new(roots: Vec<String>) -> Handler {
+        let config: ClientConfig = serde_json::from_value(serde_json::json!({
+            "protocolVersion": rmcp::model::ProtocolVersion::default(),
+            "capabilities": { "roots": { "listChanged": true } },
+            "clientInfo": {
+                "name": "mcp-manager",
+                "title": "MCP Manager",
+                "version": env!("CARGO_PKG_VERSION"),
+            },
+        }))
+        .expect("our client info is valid");
+        Handler {
+            config,
+            roots: roots.into_iter().map(Root::new).collect(),
+            tools_generation: Arc::default(),
+        }
+    }
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        self.config.clone()
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        Ok(ListRootsResult::new(self.roots.clone()))
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_generation.fetch_add(1, Ordering::SeqCst);
+    }
+}

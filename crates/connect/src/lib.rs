@@ -1,0 +1,22 @@
+//! MCP Manager's connection engine: one supervised `rmcp` client per configured server.
+//!
+//! - [`status`]: the public, serializable status of a server, and the event sent on every
+//!   change of it.
+//! - [`supervisor`]: owns every server's state machine; [`supervisor::Supervisor::start`]
+//!   connects what the configuration says should run, in two pools (local processes, remote
+//!   servers), and every transition goes through one function that stores the new state and
+//!   emits exactly one event.
+//! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
+//! - [`stderr`]: the bounded tail of a stdio server's stderr.
+//!
+//! This crate never links Tauri: the app forwards its events, `mcpctl` prints them.
+
+pub mod connection;
+mod handler;
+pub mod status;
+pub mod stderr;
+pub mod supervisor;
+
+pub use connection::{CallOutcome, ConnectError, Connection, ToolSummary};
+pub use status::{ConnectedInfo, ServerStatus, StatusEvent};
+pub use supervisor::{Settings, Supervisor};

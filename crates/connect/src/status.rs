@@ -1,0 +1,75 @@
+//! What the UI and `mcpctl` see of a server: a serializable status and the event that
+//! carries each change of it. The supervisor's private state holds the live data (the
+//! running client, the task); this is its public face.
+
+use serde::Serialize;
+
+/// A server's status. Each variant says what the UI should show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum ServerStatus {
+    /// Connecting (attempt 1 is the first). Show a spinner.
+    Pending { attempt: u32 },
+    /// Ready: show the server's name and version; tools, resources and prompts can be used.
+    Connected(ConnectedInfo),
+    /// Gave up. Show `error` (it includes the stderr tail of a local server) and a Retry
+    /// button.
+    Failed { error: String },
+    /// The server asks for authorization. Show a Log in button.
+    NeedsAuth,
+    /// Disabled, or a project server nobody approved: never started. Show Enable / Approve.
+    Disabled,
+}
+
+impl ServerStatus {
+    /// Pending is the only state that is not an answer yet.
+    pub fn is_settled(&self) -> bool {
+        !matches!(self, ServerStatus::Pending { .. })
+    }
+
+    /// The word used by `mcpctl status` and in event names.
+    pub fn label(&self) -> &'static str {
+        match self {
+            ServerStatus::Pending { .. } => "pending",
+            ServerStatus::Connected(_) => "connected",
+            ServerStatus::Failed { .. } => "failed",
+            ServerStatus::NeedsAuth => "needs-auth",
+            ServerStatus::Disabled => "disabled",
+        }
+    }
+}
+
+/// What the server said about itself when the session started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedInfo {
+    pub server_name: String,
+    pub server_version: String,
+    pub server_title: Option<String>,
+    pub protocol_version: String,
+    pub instructions: Option<String>,
+    pub capabilities: Capabilities,
+}
+
+/// The server capabilities that decide what may be asked of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Capabilities {
+    pub tools: bool,
+    pub tools_list_changed: bool,
+    pub resources: bool,
+    pub resources_subscribe: bool,
+    pub resources_list_changed: bool,
+    pub prompts: bool,
+    pub prompts_list_changed: bool,
+    pub logging: bool,
+    pub completions: bool,
+}
+
+/// One change of one server's status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusEvent {
+    pub server: String,
+    pub status: ServerStatus,
+}

@@ -1,0 +1,276 @@
+//! One state machine per server, and the pools that start them.
+//!
+//! The private [`State`] holds each state with its data (the live [`Connection`] when
+//! connected); the public [`ServerStatus`] is what leaves this module. Every change goes
+//! through [`Supervisor::transition`], which stores the new state and emits exactly one
+//! [`StatusEvent`], so a subscriber sees the whole sequence a server went through.
+//!
+//! Start-up follows Claude Code: local (stdio) servers connect 3 at a time and remote ones 20
+//! at a time, both pools at once (`MCP_SERVER_CONNECTION_BATCH_SIZE`,
+//! `MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE`); every server is announced as pending first,
+//! and each status is emitted the moment it is known. Disabled servers, and project servers
+//! nobody approved, never spawn. The connect timeout is `MCP_TIMEOUT` (default 30 s).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
+use mcp_manager_core::config::entry::TransportKind;
+use mcp_manager_core::config::expand::{expand_config, process_env};
+use tokio::sync::{broadcast, Semaphore};
+
+use crate::connection::{ConnectError, Connection};
+use crate::status::{ServerStatus, StatusEvent};
+use crate::stderr::StderrLog;
+
+/// Timeouts and pool sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub connect_timeout: Duration,
+    /// `None`: wait as long as the server takes (Claude Code's default is very long).
+    pub tool_timeout: Option<Duration>,
+    pub local_batch: usize,
+    pub remote_batch: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            connect_timeout: Duration::from_secs(30),
+            tool_timeout: None,
+            local_batch: 3,
+            remote_batch: 20,
+        }
+    }
+}
+
+impl Settings {
+    /// Claude Code's environment variables, where set: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT`
+    /// in milliseconds, and the two batch sizes.
+    pub fn from_env() -> Settings {
+        let number = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        let defaults = Settings::default();
+        Settings {
+            connect_timeout: number("MCP_TIMEOUT")
+                .map(Duration::from_millis)
+                .unwrap_or(defaults.connect_timeout),
+            tool_timeout: number("MCP_TOOL_TIMEOUT").map(Duration::from_millis),
+            local_batch: number("MCP_SERVER_CONNECTION_BATCH_SIZE")
+                .map(|n| n.max(1) as usize)
+                .unwrap_or(defaults.local_batch),
+            remote_batch: number("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE")
+                .map(|n| n.max(1) as usize)
+                .unwrap_or(defaults.remote_batch),
+        }
+    }
+}
+
+/// A server's state with its data.
+enum State {
+    Pending { attempt: u32 },
+    Connected { connection: Arc<Connection> },
+    Failed { error: String },
+    NeedsAuth,
+    Disabled,
+}
+
+impl State {
+    fn status(&self) -> ServerStatus {
+        match self {
+            State::Pending { attempt } => ServerStatus::Pending { attempt: *attempt },
+            State::Connected { connection } => ServerStatus::Connected(connection.info().clone()),
+            State::Failed { error } => ServerStatus::Failed {
+                error: error.clone(),
+            },
+            State::NeedsAuth => ServerStatus::NeedsAuth,
+            State::Disabled => ServerStatus::Disabled,
+        }
+    }
+}
+
+struct Slot {
+    state: State,
+    stderr: StderrLog,
+}
+
+/// Owns every server's state machine for one project.
+pub struct Supervisor {
+    project: PathBuf,
+    settings: Settings,
+    slots: Mutex<BTreeMap<String, Slot>>,
+    events: broadcast::Sender<StatusEvent>,
+}
+
+impl Supervisor {
+    pub fn new(project: PathBuf, settings: Settings) -> Arc<Supervisor> {
+        let (events, _) = broadcast::channel(4096);
+        Arc::new(Supervisor {
+            project,
+            settings,
+            slots: Mutex::new(BTreeMap::new()),
+            events,
+        })
+    }
+
+    /// Every status change from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<StatusEvent> {
+        self.events.subscribe()
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// The one place a state changes: store it, emit one event.
+    fn transition(&self, server: &str, state: State) {
+        let status = state.status();
+        let mut slots = self.slots.lock().expect("supervisor lock");
+        let slot = slots.entry(server.to_string()).or_insert_with(|| Slot {
+            state: State::Disabled,
+            stderr: StderrLog::default(),
+        });
+        slot.state = state;
+        let _ = self.events.send(StatusEvent {
+            server: server.to_string(),
+            status,
+        });
+    }
+
+    fn stderr_log(&self, server: &str) -> StderrLog {
+        let mut slots = self.slots.lock().expect("supervisor lock");
+        slots
+            .entry(server.to_string())
+            .or_insert_with(|| Slot {
+                state: State::Disabled,
+                stderr: StderrLog::default(),
+            })
+            .stderr
+            .clone()
+    }
+
+    /// Connects every server the catalog says should run, and marks the others disabled.
+    /// Returns when every one of them has settled (connected, failed or needing auth).
+    pub async fn start(self: &Arc<Self>, catalog: &Catalog) {
+        let entries: Vec<&CatalogEntry> = catalog
+            .entries
+            .iter()
+            .filter(|e| e.shadowed_by.is_none())
+            .collect();
+        let mut startable = Vec::new();
+        for entry in entries {
+            if entry.will_start() {
+                self.transition(&entry.name, State::Pending { attempt: 1 });
+                startable.push(entry.clone());
+            } else {
+                self.transition(&entry.name, State::Disabled);
+            }
+        }
+        let local = Arc::new(Semaphore::new(self.settings.local_batch));
+        let remote = Arc::new(Semaphore::new(self.settings.remote_batch));
+        let mut tasks = tokio::task::JoinSet::new();
+        for entry in startable {
+            let pool = if entry.config.kind() == TransportKind::Stdio {
+                &local
+            } else {
+                &remote
+            };
+            let permit_pool = Arc::clone(pool);
+            let this = Arc::clone(self);
+            tasks.spawn(async move {
+                let _permit = permit_pool
+                    .acquire_owned()
+                    .await
+                    .expect("the pool is never closed");
+                this.connect(&entry).await;
+            });
+        }
+        while tasks.join_next().await.is_some() {}
+    }
+
+    async fn connect(&self, entry: &CatalogEntry) {
+        let (config, _missing) = expand_config(&entry.config, &process_env);
+        let stderr = self.stderr_log(&entry.name);
+        let state = match Connection::open(
+            &config,
+            &self.project,
+            self.settings.connect_timeout,
+            stderr,
+        )
+        .await
+        {
+            Ok(connection) => State::Connected {
+                connection: Arc::new(connection),
+            },
+            Err(ConnectError::NeedsAuth) => State::NeedsAuth,
+            Err(err) => State::Failed {
+                error: err.to_string(),
+            },
+        };
+        self.transition(&entry.name, state);
+    }
+
+    /// Each server's current status, by name.
+    pub fn statuses(&self) -> Vec<StatusEvent> {
+        self.slots
+            .lock()
+            .expect("supervisor lock")
+            .iter()
+            .map(|(server, slot)| StatusEvent {
+                server: server.clone(),
+                status: slot.state.status(),
+            })
+            .collect()
+    }
+
+    /// The live session of a connected server.
+    pub fn connection(&self, server: &str) -> Option<Arc<Connection>> {
+        match &self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .get(server)?
+            .state
+        {
+            State::Connected { connection } => Some(Arc::clone(connection)),
+            _ => None,
+        }
+    }
+
+    /// The stderr tail of a local server (kept after it failed, too).
+    pub fn stderr(&self, server: &str) -> Option<StderrLog> {
+        self.slots
+            .lock()
+            .expect("supervisor lock")
+            .get(server)
+            .map(|s| s.stderr.clone())
+    }
+
+    /// Ends every session; local servers get stdin closed, then SIGTERM, then SIGKILL.
+    pub async fn shutdown(&self) {
+        let connections: Vec<(String, Arc<Connection>)> = self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .iter()
+            .filter_map(|(name, slot)| match &slot.state {
+                State::Connected { connection } => Some((name.clone(), Arc::clone(connection))),
+                _ => None,
+            })
+            .collect();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (_, connection) in &connections {
+            let connection = Arc::clone(connection);
+            tasks.spawn(async move { connection.shutdown().await });
+        }
+        while tasks.join_next().await.is_some() {}
+        for (name, _) in connections {
+            self.transition(&name, State::Disabled);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Against the real reference server, `@modelcontextprotocol/server-everything` from npm, run
+//! with `node` (installed in tests/reference by `scripts/setup test`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use mcp_manager_connect::stderr::StderrLog;
+use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::ServerConfig;
+use mcp_manager_core::Locations;
+use serde_json::json;
+
+fn everything() -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        path.exists(),
+        "server-everything is not installed: run `scripts/setup test`"
+    );
+    path.canonicalize().unwrap()
+}
+
+fn alive(pid: u32) -> bool {
+    // Signal 0 asks whether the process exists.
+    std::process::Command::new("kill")
+        .arg("-0")
+        .arg(pid.to_string())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true)
+}
+
+#[tokio::test]
+async fn stdio_session_lists_tools_calls_echo_and_leaves_no_process() {
+    let project = tempfile::tempdir().unwrap();
+    let config = ServerConfig::stdio(
+        "node",
+        vec![everything().display().to_string(), "stdio".into()],
+        vec![],
+    );
+    let connection = Connection::open(
+        &config,
+        project.path(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .expect("server-everything starts");
+    assert_eq!(connection.info().server_name, "mcp-servers/everything");
+    assert!(connection.info().capabilities.tools);
+    let tools = connection.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert!(
+        names.contains(&"echo") && names.contains(&"get-sum"),
+        "tools: {names:?}"
+    );
+    let echo = tools.iter().find(|t| t.name == "echo").unwrap();
+    assert_eq!(echo.input_schema["type"], "object");
+
+    let outcome = connection
+        .call_tool(
+            "echo",
+            Some(json!({"message": "hello"}).as_object().unwrap().clone()),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(!outcome.is_error);
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: hello");
+
+    let pid = connection.pid().expect("a local server has a pid");
+    assert!(alive(pid));
+    connection.shutdown().await;
+    assert!(!alive(pid), "the server process is gone after shutdown");
+}
+
+#[tokio::test]
+async fn supervisor_reports_each_servers_sequence_of_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let project = root.join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let everything = everything().display().to_string();
+    std::fs::write(
+        home.join(".claude.json"),
+        json!({
+            "mcpServers": {
+                "everything": {"command": "node", "args": [everything, "stdio"]},
+                "crashes": {"command": "sh", "args": ["-c", "echo 'fatal: missing API key' >&2; exit 3"]},
+                "switched-off": {"command": "node", "args": ["x.js"]}
+            },
+            "projects": {project.display().to_string(): {"disabledMcpServers": ["switched-off"]}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({"mcpServers": {"unapproved": {"command": "node", "args": ["y.js"]}}}).to_string(),
+    )
+    .unwrap();
+    let mut locations = Locations::new(home.clone(), None, &project).unwrap();
+    locations.managed_dir = home.join("managed");
+    let catalog = Catalog::load(&locations);
+
+    let supervisor = Supervisor::new(project.clone(), Settings::default());
+    let mut events = supervisor.subscribe();
+    supervisor.start(&catalog).await;
+    let mut seen: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    while let Ok(event) = events.try_recv() {
+        seen.entry(event.server)
+            .or_default()
+            .push(event.status.label().to_string());
+    }
+    let expect = |labels: &[&str]| labels.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(seen["everything"], expect(&["pending", "connected"]));
+    assert_eq!(seen["crashes"], expect(&["pending", "failed"]));
+    assert_eq!(
+        seen["switched-off"],
+        expect(&["disabled"]),
+        "a disabled server never spawns"
+    );
+    assert_eq!(
+        seen["unapproved"],
+        expect(&["disabled"]),
+        "an unapproved project server never spawns"
+    );
+
+    let statuses = supervisor.statuses();
+    let crashed = statuses.iter().find(|s| s.server == "crashes").unwrap();
+    match &crashed.status {
+        ServerStatus::Failed { error } => assert!(
+            error.contains("exited before initialize") && error.contains("fatal: missing API key"),
+            "the stderr tail explains the failure: {error}"
+        ),
+        other => panic!("crashes: {other:?}"),
+    }
+    let pid = supervisor.connection("everything").unwrap().pid().unwrap();
+    supervisor.shutdown().await;
+    assert!(!alive(pid), "no server process survives shutdown");
+}
