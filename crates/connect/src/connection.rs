@@ -3,26 +3,41 @@
 //!
 //! Local (stdio) servers run in their own process group with the expanded `env` on top of
 //! ours and the project as working folder; their stderr goes to a bounded [`StderrLog`] whose
-//! tail is attached to a start-up failure. Shutting down closes stdin, waits, then sends
-//! SIGTERM and finally SIGKILL to the whole group (rmcp's graceful shutdown), so no server
-//! process outlives us. Remote servers speak streamable HTTP through rmcp's client.
+//! tail is attached to a start-up failure. We own the child process (rmcp only sees its pipes),
+//! so we know how it exited, and shutdown is ours: close stdin, wait [`STDIN_GRACE`], SIGTERM
+//! to the group, wait [`TERM_GRACE`], SIGKILL to the group. Dropping a [`Connection`] kills the
+//! group too, so no server process outlives us. Remote servers speak streamable HTTP through
+//! rmcp's client.
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
 use rmcp::model::{CallToolRequestParams, ServerPeerInfo};
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{RoleClient, ServiceExt};
 use serde::Serialize;
 use serde_json::Value;
+use tokio::sync::watch;
 
 use crate::handler::Handler;
 use crate::status::{Capabilities, ConnectedInfo};
 use crate::stderr::StderrLog;
+
+/// An error from a request on an open session (rmcp's).
+pub use rmcp::ServiceError;
+
+/// How long a local server may take to exit after its stdin closes before it gets SIGTERM.
+pub const STDIN_GRACE: Duration = Duration::from_millis(500);
+/// The largest single message we accept from a server. rmcp's default (16 MiB) drops a
+/// larger line silently, which leaves its request waiting for ever; real tools return big
+/// files and screenshots, so we allow 256 MiB.
+pub const MAX_MESSAGE: usize = 256 * 1024 * 1024;
+/// How long it may take after SIGTERM before it gets SIGKILL.
+pub const TERM_GRACE: Duration = Duration::from_secs(2);
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +52,7 @@ pub enum ConnectError {
     /// The process ended (or closed stdout) before answering `initialize`.
     #[error("exited before initialize: {detail}")]
     Exited { detail: String },
-    #[error("no answer to initialize within {}s{}", .timeout.as_secs(), stderr_suffix(.stderr))]
+    #[error("no answer to initialize within {}s{}", .timeout.as_secs_f32(), stderr_suffix(.stderr))]
     Timeout { timeout: Duration, stderr: String },
     #[error("the server asks for authorization")]
     NeedsAuth,
@@ -54,6 +69,110 @@ fn stderr_suffix(stderr: &str) -> String {
         String::new()
     } else {
         format!("; stderr = {stderr}")
+    }
+}
+
+fn stderr_or_nothing(tail: &str) -> String {
+    if tail.is_empty() {
+        "no output on stderr".into()
+    } else {
+        format!("stderr = {tail}")
+    }
+}
+
+/// "status 3; stderr = …", "signal 9 (SIGKILL); no output on stderr".
+pub(crate) fn exit_detail(status: Option<ExitStatus>, tail: &str) -> String {
+    let how = match status {
+        Some(status) => match status.code() {
+            Some(code) => format!("status {code}"),
+            None => {
+                #[cfg(unix)]
+                {
+                    use std::os::unix::process::ExitStatusExt;
+                    match status.signal() {
+                        Some(signal) => format!("signal {signal}"),
+                        None => "an unknown status".into(),
+                    }
+                }
+                #[cfg(not(unix))]
+                {
+                    "an unknown status".to_string()
+                }
+            }
+        },
+        None => "an unknown status".into(),
+    };
+    format!("{how}; {}", stderr_or_nothing(tail))
+}
+
+/// A local server's process: its exit is watched by a task that owns the child.
+struct Process {
+    pid: Option<u32>,
+    exit: watch::Receiver<Option<Option<ExitStatus>>>,
+}
+
+impl Process {
+    fn watch(mut child: tokio::process::Child, pid: Option<u32>) -> Process {
+        let (tx, exit) = watch::channel(None);
+        tokio::spawn(async move {
+            let status = child.wait().await.ok();
+            let _ = tx.send(Some(status));
+        });
+        Process { pid, exit }
+    }
+
+    /// How it ended, once it has.
+    async fn wait(&self) -> Option<ExitStatus> {
+        let mut exit = self.exit.clone();
+        let status = match exit.wait_for(Option::is_some).await {
+            Ok(status) => status.flatten(),
+            Err(_) => None,
+        };
+        status
+    }
+
+    async fn wait_for_exit(&self, limit: Duration) -> Option<ExitStatus> {
+        tokio::time::timeout(limit, self.wait())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    fn has_exited(&self) -> bool {
+        self.exit.borrow().is_some()
+    }
+
+    fn signal_group(&self, signal: i32) {
+        #[cfg(unix)]
+        if let Some(pid) = self.pid {
+            // SAFETY: kill(2) on the process group our child leads; no memory is involved.
+            unsafe { libc::kill(-(pid as i32), signal) };
+        }
+        #[cfg(not(unix))]
+        let _ = signal;
+    }
+
+    /// SIGTERM to the group, then SIGKILL after [`TERM_GRACE`].
+    async fn terminate(&self) {
+        #[cfg(unix)]
+        {
+            if !self.has_exited() {
+                self.signal_group(libc::SIGTERM);
+                if self.wait_for_exit(TERM_GRACE).await.is_none() && !self.has_exited() {
+                    self.signal_group(libc::SIGKILL);
+                    let _ = self.wait_for_exit(TERM_GRACE).await;
+                }
+            }
+            // Children of the server that ignored the group's SIGTERM do not survive either.
+            self.signal_group(libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        self.signal_group(libc::SIGKILL);
     }
 }
 
@@ -87,14 +206,14 @@ pub struct Connection {
     peer: rmcp::Peer<RoleClient>,
     info: ConnectedInfo,
     stderr: Option<StderrLog>,
-    pid: Option<u32>,
+    process: Option<Process>,
 }
 
 impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Connection")
             .field("server", &self.info.server_name)
-            .field("pid", &self.pid)
+            .field("pid", &self.pid())
             .finish()
     }
 }
@@ -114,37 +233,49 @@ impl Connection {
                 cmd.args(args)
                     .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
                     .current_dir(project)
-                    .kill_on_drop(true);
-                let mut wrapped = process_wrap::tokio::CommandWrap::from(cmd);
-                #[cfg(unix)]
-                wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
-                let (transport, stderr_pipe) = TokioChildProcess::builder(wrapped)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
                     .stderr(Stdio::piped())
-                    .spawn()
-                    .map_err(|source| ConnectError::Spawn {
-                        command: command.clone(),
-                        source,
-                    })?;
-                let pid = transport.id();
-                let collector = stderr_pipe.map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
+                    .kill_on_drop(true);
+                // Its own process group, so that shutdown reaches whatever it starts (npx → node).
+                #[cfg(unix)]
+                cmd.process_group(0);
+                let mut child = cmd.spawn().map_err(|source| ConnectError::Spawn {
+                    command: command.clone(),
+                    source,
+                })?;
+                let pid = child.id();
+                let stdin = child.stdin.take().expect("stdin is piped");
+                let stdout = child.stdout.take().expect("stdout is piped");
+                let collector = child
+                    .stderr
+                    .take()
+                    .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
+                let process = Process::watch(child, pid);
+                let transport =
+                    rmcp::transport::async_rw::AsyncRwTransport::new_client(stdout, stdin)
+                        .with_max_line_length(MAX_MESSAGE);
                 let started = tokio::time::timeout(timeout, handler.serve(transport)).await;
                 let service = match started {
                     Ok(Ok(service)) => service,
                     Ok(Err(err)) => {
-                        // Give the stderr reader a moment to take in the last words.
+                        // The process may be on its way out: give it, and the stderr reader, a
+                        // moment, so the message can say how it ended and what it said.
+                        let status = process.wait_for_exit(Duration::from_millis(500)).await;
                         if let Some(collector) = collector {
                             let _ =
                                 tokio::time::timeout(Duration::from_millis(500), collector).await;
                         }
+                        let exited = process.has_exited();
+                        process.terminate().await;
                         let tail = stderr.tail(20);
                         return Err(match err {
+                            _ if exited => ConnectError::Exited {
+                                detail: exit_detail(status, &tail),
+                            },
                             rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
                                 ConnectError::Exited {
-                                    detail: if tail.is_empty() {
-                                        "no output on stderr".into()
-                                    } else {
-                                        format!("stderr = {tail}")
-                                    },
+                                    detail: format!("stdout closed; {}", stderr_or_nothing(&tail)),
                                 }
                             }
                             other => ConnectError::Initialize {
@@ -154,13 +285,18 @@ impl Connection {
                         });
                     }
                     Err(_) => {
+                        process.terminate().await;
                         return Err(ConnectError::Timeout {
                             timeout,
                             stderr: stderr.tail(20),
-                        })
+                        });
                     }
                 };
-                Ok(Connection::from_service(service, Some(stderr), pid))
+                Ok(Connection::from_service(
+                    service,
+                    Some(stderr),
+                    Some(process),
+                ))
             }
             Transport::Remote {
                 kind: TransportKind::Http,
@@ -206,7 +342,7 @@ impl Connection {
     fn from_service(
         service: RunningService<RoleClient, Handler>,
         stderr: Option<StderrLog>,
-        pid: Option<u32>,
+        process: Option<Process>,
     ) -> Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
@@ -215,7 +351,7 @@ impl Connection {
             peer,
             info,
             stderr,
-            pid,
+            process,
         }
     }
 
@@ -226,7 +362,22 @@ impl Connection {
 
     /// The local server's process id (it leads its own process group).
     pub fn pid(&self) -> Option<u32> {
-        self.pid
+        self.process.as_ref().and_then(|p| p.pid)
+    }
+
+    /// Resolves when a local server's process has exited, with how it ended; never for a
+    /// remote server.
+    pub async fn exited(&self) -> String {
+        match &self.process {
+            Some(process) => {
+                let status = process.wait().await;
+                exit_detail(
+                    status,
+                    &self.stderr.as_ref().map(|s| s.tail(20)).unwrap_or_default(),
+                )
+            }
+            None => std::future::pending().await,
+        }
     }
 
     /// The stderr tail of a local server.
@@ -257,6 +408,51 @@ impl Connection {
                 }
             })
             .collect())
+    }
+
+    /// Every resource (pagination followed) as sent; empty without the resources capability.
+    pub async fn list_resources(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.resources {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(self.peer.list_all_resources().await?))
+    }
+
+    /// Every resource template as sent; empty without the resources capability.
+    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.resources {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(self.peer.list_all_resource_templates().await?))
+    }
+
+    /// Every prompt as sent; empty without the prompts capability.
+    pub async fn list_prompts(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.prompts {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(self.peer.list_all_prompts().await?))
+    }
+
+    /// `resources/read`, the result as sent.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, rmcp::ServiceError> {
+        let result = self
+            .peer
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_string()))
+            .await?;
+        Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+    }
+
+    /// `prompts/get` with arguments, the result as sent.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Value, rmcp::ServiceError> {
+        let mut params = rmcp::model::GetPromptRequestParams::new(name.to_string());
+        params.arguments = arguments;
+        let result = self.peer.get_prompt(params).await?;
+        Ok(serde_json::to_value(result).unwrap_or(Value::Null))
     }
 
     /// Calls a tool. On `timeout` the server gets `notifications/cancelled`.
@@ -301,11 +497,16 @@ impl Connection {
         })
     }
 
-    /// Ends the session: closes the transport (for a local server: stdin, wait, SIGTERM, SIGKILL
-    /// to its process group).
+    /// Ends the session: stdin closed (the service stops), then for a local server
+    /// [`STDIN_GRACE`] to exit, SIGTERM to its group, [`TERM_GRACE`], SIGKILL.
     pub async fn shutdown(&self) {
         if let Some(mut service) = self.service.lock().await.take() {
-            let _ = service.close_with_timeout(Duration::from_secs(10)).await;
+            let _ = service.close_with_timeout(Duration::from_secs(5)).await;
+        }
+        if let Some(process) = &self.process {
+            if process.wait_for_exit(STDIN_GRACE).await.is_none() {
+                process.terminate().await;
+            }
         }
     }
 }
@@ -354,6 +555,13 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             completions: caps.get("completions").is_some(),
         },
     }
+}
+
+fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
+    items
+        .into_iter()
+        .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
+        .collect()
 }
 
 /// `file://` URI of a folder, for roots.

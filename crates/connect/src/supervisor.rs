@@ -157,10 +157,16 @@ impl Supervisor {
     /// Connects every server the catalog says should run, and marks the others disabled.
     /// Returns when every one of them has settled (connected, failed or needing auth).
     pub async fn start(self: &Arc<Self>, catalog: &Catalog) {
+        self.start_selected(catalog, None).await
+    }
+
+    /// [`Self::start`] limited to the named servers (all when `only` is `None`).
+    pub async fn start_selected(self: &Arc<Self>, catalog: &Catalog, only: Option<&[String]>) {
         let entries: Vec<&CatalogEntry> = catalog
             .entries
             .iter()
             .filter(|e| e.shadowed_by.is_none())
+            .filter(|e| only.is_none_or(|names| names.contains(&e.name)))
             .collect();
         let mut startable = Vec::new();
         for entry in entries {
@@ -187,32 +193,58 @@ impl Supervisor {
                     .acquire_owned()
                     .await
                     .expect("the pool is never closed");
-                this.connect(&entry).await;
+                this.connect(entry).await;
             });
         }
         while tasks.join_next().await.is_some() {}
     }
 
-    async fn connect(&self, entry: &CatalogEntry) {
+    async fn connect(self: &Arc<Self>, entry: CatalogEntry) {
         let (config, _missing) = expand_config(&entry.config, &process_env);
         let stderr = self.stderr_log(&entry.name);
-        let state = match Connection::open(
+        let opened = Connection::open(
             &config,
             &self.project,
             self.settings.connect_timeout,
             stderr,
         )
-        .await
-        {
-            Ok(connection) => State::Connected {
-                connection: Arc::new(connection),
-            },
-            Err(ConnectError::NeedsAuth) => State::NeedsAuth,
-            Err(err) => State::Failed {
-                error: err.to_string(),
-            },
+        .await;
+        let connection = match opened {
+            Ok(connection) => Arc::new(connection),
+            Err(ConnectError::NeedsAuth) => return self.transition(&entry.name, State::NeedsAuth),
+            Err(err) => {
+                return self.transition(
+                    &entry.name,
+                    State::Failed {
+                        error: err.to_string(),
+                    },
+                )
+            }
         };
-        self.transition(&entry.name, state);
+        self.transition(
+            &entry.name,
+            State::Connected {
+                connection: Arc::clone(&connection),
+            },
+        );
+        // A local server that exits on its own becomes failed, with how it ended. It is not
+        // restarted: that happens only when the person asks.
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let detail = connection.exited().await;
+            let current = matches!(
+                this.slots.lock().expect("supervisor lock").get(&entry.name).map(|s| &s.state),
+                Some(State::Connected { connection: live }) if Arc::ptr_eq(live, &connection)
+            );
+            if current {
+                this.transition(
+                    &entry.name,
+                    State::Failed {
+                        error: format!("exited with {detail}"),
+                    },
+                );
+            }
+        });
     }
 
     /// Each server's current status, by name.
@@ -251,7 +283,8 @@ impl Supervisor {
             .map(|s| s.stderr.clone())
     }
 
-    /// Ends every session; local servers get stdin closed, then SIGTERM, then SIGKILL.
+    /// Ends every session; local servers get stdin closed, then SIGTERM, then SIGKILL. Each
+    /// connected server becomes disabled first, so its exit is not mistaken for a crash.
     pub async fn shutdown(&self) {
         let connections: Vec<(String, Arc<Connection>)> = self
             .slots
@@ -263,14 +296,13 @@ impl Supervisor {
                 _ => None,
             })
             .collect();
+        for (name, _) in &connections {
+            self.transition(name, State::Disabled);
+        }
         let mut tasks = tokio::task::JoinSet::new();
-        for (_, connection) in &connections {
-            let connection = Arc::clone(connection);
+        for (_, connection) in connections {
             tasks.spawn(async move { connection.shutdown().await });
         }
         while tasks.join_next().await.is_some() {}
-        for (name, _) in connections {
-            self.transition(&name, State::Disabled);
-        }
     }
 }

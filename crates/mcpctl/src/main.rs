@@ -93,6 +93,44 @@ enum Command {
         #[arg(long, conflicts_with = "yes")]
         dry_run: bool,
     },
+    /// Connect every server and print one line each; exit 1 if any failed.
+    Status,
+    /// List the tools of one server, or of every server that starts.
+    Tools { server: Option<String> },
+    /// Call a tool and print its result; exit 1 when the result is an error.
+    Call {
+        server: String,
+        tool: String,
+        /// The arguments as a JSON object.
+        #[arg(long, value_name = "JSON", conflicts_with = "args_file")]
+        args: Option<String>,
+        /// Read the arguments from a JSON file.
+        #[arg(long, value_name = "FILE")]
+        args_file: Option<PathBuf>,
+        /// Give up after this many seconds (the server gets notifications/cancelled).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+    },
+    /// List a server's resources and resource templates.
+    Resources { server: String },
+    /// Read a resource; blobs go to a file (-o, or a temporary one whose path is printed).
+    Read {
+        server: String,
+        uri: String,
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// List a server's prompts.
+    Prompts { server: String },
+    /// Get a prompt with arguments.
+    Prompt {
+        server: String,
+        name: String,
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+    },
+    /// Start a server and print the tail of its stderr.
+    Logs { server: String },
     /// Export the servers this project uses to another client's file, listing what it cannot
     /// express.
     Export {
@@ -182,6 +220,8 @@ fn parse_header(text: &str) -> Result<(String, String), String> {
 /// The outcome of a verb: what to print, or an error.
 type Outcome = Result<(), ApiError>;
 
+mod runtime;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.json;
@@ -189,7 +229,8 @@ fn main() -> ExitCode {
         .map_err(ApiError::from)
         .and_then(|locations| run(&locations, cli.command, json));
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
         Err(err) => {
             if json {
                 print_json(&serde_json::json!({ "error": err }));
@@ -201,7 +242,84 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(locations: &Locations, command: Command, json: bool) -> Outcome {
+fn json_object(
+    text: &str,
+    what: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
+    match serde_json::from_str(text) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ConfigError::Invalid(format!("{what} must be a JSON object")).into()),
+        Err(err) => Err(ConfigError::Invalid(format!("{what} is not valid JSON: {err}")).into()),
+    }
+}
+
+/// Runs one verb; `Ok(false)` means "done, but report failure" (exit 1 without a message).
+fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiError> {
+    use runtime::Ask;
+    match command {
+        Command::Status => return runtime::status(locations, json),
+        Command::Tools { server } => {
+            return runtime::ask(locations, server.as_deref(), Ask::Tools, json)
+        }
+        Command::Call {
+            server,
+            tool,
+            args,
+            args_file,
+            timeout,
+        } => {
+            let text = match (args, args_file) {
+                (Some(text), _) => Some(text),
+                (None, Some(file)) => Some(std::fs::read_to_string(&file).map_err(|err| {
+                    ApiError::from(ConfigError::Invalid(format!(
+                        "could not read {}: {err}",
+                        file.display()
+                    )))
+                })?),
+                (None, None) => None,
+            };
+            let arguments = text.map(|t| json_object(&t, "--args")).transpose()?;
+            let timeout = timeout
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(std::time::Duration::from_secs_f64);
+            return runtime::ask(
+                locations,
+                Some(&server),
+                Ask::Call {
+                    tool,
+                    arguments,
+                    timeout,
+                },
+                json,
+            );
+        }
+        Command::Resources { server } => {
+            return runtime::ask(locations, Some(&server), Ask::Resources, json)
+        }
+        Command::Read {
+            server,
+            uri,
+            output,
+        } => return runtime::ask(locations, Some(&server), Ask::Read { uri, output }, json),
+        Command::Prompts { server } => {
+            return runtime::ask(locations, Some(&server), Ask::Prompts, json)
+        }
+        Command::Prompt { server, name, args } => {
+            let arguments = args.map(|t| json_object(&t, "--args")).transpose()?;
+            return runtime::ask(
+                locations,
+                Some(&server),
+                Ask::Prompt { name, arguments },
+                json,
+            );
+        }
+        Command::Logs { server } => return runtime::ask(locations, Some(&server), Ask::Logs, json),
+        _ => {}
+    }
+    run_config(locations, command, json).map(|()| true)
+}
+
+fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
     match command {
         Command::List => {
             let list = api::list_servers(locations);
@@ -269,6 +387,14 @@ fn run(locations: &Locations, command: Command, json: bool) -> Outcome {
             yes,
             dry_run,
         } => import(locations, from, file, scope, inputs, yes, dry_run, json)?,
+        Command::Status
+        | Command::Tools { .. }
+        | Command::Call { .. }
+        | Command::Resources { .. }
+        | Command::Read { .. }
+        | Command::Prompts { .. }
+        | Command::Prompt { .. }
+        | Command::Logs { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {
@@ -535,7 +661,7 @@ fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) 
     }
 }
 
-fn print_json(value: &impl Serialize) {
+pub(crate) fn print_json(value: &impl Serialize) {
     let text = serde_json::to_string_pretty(value).expect("our output types serialize");
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }

@@ -1,0 +1,296 @@
+//! Faults: each ends in the documented state with a clear message, without a hang and without
+//! a leaked process. Real processes: shell one-liners, the reference server, and a plain Node
+//! server of ours for what the reference servers do not do (tests/fixtures/servers).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mcp_manager_connect::stderr::{StderrLog, MAX_BYTES};
+use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::ServerConfig;
+use mcp_manager_core::Locations;
+use serde_json::json;
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+        .canonicalize()
+        .unwrap()
+}
+
+fn everything() -> String {
+    repo("tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+        .display()
+        .to_string()
+}
+
+fn edge() -> String {
+    repo("tests/fixtures/servers/edge-server.mjs")
+        .display()
+        .to_string()
+}
+
+/// Processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).contains(marker) && !stat.contains(") Z ") {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn marker(name: &str) -> String {
+    format!("mcp-fault-{name}-{}", std::process::id())
+}
+
+async fn open(config: &ServerConfig, timeout: Duration) -> Result<Connection, String> {
+    let dir = std::env::temp_dir();
+    Connection::open(config, &dir, timeout, StderrLog::default())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+#[tokio::test]
+async fn exits_at_once_with_a_message_on_stderr() {
+    let config = ServerConfig::stdio(
+        "sh",
+        vec![
+            "-c".into(),
+            "echo 'cannot open database: permission denied' >&2; exit 3".into(),
+        ],
+        vec![],
+    );
+    let err = open(&config, Duration::from_secs(10)).await.unwrap_err();
+    assert!(err.contains("exited before initialize: status 3"), "{err}");
+    assert!(
+        err.contains("cannot open database: permission denied"),
+        "the stderr tail is attached: {err}"
+    );
+}
+
+#[tokio::test]
+async fn a_command_that_does_not_exist_is_named() {
+    let config = ServerConfig::stdio("/nonexistent/mcp-server", vec![], vec![]);
+    let err = open(&config, Duration::from_secs(10)).await.unwrap_err();
+    assert!(
+        err.contains("could not start `/nonexistent/mcp-server`"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn hangs_on_initialize_times_out_and_leaves_no_process() {
+    let mark = marker("hang");
+    let config = ServerConfig::stdio(
+        "sh",
+        vec![
+            "-c".into(),
+            "echo waiting >&2; exec sleep 600".into(),
+            mark.clone(),
+        ],
+        vec![],
+    );
+    let started = Instant::now();
+    let err = open(&config, Duration::from_secs(1)).await.unwrap_err();
+    assert!(err.contains("no answer to initialize within 1s"), "{err}");
+    assert!(
+        err.contains("waiting"),
+        "stderr is attached to a timeout too: {err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "no hang: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        processes_with(&mark).is_empty(),
+        "the hung process was killed"
+    );
+}
+
+#[tokio::test]
+async fn garbage_on_stdout_fails_cleanly() {
+    let mark = marker("garbage");
+    let script = "while true; do echo 'this is not JSON-RPC'; echo '{\"jsonrpc\": \"2.0\", \"bogus\": true}'; sleep 0.05; done";
+    let config = ServerConfig::stdio("sh", vec!["-c".into(), script.into(), mark.clone()], vec![]);
+    let err = open(&config, Duration::from_secs(2)).await.unwrap_err();
+    assert!(err.contains("no answer to initialize within 2s"), "{err}");
+    assert!(processes_with(&mark).is_empty());
+}
+
+#[tokio::test]
+async fn a_stderr_flood_stays_bounded_and_the_server_still_works() {
+    let script = format!(
+        "head -c 20000000 /dev/zero | tr '\\0' 'e' | fold -w 100 >&2; exec node {} stdio",
+        everything()
+    );
+    let config = ServerConfig::stdio("sh", vec!["-c".into(), script], vec![]);
+    let stderr = StderrLog::default();
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(60),
+        stderr.clone(),
+    )
+    .await
+    .unwrap();
+    let outcome = connection
+        .call_tool(
+            "echo",
+            Some(
+                json!({"message": "still here"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: still here");
+    let kept: usize = stderr.lines().iter().map(|l| l.len() + 1).sum();
+    assert!(kept <= MAX_BYTES, "kept {kept} bytes of stderr");
+    assert!(
+        stderr.dropped_lines() > 100_000,
+        "20 MB were read and dropped: {}",
+        stderr.dropped_lines()
+    );
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_fifty_megabyte_result_arrives_whole() {
+    let config = ServerConfig::stdio("node", vec![edge()], vec![]);
+    let connection = open(&config, Duration::from_secs(30)).await.unwrap();
+    let outcome = connection
+        .call_tool(
+            "huge",
+            Some(json!({"megabytes": 50}).as_object().unwrap().clone()),
+            None,
+        )
+        .await
+        .unwrap();
+    let text = outcome.result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(text.len(), 50 * 1024 * 1024);
+    eprintln!("50 MB result in {} ms", outcome.elapsed_ms);
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn ten_thousand_notifications_do_not_drown_the_answer() {
+    let config = ServerConfig::stdio("node", vec![edge()], vec![]);
+    let connection = open(&config, Duration::from_secs(30)).await.unwrap();
+    let started = Instant::now();
+    let outcome = connection
+        .call_tool(
+            "flood",
+            Some(json!({"count": 10000}).as_object().unwrap().clone()),
+            Some(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "sent 10000");
+    eprintln!(
+        "10,000 notifications then the answer in {:?}",
+        started.elapsed()
+    );
+    let ping = connection
+        .call_tool(
+            "flood",
+            Some(json!({"count": 1}).as_object().unwrap().clone()),
+            Some(Duration::from_secs(5)),
+        )
+        .await;
+    assert!(ping.is_ok(), "the session still works");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tool_timeout_cancels_and_the_session_goes_on() {
+    let config = ServerConfig::stdio("node", vec![edge()], vec![]);
+    let connection = open(&config, Duration::from_secs(30)).await.unwrap();
+    let err = connection
+        .call_tool("never", None, Some(Duration::from_millis(300)))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().to_lowercase().contains("timeout"), "{err}");
+    let again = connection
+        .call_tool(
+            "flood",
+            Some(json!({"count": 0}).as_object().unwrap().clone()),
+            Some(Duration::from_secs(5)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.result["content"][0]["text"], "sent 0");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_killed_mid_call_fails_the_call_and_becomes_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    std::fs::create_dir_all(root.join("project")).unwrap();
+    std::fs::write(
+        root.join("home/.claude.json"),
+        json!({"mcpServers": {"victim": {"command": "node", "args": [edge()]}}}).to_string(),
+    )
+    .unwrap();
+    let mut locations = Locations::new(root.join("home"), None, &root.join("project")).unwrap();
+    locations.managed_dir = root.join("managed");
+    let supervisor: Arc<Supervisor> =
+        Supervisor::new(locations.project.clone(), Settings::default());
+    let mut events = supervisor.subscribe();
+    supervisor.start(&Catalog::load(&locations)).await;
+    let connection = supervisor.connection("victim").expect("connected");
+    let pid = connection.pid().unwrap();
+    let call = tokio::spawn({
+        let connection = Arc::clone(&connection);
+        async move { connection.call_tool("never", None, None).await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    std::process::Command::new("kill")
+        .arg("-9")
+        .arg(pid.to_string())
+        .status()
+        .unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(10), call)
+        .await
+        .expect("the call does not hang")
+        .unwrap();
+    assert!(result.is_err(), "the call fails: {result:?}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut last = None;
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_millis(200), events.recv()).await {
+            Ok(Ok(event)) if event.server == "victim" => last = Some(event.status),
+            _ => {}
+        }
+        if matches!(last, Some(ServerStatus::Failed { .. })) {
+            break;
+        }
+    }
+    match last {
+        Some(ServerStatus::Failed { error }) => {
+            assert!(error.contains("exited with signal 9"), "{error}")
+        }
+        other => panic!("expected failed, got {other:?}"),
+    }
+    supervisor.shutdown().await;
+}

@@ -1,0 +1,386 @@
+//! The runtime verbs: they connect to servers through the same supervisor the app uses,
+//! print, and shut every server down before returning (no process outlives `mcpctl`).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
+use serde_json::Value;
+
+/// What a runtime verb asks of one server.
+pub enum Ask {
+    Tools,
+    Call {
+        tool: String,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+    },
+    Resources,
+    Read {
+        uri: String,
+        output: Option<PathBuf>,
+    },
+    Prompts,
+    Prompt {
+        name: String,
+        arguments: Option<serde_json::Map<String, Value>>,
+    },
+    Logs,
+}
+
+fn failure(message: impl Into<String>) -> ApiError {
+    ApiError {
+        code: ErrorCode::InvalidRequest,
+        message: message.into(),
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// `mcpctl status`: connects every server, prints one line each; exit 1 if any failed.
+pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
+    let catalog = Catalog::load(locations);
+    runtime().block_on(async {
+        let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
+        supervisor.start(&catalog).await;
+        let statuses = supervisor.statuses();
+        supervisor.shutdown().await;
+        if json {
+            crate::print_json(&statuses);
+        } else {
+            for event in &statuses {
+                let target = catalog
+                    .effective(&event.server)
+                    .map(|e| e.config.target())
+                    .unwrap_or_default();
+                let state = match &event.status {
+                    ServerStatus::Connected(info) => {
+                        format!("✓ connected ({} {})", info.server_name, info.server_version)
+                    }
+                    ServerStatus::Failed { error } => format!("✗ failed: {error}"),
+                    ServerStatus::NeedsAuth => "⚠ needs authentication".into(),
+                    ServerStatus::Disabled => "○ disabled".into(),
+                    ServerStatus::Pending { .. } => "… pending".into(),
+                };
+                println!("{}: {target} - {state}", event.server);
+            }
+        }
+        Ok(!statuses
+            .iter()
+            .any(|e| matches!(e.status, ServerStatus::Failed { .. })))
+    })
+}
+
+/// The runtime verbs that talk to one server (or, for `tools` without a name, all).
+pub fn ask(
+    locations: &Locations,
+    server: Option<&str>,
+    ask: Ask,
+    json: bool,
+) -> Result<bool, ApiError> {
+    let catalog = Catalog::load(locations);
+    let names: Vec<String> = match server {
+        Some(name) => {
+            let entry = catalog.effective(name).ok_or_else(|| {
+                ApiError::from(ConfigError::ServerNotFound {
+                    name: name.to_string(),
+                    scope: None,
+                })
+            })?;
+            if !entry.will_start() {
+                let why = if entry.disabled {
+                    format!("\"{name}\" is disabled in this project: run `mcpctl enable {name}`")
+                } else {
+                    format!("\"{name}\" is a project server nobody approved: run `mcpctl approve {name}`")
+                };
+                return Err(failure(why));
+            }
+            vec![name.to_string()]
+        }
+        None => catalog
+            .entries
+            .iter()
+            .filter(|e| e.will_start())
+            .map(|e| e.name.clone())
+            .collect(),
+    };
+    runtime().block_on(async {
+        let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
+        supervisor.start_selected(&catalog, Some(&names)).await;
+        let outcome = run_ask(&supervisor, &names, ask, json).await;
+        supervisor.shutdown().await;
+        outcome
+    })
+}
+
+async fn run_ask(
+    supervisor: &Arc<Supervisor>,
+    names: &[String],
+    ask: Ask,
+    json: bool,
+) -> Result<bool, ApiError> {
+    let connection = |name: &str| {
+        supervisor.connection(name).ok_or_else(|| {
+            let status = supervisor
+                .statuses()
+                .into_iter()
+                .find(|s| s.server == name)
+                .map(|s| match s.status {
+                    ServerStatus::Failed { error } => error,
+                    other => other.label().to_string(),
+                })
+                .unwrap_or_default();
+            failure(format!("\"{name}\" is not connected: {status}"))
+        })
+    };
+    let service = |err: rmcp_error::Error| failure(err.to_string());
+    match ask {
+        Ask::Tools => {
+            let mut all = serde_json::Map::new();
+            for name in names {
+                let Ok(conn) = connection(name) else {
+                    if !json {
+                        eprintln!("warning: {name} is not connected");
+                    }
+                    continue;
+                };
+                let tools = conn.list_tools().await.map_err(service)?;
+                if !json {
+                    for tool in &tools {
+                        let first_line = tool
+                            .description
+                            .as_deref()
+                            .unwrap_or("")
+                            .lines()
+                            .next()
+                            .unwrap_or("");
+                        println!("{name}  {}  {first_line}", tool.name);
+                    }
+                }
+                all.insert(
+                    name.clone(),
+                    serde_json::to_value(&tools).unwrap_or(Value::Null),
+                );
+            }
+            if json {
+                crate::print_json(&all);
+            }
+            Ok(true)
+        }
+        Ask::Call {
+            tool,
+            arguments,
+            timeout,
+        } => {
+            let conn = connection(&names[0])?;
+            let timeout = timeout.or(supervisor.settings().tool_timeout);
+            let outcome = conn
+                .call_tool(&tool, arguments, timeout)
+                .await
+                .map_err(service)?;
+            if json {
+                crate::print_json(&outcome);
+            } else {
+                print_content(&outcome.result);
+                if std::io::stderr().is_terminal() {
+                    eprintln!("({} ms)", outcome.elapsed_ms);
+                }
+            }
+            Ok(!outcome.is_error)
+        }
+        Ask::Resources => {
+            let conn = connection(&names[0])?;
+            let resources = conn.list_resources().await.map_err(service)?;
+            let templates = conn.list_resource_templates().await.map_err(service)?;
+            if json {
+                crate::print_json(
+                    &serde_json::json!({ "resources": resources, "templates": templates }),
+                );
+            } else {
+                for r in &resources {
+                    println!(
+                        "{}  {}",
+                        r["uri"].as_str().unwrap_or(""),
+                        r["name"].as_str().unwrap_or("")
+                    );
+                }
+                for t in &templates {
+                    println!(
+                        "{}  {} (template)",
+                        t["uriTemplate"].as_str().unwrap_or(""),
+                        t["name"].as_str().unwrap_or("")
+                    );
+                }
+            }
+            Ok(true)
+        }
+        Ask::Read { uri, output } => {
+            let conn = connection(&names[0])?;
+            let result = conn.read_resource(&uri).await.map_err(service)?;
+            write_resource(&result, output.as_ref(), json)?;
+            Ok(true)
+        }
+        Ask::Prompts => {
+            let conn = connection(&names[0])?;
+            let prompts = conn.list_prompts().await.map_err(service)?;
+            if json {
+                crate::print_json(&prompts);
+            } else {
+                for p in &prompts {
+                    let args: Vec<String> = p["arguments"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|a| {
+                            let name = a["name"].as_str().unwrap_or("");
+                            if a["required"].as_bool().unwrap_or(false) {
+                                name.to_string()
+                            } else {
+                                format!("[{name}]")
+                            }
+                        })
+                        .collect();
+                    println!("{}  {}", p["name"].as_str().unwrap_or(""), args.join(" "));
+                }
+            }
+            Ok(true)
+        }
+        Ask::Prompt { name, arguments } => {
+            let conn = connection(&names[0])?;
+            let result = conn.get_prompt(&name, arguments).await.map_err(service)?;
+            if json {
+                crate::print_json(&result);
+            } else {
+                for message in result["messages"].as_array().into_iter().flatten() {
+                    println!("[{}]", message["role"].as_str().unwrap_or("?"));
+                    print_content(&serde_json::json!({ "content": [message["content"].clone()] }));
+                }
+            }
+            Ok(true)
+        }
+        Ask::Logs => {
+            // Let the server speak for a moment after connecting.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let lines = supervisor
+                .stderr(&names[0])
+                .map(|s| s.lines())
+                .unwrap_or_default();
+            if json {
+                crate::print_json(&lines);
+            } else {
+                for line in lines {
+                    println!("{line}");
+                }
+            }
+            Ok(true)
+        }
+    }
+}
+
+/// Prints text content as text and everything else as JSON, one block per item.
+fn print_content(result: &Value) {
+    let mut out = std::io::stdout().lock();
+    for item in result["content"].as_array().into_iter().flatten() {
+        match item["type"].as_str() {
+            Some("text") => {
+                let _ = writeln!(out, "{}", item["text"].as_str().unwrap_or(""));
+            }
+            _ => {
+                let mut shown = item.clone();
+                if let Some(data) = shown.get_mut("data") {
+                    let len = data.as_str().map(str::len).unwrap_or(0);
+                    *data = Value::String(format!("<{len} bytes of base64>"));
+                }
+                let _ = writeln!(out, "{shown}");
+            }
+        }
+    }
+    if let Some(structured) = result.get("structuredContent") {
+        let _ = writeln!(out, "structuredContent: {structured}");
+    }
+}
+
+/// Text contents go to stdout (or the file); a blob is decoded into the file named by `-o`,
+/// or into a temporary file whose path is printed.
+fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Result<(), ApiError> {
+    let contents = result["contents"].as_array().cloned().unwrap_or_default();
+    let mut written = Vec::new();
+    for (index, item) in contents.iter().enumerate() {
+        let bytes = if let Some(text) = item["text"].as_str() {
+            text.as_bytes().to_vec()
+        } else if let Some(blob) = item["blob"].as_str() {
+            decode_base64(blob)
+                .ok_or_else(|| failure("the server sent a blob that is not valid base64"))?
+        } else {
+            continue;
+        };
+        let is_blob = item.get("blob").is_some();
+        let path = match (output, is_blob) {
+            (Some(path), _) if contents.len() == 1 => Some(path.clone()),
+            (Some(path), _) => Some(PathBuf::from(format!("{}.{index}", path.display()))),
+            (None, true) => Some(
+                std::env::temp_dir()
+                    .join(format!("mcpctl-resource-{}-{index}", std::process::id())),
+            ),
+            (None, false) => None,
+        };
+        match path {
+            Some(path) => {
+                std::fs::write(&path, &bytes)
+                    .map_err(|err| failure(format!("could not write {}: {err}", path.display())))?;
+                written.push(path.display().to_string());
+            }
+            None if !json => {
+                let _ = std::io::stdout().write_all(&bytes);
+                println!();
+            }
+            None => {}
+        }
+    }
+    if json {
+        crate::print_json(&serde_json::json!({ "result": result, "files": written }));
+    } else {
+        for path in written {
+            eprintln!("written: {path}");
+        }
+    }
+    Ok(())
+}
+
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut buffer = 0u32;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' | b'\n' | b'\r' => continue,
+            _ => return None,
+        } as u32;
+        buffer = (buffer << 6) | value;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+mod rmcp_error {
+    pub type Error = mcp_manager_connect::connection::ServiceError;
+}
