@@ -1,0 +1,113 @@
+//! Streamable HTTP against the reference server run on 127.0.0.1 by the test.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mcp_manager_connect::stderr::StderrLog;
+use mcp_manager_connect::Connection;
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use serde_json::json;
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_everything(mode: &str) -> (Server, u16) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        script.exists(),
+        "server-everything is not installed: run `scripts/setup test`"
+    );
+    let port = free_port();
+    let child = Command::new("node")
+        .arg(script)
+        .arg(mode)
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "server-everything ({mode}) did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (server, port)
+}
+
+#[tokio::test]
+async fn streamable_http_session_lists_and_calls() {
+    let (_server, port) = start_everything("streamableHttp");
+    let config = ServerConfig::remote(
+        TransportKind::Http,
+        format!("http://127.0.0.1:{port}/mcp"),
+        vec![("X-Test-Header".into(), "present".into())],
+    );
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .expect("connects over streamable HTTP");
+    assert_eq!(connection.info().server_name, "mcp-servers/everything");
+    let tools = connection.list_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "echo"));
+    let outcome = connection
+        .call_tool(
+            "get-sum",
+            Some(json!({"a": 20, "b": 22}).as_object().unwrap().clone()),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(outcome.result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("42"));
+    let prompts = connection.list_prompts().await.unwrap();
+    assert!(prompts.iter().any(|p| p["name"] == "simple-prompt"));
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn nothing_listening_is_a_clear_failure() {
+    let port = free_port();
+    let config = ServerConfig::remote(
+        TransportKind::Http,
+        format!("http://127.0.0.1:{port}/mcp"),
+        vec![],
+    );
+    let err = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(10),
+        StderrLog::default(),
+    )
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("initialize failed"), "{err}");
+}

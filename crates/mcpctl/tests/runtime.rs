@@ -1,0 +1,173 @@
+//! The runtime verbs as whole processes against the real reference server: their output,
+//! exit statuses, and that no server process outlives `mcpctl`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+fn everything() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        path.exists(),
+        "server-everything is not installed: run `scripts/setup test`"
+    );
+    path.canonicalize().unwrap().display().to_string()
+}
+
+impl World {
+    fn new(servers: Value) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            home.join(".claude.json"),
+            json!({ "mcpServers": servers }).to_string(),
+        )
+        .unwrap();
+        World {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .arg("--project")
+            .arg(&self.project)
+            .args(args)
+            .env("HOME", &self.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
+            .env("MCP_TIMEOUT", "30000")
+            .output()
+            .unwrap()
+    }
+}
+
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            std::fs::read(e.path().join("cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).contains(marker) && !stat.contains(") Z "))
+                .unwrap_or(false)
+        })
+        .count()
+}
+
+#[test]
+fn status_reports_each_server_and_exits_1_when_one_failed() {
+    let marker = format!("mcpctl-status-{}", std::process::id());
+    let world = World::new(json!({
+        "everything": {"command": "node", "args": [everything(), "stdio", marker]},
+        "broken": {"command": "sh", "args": ["-c", "echo 'token expired' >&2; exit 4"]}
+    }));
+    let out = world.run(&["--json", "status"]);
+    assert_eq!(out.status.code(), Some(1), "one server failed");
+    let statuses: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by_name = |name: &str| {
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["server"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("everything")["status"]["state"], "connected");
+    assert_eq!(
+        by_name("everything")["status"]["serverName"],
+        "mcp-servers/everything"
+    );
+    assert_eq!(by_name("broken")["status"]["state"], "failed");
+    assert!(by_name("broken")["status"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("status 4; stderr = token expired"));
+    assert_eq!(
+        processes_with(&marker),
+        0,
+        "no server process outlives mcpctl"
+    );
+
+    let text = String::from_utf8(world.run(&["status"]).stdout).unwrap();
+    assert!(
+        text.contains("everything: node ") && text.contains("✓ connected"),
+        "{text}"
+    );
+    assert!(
+        text.contains("broken: sh -c") && text.contains("✗ failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn call_prints_the_result_and_tools_lists() {
+    let world =
+        World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}));
+    let out = world.run(&[
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "hi there"}"#,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "Echo: hi there"
+    );
+
+    let out = world.run(&[
+        "--json",
+        "call",
+        "everything",
+        "get-sum",
+        "--args",
+        r#"{"a": 1, "b": 2}"#,
+    ]);
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outcome["isError"], false);
+    assert!(outcome["elapsedMs"].is_u64());
+
+    let out = world.run(&["--json", "tools", "everything"]);
+    let tools: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(tools["everything"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["name"] == "echo"));
+
+    let bad = world.run(&["call", "everything", "echo", "--args", "[1, 2]"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--args must be a JSON object"));
+}
+
+#[test]
+fn unapproved_or_disabled_servers_are_not_started_by_runtime_verbs() {
+    let world =
+        World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}));
+    world.run(&["disable", "everything"]);
+    let out = world.run(&["tools", "everything"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mcpctl enable everything"));
+}
