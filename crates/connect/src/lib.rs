@@ -19,4 +19,4 @@ pub mod supervisor;
 
 pub use connection::{CallOutcome, ConnectError, Connection, ToolSummary};
 pub use status::{ConnectedInfo, ServerStatus, StatusEvent};
-pub use supervisor::{Settings, Supervisor};
+pub use supervisor::{Reconciled, Settings, Supervisor};

@@ -97,6 +97,16 @@ impl State {
 struct Slot {
     state: State,
     stderr: StderrLog,
+    /// The content hash of the configuration it was started with.
+    hash: Option<String>,
+}
+
+/// What [`Supervisor::reconcile`] did, by server name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reconciled {
+    pub started: Vec<String>,
+    pub stopped: Vec<String>,
+    pub restarted: Vec<String>,
 }
 
 /// Owns every server's state machine for one project.
@@ -134,6 +144,7 @@ impl Supervisor {
         let slot = slots.entry(server.to_string()).or_insert_with(|| Slot {
             state: State::Disabled,
             stderr: StderrLog::default(),
+            hash: None,
         });
         slot.state = state;
         let _ = self.events.send(StatusEvent {
@@ -149,6 +160,7 @@ impl Supervisor {
             .or_insert_with(|| Slot {
                 state: State::Disabled,
                 stderr: StderrLog::default(),
+                hash: None,
             })
             .stderr
             .clone()
@@ -171,16 +183,31 @@ impl Supervisor {
         let mut startable = Vec::new();
         for entry in entries {
             if entry.will_start() {
-                self.transition(&entry.name, State::Pending { attempt: 1 });
                 startable.push(entry.clone());
             } else {
                 self.transition(&entry.name, State::Disabled);
             }
         }
+        self.connect_all(startable).await;
+    }
+
+    /// Announces each entry as pending, then connects them in the two pools.
+    async fn connect_all(self: &Arc<Self>, entries: Vec<CatalogEntry>) {
+        for entry in &entries {
+            self.transition(&entry.name, State::Pending { attempt: 1 });
+            if let Some(slot) = self
+                .slots
+                .lock()
+                .expect("supervisor lock")
+                .get_mut(&entry.name)
+            {
+                slot.hash = Some(entry.hash.clone());
+            }
+        }
         let local = Arc::new(Semaphore::new(self.settings.local_batch));
         let remote = Arc::new(Semaphore::new(self.settings.remote_batch));
         let mut tasks = tokio::task::JoinSet::new();
-        for entry in startable {
+        for entry in entries {
             let pool = if entry.config.kind() == TransportKind::Stdio {
                 &local
             } else {
@@ -197,6 +224,103 @@ impl Supervisor {
             });
         }
         while tasks.join_next().await.is_some() {}
+    }
+
+    /// Brings what runs in line with a new catalog, as after a config-changed event: stops
+    /// servers that were removed, disabled or unapproved, starts new ones, and restarts only
+    /// those whose content hash changed. Everything else keeps its session.
+    pub async fn reconcile(self: &Arc<Self>, catalog: &Catalog) -> Reconciled {
+        let wanted: BTreeMap<String, &CatalogEntry> = catalog
+            .entries
+            .iter()
+            .filter(|e| e.shadowed_by.is_none())
+            .map(|e| (e.name.clone(), e))
+            .collect();
+        let mut outcome = Reconciled::default();
+        let current: Vec<(String, bool, Option<String>)> = self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .iter()
+            .map(|(name, slot)| {
+                (
+                    name.clone(),
+                    !matches!(slot.state, State::Disabled),
+                    slot.hash.clone(),
+                )
+            })
+            .collect();
+        let mut to_start = Vec::new();
+        for (name, active, hash) in &current {
+            match wanted.get(name) {
+                None => {
+                    self.stop(name).await;
+                    self.slots.lock().expect("supervisor lock").remove(name);
+                    outcome.stopped.push(name.clone());
+                }
+                Some(entry) if !entry.will_start() => {
+                    if *active {
+                        self.stop(name).await;
+                        outcome.stopped.push(name.clone());
+                    }
+                }
+                Some(entry) if !*active => {
+                    to_start.push((*entry).clone());
+                    outcome.started.push(name.clone());
+                }
+                Some(entry) if hash.as_deref() != Some(entry.hash.as_str()) => {
+                    self.stop(name).await;
+                    to_start.push((*entry).clone());
+                    outcome.restarted.push(name.clone());
+                }
+                Some(_) => {}
+            }
+        }
+        for (name, entry) in &wanted {
+            if current.iter().all(|(n, _, _)| n != name) {
+                if entry.will_start() {
+                    to_start.push((*entry).clone());
+                    outcome.started.push(name.clone());
+                } else {
+                    self.transition(name, State::Disabled);
+                }
+            }
+        }
+        self.connect_all(to_start).await;
+        outcome
+    }
+
+    /// Starts one server again, when the person asks (a failed local server is never
+    /// restarted on its own).
+    pub async fn restart(self: &Arc<Self>, catalog: &Catalog, server: &str) -> bool {
+        let Some(entry) = catalog
+            .effective(server)
+            .filter(|e| e.will_start())
+            .cloned()
+        else {
+            return false;
+        };
+        self.stop(server).await;
+        self.connect_all(vec![entry]).await;
+        true
+    }
+
+    /// Ends one server's session, if it has one, and marks it disabled.
+    async fn stop(&self, server: &str) {
+        let connection = match &self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .get(server)
+            .map(|s| &s.state)
+        {
+            Some(State::Connected { connection }) => Some(Arc::clone(connection)),
+            _ => None,
+        };
+        self.transition(server, State::Disabled);
+        if let Some(connection) = connection {
+            connection.shutdown().await;
+        }
     }
 
     async fn connect(self: &Arc<Self>, entry: CatalogEntry) {

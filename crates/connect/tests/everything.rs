@@ -146,3 +146,68 @@ async fn supervisor_reports_each_servers_sequence_of_states() {
     supervisor.shutdown().await;
     assert!(!alive(pid), "no server process survives shutdown");
 }
+
+#[tokio::test]
+async fn reconcile_restarts_only_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let project = root.join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let edge = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/servers/edge-server.mjs")
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string();
+    let write = |servers: serde_json::Value| {
+        std::fs::write(
+            home.join(".claude.json"),
+            json!({"mcpServers": servers}).to_string(),
+        )
+        .unwrap()
+    };
+    write(json!({
+        "removed": {"command": "node", "args": [edge, "removed"]},
+        "changed": {"command": "node", "args": [edge, "v1"]},
+        "kept": {"command": "node", "args": [edge, "kept"], "alwaysLoad": false}
+    }));
+    let mut locations = Locations::new(home.clone(), None, &project).unwrap();
+    locations.managed_dir = home.join("managed");
+    let supervisor = Supervisor::new(project.clone(), Settings::default());
+    supervisor.start(&Catalog::load(&locations)).await;
+    let pid = |name: &str| supervisor.connection(name).and_then(|c| c.pid());
+    let (removed, changed, kept) = (
+        pid("removed").unwrap(),
+        pid("changed").unwrap(),
+        pid("kept").unwrap(),
+    );
+
+    write(json!({
+        "changed": {"command": "node", "args": [edge, "v2"]},
+        "kept": {"command": "node", "args": [edge, "kept"], "alwaysLoad": true},
+        "added": {"command": "node", "args": [edge, "added"]}
+    }));
+    let outcome = supervisor.reconcile(&Catalog::load(&locations)).await;
+    assert_eq!(outcome.stopped, ["removed"]);
+    assert_eq!(outcome.restarted, ["changed"]);
+    assert_eq!(outcome.started, ["added"]);
+    assert_eq!(
+        pid("kept"),
+        Some(kept),
+        "alwaysLoad does not change the connection: same process"
+    );
+    assert_ne!(
+        pid("changed"),
+        Some(changed),
+        "a changed server runs a new process"
+    );
+    assert!(pid("added").is_some());
+    assert!(!alive(removed), "a removed server's process is gone");
+    assert!(
+        !alive(changed),
+        "the old process of a changed server is gone"
+    );
+    supervisor.shutdown().await;
+}
