@@ -24,6 +24,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::handler::Handler;
+use crate::sanitize;
 use crate::status::{Capabilities, ConnectedInfo};
 use crate::stderr::StderrLog;
 
@@ -182,7 +183,10 @@ impl Drop for Process {
 pub struct ToolSummary {
     pub name: String,
     pub title: Option<String>,
+    /// Whole, with control and format characters stripped.
     pub description: Option<String>,
+    /// The 2,048-character view a model would be given.
+    pub description_for_model: Option<String>,
     /// The tool's JSON Schema for its arguments.
     pub input_schema: Value,
     pub output_schema: Option<Value>,
@@ -198,10 +202,15 @@ pub struct CallOutcome {
     pub result: Value,
     pub is_error: bool,
     pub elapsed_ms: u64,
+    /// Where `structuredContent` breaks the tool's `outputSchema` (empty when it conforms or
+    /// the tool declares none). The result is kept and shown all the same.
+    pub schema_errors: Vec<String>,
 }
 
 /// An open session.
 pub struct Connection {
+    /// Tool name → outputSchema, from the last `tools/list`.
+    output_schemas: std::sync::Mutex<Option<std::collections::HashMap<String, Value>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
     info: ConnectedInfo,
@@ -347,6 +356,7 @@ impl Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            output_schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
             info,
@@ -391,23 +401,31 @@ impl Connection {
             return Ok(Vec::new());
         }
         let tools = self.peer.list_all_tools().await?;
-        Ok(tools
+        let summaries: Vec<ToolSummary> = tools
             .into_iter()
             .map(|tool| {
-                let value = serde_json::to_value(&tool).unwrap_or(Value::Null);
+                let value =
+                    sanitize::strip_value(&serde_json::to_value(&tool).unwrap_or(Value::Null));
+                let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+                let description = text("description");
                 ToolSummary {
-                    name: tool.name.to_string(),
-                    title: value
-                        .get("title")
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    description: tool.description.as_ref().map(|d| d.to_string()),
+                    name: text("name").unwrap_or_default(),
+                    title: text("title"),
+                    description_for_model: description.as_deref().map(sanitize::model_view),
+                    description,
                     input_schema: value.get("inputSchema").cloned().unwrap_or(Value::Null),
                     output_schema: value.get("outputSchema").cloned(),
                     annotations: value.get("annotations").cloned(),
                 }
             })
-            .collect())
+            .collect();
+        *self.output_schemas.lock().expect("schema lock") = Some(
+            summaries
+                .iter()
+                .filter_map(|t| Some((t.name.clone(), t.output_schema.clone()?)))
+                .collect(),
+        );
+        Ok(summaries)
     }
 
     /// Every resource (pagination followed) as sent; empty without the resources capability.
@@ -490,11 +508,49 @@ impl Connection {
             .get("isError")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        let schema_errors = self.check_output(name, &result, is_error).await;
         Ok(CallOutcome {
             result,
             is_error,
             elapsed_ms,
+            schema_errors,
         })
+    }
+
+    /// Checks `structuredContent` against the tool's `outputSchema` (fetching the tool list
+    /// once if it was never listed).
+    async fn check_output(&self, tool: &str, result: &Value, is_error: bool) -> Vec<String> {
+        if is_error {
+            return Vec::new();
+        }
+        let listed = self.output_schemas.lock().expect("schema lock").is_some();
+        if !listed && self.list_tools().await.is_err() {
+            return Vec::new();
+        }
+        let schema = self
+            .output_schemas
+            .lock()
+            .expect("schema lock")
+            .as_ref()
+            .and_then(|schemas| schemas.get(tool).cloned());
+        let Some(schema) = schema else {
+            return Vec::new();
+        };
+        let Some(structured) = result.get("structuredContent") else {
+            return vec!["the tool declares an outputSchema but sent no structuredContent".into()];
+        };
+        match jsonschema::validator_for(&schema) {
+            Ok(validator) => validator
+                .iter_errors(structured)
+                .map(|e| {
+                    let at = e.instance_path().to_string();
+                    format!("{}: {e}", if at.is_empty() { "/" } else { &at })
+                })
+                .collect(),
+            Err(err) => vec![format!(
+                "the tool's outputSchema is not a valid JSON Schema: {err}"
+            )],
+        }
     }
 
     /// Ends the session: stdin closed (the service stops), then for a local server

@@ -8,11 +8,13 @@
 //!   emits exactly one event.
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
+//! - [`sanitize`]: control and format characters stripped from what servers describe.
 //!
 //! This crate never links Tauri: the app forwards its events, `mcpctl` prints them.
 
 pub mod connection;
 mod handler;
+pub mod sanitize;
 pub mod status;
 pub mod stderr;
 pub mod supervisor;
