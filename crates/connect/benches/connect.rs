@@ -132,11 +132,9 @@ fn main() {
     let _ = http_server.wait();
 }
 
-async fn futures_join_all<F: std::future::Future>(
-    futures: impl Iterator<Item = F>,
-) -> Vec<F::Output>
+async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
 where
-    F: Send + 'static,
+    F: std::future::Future + Send + 'static,
     F::Output: Send + 'static,
 {
     let mut set = tokio::task::JoinSet::new();
