@@ -209,6 +209,8 @@ pub struct CallOutcome {
 
 /// An open session.
 pub struct Connection {
+    /// Woken when a request fails at the transport: the session is lost.
+    lost: tokio::sync::Notify,
     /// Tool name → outputSchema, from the last `tools/list`.
     output_schemas: std::sync::Mutex<Option<std::collections::HashMap<String, Value>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
@@ -356,6 +358,7 @@ impl Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            lost: tokio::sync::Notify::new(),
             output_schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
@@ -375,9 +378,21 @@ impl Connection {
         self.process.as_ref().and_then(|p| p.pid)
     }
 
-    /// Resolves when a local server's process has exited, with how it ended; never for a
-    /// remote server.
-    pub async fn exited(&self) -> String {
+    /// Passes a request's result through, remembering a transport failure: the session is
+    /// then lost, and [`Self::ended`] resolves.
+    fn note<T>(&self, result: Result<T, ServiceError>) -> Result<T, ServiceError> {
+        if matches!(
+            result,
+            Err(ServiceError::TransportSend(_) | ServiceError::TransportClosed)
+        ) {
+            self.lost.notify_one();
+        }
+        result
+    }
+
+    /// Resolves when the session has ended on its own: for a local server, when its process
+    /// exited (with how: "status 1; stderr = …"); for a remote one, when the transport closed.
+    pub async fn ended(&self) -> String {
         match &self.process {
             Some(process) => {
                 let status = process.wait().await;
@@ -386,7 +401,17 @@ impl Connection {
                     &self.stderr.as_ref().map(|s| s.tail(20)).unwrap_or_default(),
                 )
             }
-            None => std::future::pending().await,
+            None => {
+                let closed = async {
+                    while !self.peer.is_transport_closed() {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                };
+                tokio::select! {
+                    _ = closed => "the connection was closed".into(),
+                    _ = self.lost.notified() => "a request could not reach the server".into(),
+                }
+            }
         }
     }
 
@@ -491,12 +516,16 @@ impl Connection {
             None => PeerRequestOptions::no_options(),
         };
         let started = Instant::now();
-        let response = self
-            .peer
-            .send_request_with_option(request, options)
-            .await?
-            .await_response()
-            .await?;
+        let response = self.note(
+            async {
+                self.peer
+                    .send_request_with_option(request, options)
+                    .await?
+                    .await_response()
+                    .await
+            }
+            .await,
+        )?;
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let result = match response {
             rmcp::model::ServerResult::CallToolResult(result) => {

@@ -25,6 +25,9 @@ use crate::connection::{ConnectError, Connection};
 use crate::status::{ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
 
+/// How often a lost remote server is tried again before it is reported failed.
+pub const RECONNECT_ATTEMPTS: u32 = 5;
+
 /// Timeouts and pool sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
@@ -351,24 +354,84 @@ impl Supervisor {
                 connection: Arc::clone(&connection),
             },
         );
-        // A local server that exits on its own becomes failed, with how it ended. It is not
-        // restarted: that happens only when the person asks.
         let this = Arc::clone(self);
-        tokio::spawn(async move {
-            let detail = connection.exited().await;
-            let current = matches!(
-                this.slots.lock().expect("supervisor lock").get(&entry.name).map(|s| &s.state),
-                Some(State::Connected { connection: live }) if Arc::ptr_eq(live, &connection)
-            );
-            if current {
-                this.transition(
-                    &entry.name,
-                    State::Failed {
-                        error: format!("exited with {detail}"),
-                    },
-                );
+        tokio::spawn(async move { this.watch(entry, connection).await });
+    }
+
+    /// Whether `connection` is still the live session of `server` (not stopped, replaced or
+    /// restarted meanwhile).
+    fn is_current(&self, server: &str, connection: &Arc<Connection>) -> bool {
+        matches!(
+            self.slots.lock().expect("supervisor lock").get(server).map(|s| &s.state),
+            Some(State::Connected { connection: live }) if Arc::ptr_eq(live, connection)
+        )
+    }
+
+    /// Follows a session until it ends. A local server that exits becomes failed, with how it
+    /// ended, and is restarted only when the person asks. A remote server that is lost is
+    /// reconnected with exponential backoff (1 s doubling to 30 s), at most
+    /// [`RECONNECT_ATTEMPTS`] times, then becomes failed.
+    async fn watch(self: Arc<Self>, entry: CatalogEntry, mut connection: Arc<Connection>) {
+        loop {
+            let ended = connection.ended().await;
+            if !self.is_current(&entry.name, &connection) {
+                return;
             }
-        });
+            if entry.config.kind() == TransportKind::Stdio {
+                let error = format!("exited with {ended}");
+                return self.transition(&entry.name, State::Failed { error });
+            }
+            let mut last_error = ended;
+            let mut reconnected = None;
+            for attempt in 1..=RECONNECT_ATTEMPTS {
+                self.transition(&entry.name, State::Pending { attempt });
+                let delay =
+                    Duration::from_secs(1 << (attempt - 1).min(5)).min(Duration::from_secs(30));
+                tokio::time::sleep(delay).await;
+                let still_wanted = matches!(
+                    self.slots.lock().expect("supervisor lock").get(&entry.name).map(|s| &s.state),
+                    Some(State::Pending { attempt: a }) if *a == attempt
+                );
+                if !still_wanted {
+                    return;
+                }
+                let (config, _) = expand_config(&entry.config, &process_env);
+                match Connection::open(
+                    &config,
+                    &self.project,
+                    self.settings.connect_timeout,
+                    StderrLog::default(),
+                )
+                .await
+                {
+                    Ok(new) => {
+                        reconnected = Some(Arc::new(new));
+                        break;
+                    }
+                    Err(ConnectError::NeedsAuth) => {
+                        return self.transition(&entry.name, State::NeedsAuth)
+                    }
+                    Err(err) => last_error = err.to_string(),
+                }
+            }
+            match reconnected {
+                Some(new) => {
+                    connection = new;
+                    self.transition(
+                        &entry.name,
+                        State::Connected {
+                            connection: Arc::clone(&connection),
+                        },
+                    );
+                }
+                None => {
+                    let error = format!(
+                        "lost, and {RECONNECT_ATTEMPTS} reconnection attempts failed: {last_error}"
+                    );
+                    return self.transition(&entry.name, State::Failed { error });
+                }
+            }
+        }
     }
 
     /// Each server's current status, by name.

@@ -28,6 +28,10 @@ fn free_port() -> u16 {
 }
 
 fn start_everything(mode: &str) -> (Server, u16) {
+    start_everything_on(mode, free_port())
+}
+
+fn start_everything_on(mode: &str, port: u16) -> (Server, u16) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "../../tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     );
@@ -35,7 +39,6 @@ fn start_everything(mode: &str) -> (Server, u16) {
         script.exists(),
         "server-everything is not installed: run `scripts/setup test`"
     );
-    let port = free_port();
     let child = Command::new("node")
         .arg(script)
         .arg(mode)
@@ -110,4 +113,68 @@ async fn nothing_listening_is_a_clear_failure() {
     .unwrap_err()
     .to_string();
     assert!(err.starts_with("initialize failed"), "{err}");
+}
+
+#[tokio::test]
+async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
+    use mcp_manager_connect::{Settings, Supervisor};
+    use mcp_manager_core::config::catalog::Catalog;
+    use mcp_manager_core::Locations;
+
+    let (server, port) = start_everything("streamableHttp");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    std::fs::create_dir_all(root.join("project")).unwrap();
+    std::fs::write(
+        root.join("home/.claude.json"),
+        json!({"mcpServers": {"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}}).to_string(),
+    )
+    .unwrap();
+    let mut locations =
+        mcp_manager_core::Locations::new(root.join("home"), None, &root.join("project")).unwrap();
+    locations.managed_dir = root.join("managed");
+    let _: &Locations = &locations;
+    let supervisor = Supervisor::new(locations.project.clone(), Settings::default());
+    let mut events = supervisor.subscribe();
+    supervisor.start(&Catalog::load(&locations)).await;
+    let first = supervisor.connection("remote").expect("connected");
+    let args = json!({"message": "before"}).as_object().unwrap().clone();
+    first.call_tool("echo", Some(args), None).await.unwrap();
+
+    // Down: a call fails at the transport, and the supervisor starts reconnecting.
+    drop(server);
+    let failed =
+        tokio::time::timeout(Duration::from_secs(10), first.call_tool("echo", None, None)).await;
+    assert!(
+        matches!(failed, Ok(Err(_))),
+        "a call to a stopped server fails: {failed:?}"
+    );
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let event = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .expect("events")
+            .unwrap();
+        seen.push(event.status.label());
+    }
+    assert_eq!(
+        seen,
+        ["pending", "connected", "pending"],
+        "started, then lost"
+    );
+
+    // Back up on the same port: the next attempt (1 s later) connects.
+    let (_server, _) = start_everything_on("streamableHttp", port);
+    let event = tokio::time::timeout(Duration::from_secs(10), events.recv())
+        .await
+        .expect("reconnected in time")
+        .unwrap();
+    assert_eq!(event.status.label(), "connected");
+    let second = supervisor.connection("remote").expect("reconnected");
+    assert!(!std::sync::Arc::ptr_eq(&first, &second), "a new session");
+    let args = json!({"message": "after"}).as_object().unwrap().clone();
+    let outcome = second.call_tool("echo", Some(args), None).await.unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: after");
+    supervisor.shutdown().await;
 }
