@@ -14,6 +14,7 @@
 
 pub mod connection;
 mod handler;
+pub mod headers;
 pub mod sanitize;
 pub mod status;
 pub mod stderr;

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
-use mcp_manager_core::config::entry::TransportKind;
+use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
 use mcp_manager_core::config::expand::{expand_config, process_env};
 use tokio::sync::{broadcast, Semaphore};
 
@@ -326,8 +326,33 @@ impl Supervisor {
         }
     }
 
+    /// The expanded config, with `headersHelper`'s headers over the static ones.
+    async fn resolve(&self, entry: &CatalogEntry) -> Result<ServerConfig, String> {
+        let (mut config, _missing) = expand_config(&entry.config, &process_env);
+        if let (Some(helper), Transport::Remote { url, headers, .. }) =
+            (&entry.config.headers_helper, &mut config.transport)
+        {
+            let extra = crate::headers::run_helper(
+                helper,
+                &entry.name,
+                url,
+                &self.project,
+                crate::headers::HELPER_TIMEOUT,
+            )
+            .await?;
+            for (name, value) in extra {
+                headers.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+                headers.push((name, value));
+            }
+        }
+        Ok(config)
+    }
+
     async fn connect(self: &Arc<Self>, entry: CatalogEntry) {
-        let (config, _missing) = expand_config(&entry.config, &process_env);
+        let config = match self.resolve(&entry).await {
+            Ok(config) => config,
+            Err(error) => return self.transition(&entry.name, State::Failed { error }),
+        };
         let stderr = self.stderr_log(&entry.name);
         let opened = Connection::open(
             &config,
@@ -395,7 +420,13 @@ impl Supervisor {
                 if !still_wanted {
                     return;
                 }
-                let (config, _) = expand_config(&entry.config, &process_env);
+                let config = match self.resolve(&entry).await {
+                    Ok(config) => config,
+                    Err(error) => {
+                        last_error = error;
+                        continue;
+                    }
+                };
                 match Connection::open(
                     &config,
                     &self.project,

@@ -1,0 +1,72 @@
+//! `headersHelper`: a command whose output supplies a remote server's headers, for tokens
+//! that expire (as in Claude Code). It runs through the shell in the project folder, with
+//! `CLAUDE_CODE_MCP_SERVER_NAME` and `CLAUDE_CODE_MCP_SERVER_URL` set, and must print a JSON
+//! object of string values within [`HELPER_TIMEOUT`]; its headers win over the static ones.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// How long a helper may run.
+pub const HELPER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Runs the helper and returns its headers, or why it failed.
+pub async fn run_helper(
+    helper: &str,
+    server: &str,
+    url: &str,
+    project: &Path,
+    timeout: Duration,
+) -> Result<Vec<(String, String)>, String> {
+    let mut command = if cfg!(windows) {
+        let mut c = tokio::process::Command::new("cmd");
+        c.arg("/C").arg(helper);
+        c
+    } else {
+        let mut c = tokio::process::Command::new("sh");
+        c.arg("-c").arg(helper);
+        c
+    };
+    command
+        .current_dir(project)
+        .env("CLAUDE_CODE_MCP_SERVER_NAME", server)
+        .env("CLAUDE_CODE_MCP_SERVER_URL", url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = command
+        .spawn()
+        .map_err(|err| format!("headersHelper could not start: {err}"))?;
+    let output = tokio::time::timeout(timeout, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            format!(
+                "headersHelper did not finish within {}s",
+                timeout.as_secs_f32()
+            )
+        })?
+        .map_err(|err| format!("headersHelper failed: {err}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "headersHelper exited with {}: {}",
+            output.status,
+            stderr.trim()
+        ));
+    }
+    let value: Value = serde_json::from_slice(&output.stdout)
+        .map_err(|err| format!("headersHelper must print a JSON object of headers: {err}"))?;
+    let object = value
+        .as_object()
+        .ok_or("headersHelper must print a JSON object of headers")?;
+    object
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => Ok((k.clone(), s.clone())),
+            _ => Err(format!("headersHelper: header \"{k}\" must be a string")),
+        })
+        .collect()
+}
