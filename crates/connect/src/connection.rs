@@ -25,7 +25,7 @@ use tokio::sync::watch;
 
 use crate::handler::Handler;
 use crate::sanitize;
-use crate::status::{Capabilities, ConnectedInfo};
+use crate::status::{Capabilities, ConnectedInfo, ListKind};
 use crate::stderr::StderrLog;
 
 /// An error from a request on an open session (rmcp's).
@@ -209,6 +209,8 @@ pub struct CallOutcome {
 
 /// An open session.
 pub struct Connection {
+    /// List-changed notifications, for whoever takes them first (the supervisor).
+    changes: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>>>,
     /// Woken when a request fails at the transport: the session is lost.
     lost: tokio::sync::Notify,
     /// Tool name → outputSchema, from the last `tools/list`.
@@ -237,7 +239,8 @@ impl Connection {
         timeout: Duration,
         stderr: StderrLog,
     ) -> Result<Connection, ConnectError> {
-        let handler = Handler::new(vec![file_uri(project)]);
+        let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
+        let handler = Handler::new(vec![file_uri(project)], changes_tx);
         match &config.transport {
             Transport::Stdio { command, args, env } => {
                 let mut cmd = tokio::process::Command::new(command);
@@ -307,6 +310,7 @@ impl Connection {
                     service,
                     Some(stderr),
                     Some(process),
+                    changes,
                 ))
             }
             Transport::Remote {
@@ -344,7 +348,7 @@ impl Connection {
                         })
                     }
                 };
-                Ok(Connection::from_service(service, None, None))
+                Ok(Connection::from_service(service, None, None, changes))
             }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
         }
@@ -354,10 +358,12 @@ impl Connection {
         service: RunningService<RoleClient, Handler>,
         stderr: Option<StderrLog>,
         process: Option<Process>,
+        changes: tokio::sync::mpsc::UnboundedReceiver<ListKind>,
     ) -> Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
             output_schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
@@ -376,6 +382,20 @@ impl Connection {
     /// The local server's process id (it leads its own process group).
     pub fn pid(&self) -> Option<u32> {
         self.process.as_ref().and_then(|p| p.pid)
+    }
+
+    /// The stream of list-changed notifications; `None` once taken.
+    pub fn take_list_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>> {
+        self.changes.lock().expect("changes lock").take()
+    }
+
+    /// Fetches one list again and returns how many items it has.
+    pub async fn refetch(&self, list: ListKind) -> Result<usize, ServiceError> {
+        Ok(match list {
+            ListKind::Tools => self.list_tools().await?.len(),
+            ListKind::Resources => self.list_resources().await?.len(),
+            ListKind::Prompts => self.list_prompts().await?.len(),
+        })
     }
 
     /// Passes a request's result through, remembering a transport failure: the session is

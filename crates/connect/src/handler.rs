@@ -1,14 +1,15 @@
 //! Our side of the MCP session: what we tell a server about ourselves (client info and
 //! capabilities) and how we answer its requests. For now: roots (the project folder) and
-//! notifications counted for list changes; sampling and elicitation are declined by rmcp's
+//! list-changed notifications passed on; sampling and elicitation are declined by rmcp's
 //! defaults until the UI provides answers.
 //!
 //! rmcp marks roots deprecated (SEP-2577 moves them into per-request metadata), but the
 //! servers people run today, and Claude Code, still use `roots/list`.
 #![allow(deprecated)]
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::status::ListKind;
 
 use rmcp::model::{ClientConfig, ListRootsResult, Root};
 use rmcp::service::{NotificationContext, RequestContext};
@@ -19,12 +20,12 @@ use rmcp::{ClientHandler, ErrorData, RoleClient};
 pub(crate) struct Handler {
     config: ClientConfig,
     roots: Vec<Root>,
-    /// Incremented on `notifications/tools/list_changed`; a holder of a stale list compares.
-    pub(crate) tools_generation: Arc<AtomicU64>,
+    /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
+    changes: UnboundedSender<ListKind>,
 }
 
 impl Handler {
-    pub(crate) fn new(roots: Vec<String>) -> Handler {
+    pub(crate) fn new(roots: Vec<String>, changes: UnboundedSender<ListKind>) -> Handler {
         let config: ClientConfig = serde_json::from_value(serde_json::json!({
             "protocolVersion": rmcp::model::ProtocolVersion::default(),
             "capabilities": { "roots": { "listChanged": true } },
@@ -38,7 +39,7 @@ impl Handler {
         Handler {
             config,
             roots: roots.into_iter().map(Root::new).collect(),
-            tools_generation: Arc::default(),
+            changes,
         }
     }
 }
@@ -56,6 +57,14 @@ impl ClientHandler for Handler {
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.tools_generation.fetch_add(1, Ordering::SeqCst);
+        let _ = self.changes.send(ListKind::Tools);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.changes.send(ListKind::Resources);
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.changes.send(ListKind::Prompts);
     }
 }

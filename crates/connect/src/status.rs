@@ -73,3 +73,22 @@ pub struct StatusEvent {
     pub server: String,
     pub status: ServerStatus,
 }
+
+/// Which of a server's lists changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "lowercase")]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+/// A server said one of its lists changed; it has been fetched again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ListChanged {
+    pub server: String,
+    pub list: ListKind,
+    /// How many items the list has now.
+    pub count: usize,
+}

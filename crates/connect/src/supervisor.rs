@@ -22,7 +22,7 @@ use mcp_manager_core::config::expand::{expand_config, process_env};
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::connection::{ConnectError, Connection};
-use crate::status::{ServerStatus, StatusEvent};
+use crate::status::{ListChanged, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
 
 /// How often a lost remote server is tried again before it is reported failed.
@@ -118,17 +118,48 @@ pub struct Supervisor {
     settings: Settings,
     slots: Mutex<BTreeMap<String, Slot>>,
     events: broadcast::Sender<StatusEvent>,
+    lists: broadcast::Sender<ListChanged>,
 }
 
 impl Supervisor {
     pub fn new(project: PathBuf, settings: Settings) -> Arc<Supervisor> {
         let (events, _) = broadcast::channel(4096);
+        let (lists, _) = broadcast::channel(1024);
         Arc::new(Supervisor {
             project,
             settings,
             slots: Mutex::new(BTreeMap::new()),
             events,
+            lists,
         })
+    }
+
+    /// Every list change (after the list was fetched again) from now on.
+    pub fn subscribe_lists(&self) -> broadcast::Receiver<ListChanged> {
+        self.lists.subscribe()
+    }
+
+    /// Refetches the list a server says changed, and announces it.
+    fn follow_list_changes(self: &Arc<Self>, server: &str, connection: &Arc<Connection>) {
+        let Some(mut changes) = connection.take_list_changes() else {
+            return;
+        };
+        let (this, server, connection) =
+            (Arc::clone(self), server.to_string(), Arc::clone(connection));
+        tokio::spawn(async move {
+            while let Some(list) = changes.recv().await {
+                if !this.is_current(&server, &connection) {
+                    return;
+                }
+                if let Ok(count) = connection.refetch(list).await {
+                    let _ = this.lists.send(ListChanged {
+                        server: server.clone(),
+                        list,
+                        count,
+                    });
+                }
+            }
+        });
     }
 
     /// Every status change from now on.
@@ -379,6 +410,7 @@ impl Supervisor {
                 connection: Arc::clone(&connection),
             },
         );
+        self.follow_list_changes(&entry.name, &connection);
         let this = Arc::clone(self);
         tokio::spawn(async move { this.watch(entry, connection).await });
     }
@@ -454,6 +486,7 @@ impl Supervisor {
                             connection: Arc::clone(&connection),
                         },
                     );
+                    self.follow_list_changes(&entry.name, &connection);
                 }
                 None => {
                     let error = format!(

@@ -139,3 +139,40 @@ async fn tools_are_listed_clean_and_outputs_are_checked() {
     );
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_list_changed_notification_refetches_that_list_and_is_announced() {
+    use mcp_manager_connect::{ListKind, Settings, Supervisor};
+    use mcp_manager_core::config::catalog::Catalog;
+    use mcp_manager_core::Locations;
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    std::fs::create_dir_all(root.join("project")).unwrap();
+    std::fs::write(
+        root.join("home/.claude.json"),
+        serde_json::json!({"mcpServers": {"edge": {"command": "node", "args": [script("tests/fixtures/servers/edge-server.mjs")]}}}).to_string(),
+    )
+    .unwrap();
+    let mut locations = Locations::new(root.join("home"), None, &root.join("project")).unwrap();
+    locations.managed_dir = root.join("managed");
+    let supervisor = Supervisor::new(locations.project.clone(), Settings::default());
+    let mut lists = supervisor.subscribe_lists();
+    supervisor.start(&Catalog::load(&locations)).await;
+    let connection = supervisor.connection("edge").unwrap();
+    let before = connection.list_tools().await.unwrap().len();
+    connection
+        .call_tool("change-tools", None, None)
+        .await
+        .unwrap();
+    let change = tokio::time::timeout(Duration::from_secs(10), lists.recv())
+        .await
+        .expect("announced")
+        .unwrap();
+    assert_eq!(
+        (change.server.as_str(), change.list, change.count),
+        ("edge", ListKind::Tools, before + 1)
+    );
+    supervisor.shutdown().await;
+}
