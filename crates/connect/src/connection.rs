@@ -23,9 +23,9 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::handler::Handler;
+use crate::handler::{Handler, ProgressRoutes};
 use crate::sanitize;
-use crate::status::{Capabilities, ConnectedInfo, ListKind};
+use crate::status::{Capabilities, ConnectedInfo, ListKind, Progress};
 use crate::stderr::StderrLog;
 
 /// An error from a request on an open session (rmcp's).
@@ -209,6 +209,7 @@ pub struct CallOutcome {
 
 /// An open session.
 pub struct Connection {
+    progress: ProgressRoutes,
     /// List-changed notifications, for whoever takes them first (the supervisor).
     changes: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>>>,
     /// Woken when a request fails at the transport: the session is lost.
@@ -241,6 +242,7 @@ impl Connection {
     ) -> Result<Connection, ConnectError> {
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
         let handler = Handler::new(vec![file_uri(project)], changes_tx);
+        let progress = handler.progress.clone();
         match &config.transport {
             Transport::Stdio { command, args, env } => {
                 let mut cmd = tokio::process::Command::new(command);
@@ -311,6 +313,7 @@ impl Connection {
                     Some(stderr),
                     Some(process),
                     changes,
+                    progress,
                 ))
             }
             Transport::Remote {
@@ -348,7 +351,9 @@ impl Connection {
                         })
                     }
                 };
-                Ok(Connection::from_service(service, None, None, changes))
+                Ok(Connection::from_service(
+                    service, None, None, changes, progress,
+                ))
             }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
         }
@@ -359,10 +364,12 @@ impl Connection {
         stderr: Option<StderrLog>,
         process: Option<Process>,
         changes: tokio::sync::mpsc::UnboundedReceiver<ListKind>,
+        progress: ProgressRoutes,
     ) -> Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            progress,
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
             output_schemas: std::sync::Mutex::new(None),
@@ -525,6 +532,18 @@ impl Connection {
         arguments: Option<serde_json::Map<String, Value>>,
         timeout: Option<Duration>,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
+        self.call_tool_with_progress(name, arguments, timeout, None)
+            .await
+    }
+
+    /// [`Self::call_tool`], with the call's `notifications/progress` sent to `progress`.
+    pub async fn call_tool_with_progress(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
         let mut params = CallToolRequestParams::new(name.to_string());
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
@@ -538,11 +557,17 @@ impl Connection {
         let started = Instant::now();
         let response = self.note(
             async {
-                self.peer
-                    .send_request_with_option(request, options)
-                    .await?
-                    .await_response()
-                    .await
+                let handle = self.peer.send_request_with_option(request, options).await?;
+                let token = handle.progress_token.clone();
+                if let Some(sink) = progress {
+                    self.progress
+                        .lock()
+                        .expect("progress lock")
+                        .insert(token.clone(), sink);
+                }
+                let response = handle.await_response().await;
+                self.progress.lock().expect("progress lock").remove(&token);
+                response
             }
             .await,
         )?;

@@ -7,9 +7,16 @@
 //! servers people run today, and Claude Code, still use `roots/list`.
 #![allow(deprecated)]
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::status::ListKind;
+use crate::status::{ListKind, Progress};
+
+/// Where each in-flight request's progress notifications go, by progress token.
+pub(crate) type ProgressRoutes = Arc<Mutex<HashMap<ProgressToken, UnboundedSender<Progress>>>>;
 
 use rmcp::model::{ClientConfig, ListRootsResult, Root};
 use rmcp::service::{NotificationContext, RequestContext};
@@ -22,6 +29,7 @@ pub(crate) struct Handler {
     roots: Vec<Root>,
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
     changes: UnboundedSender<ListKind>,
+    pub(crate) progress: ProgressRoutes,
 }
 
 impl Handler {
@@ -40,6 +48,7 @@ impl Handler {
             config,
             roots: roots.into_iter().map(Root::new).collect(),
             changes,
+            progress: ProgressRoutes::default(),
         }
     }
 }
@@ -54,6 +63,26 @@ impl ClientHandler for Handler {
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
         Ok(ListRootsResult::new(self.roots.clone()))
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let route = self
+            .progress
+            .lock()
+            .expect("progress lock")
+            .get(&params.progress_token)
+            .cloned();
+        if let Some(route) = route {
+            let _ = route.send(Progress {
+                progress: params.progress,
+                total: params.total,
+                message: params.message.clone(),
+            });
+        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -21,5 +21,5 @@ pub mod stderr;
 pub mod supervisor;
 
 pub use connection::{CallOutcome, ConnectError, Connection, ToolSummary};
-pub use status::{ConnectedInfo, ListChanged, ListKind, ServerStatus, StatusEvent};
+pub use status::{ConnectedInfo, ListChanged, ListKind, Progress, ServerStatus, StatusEvent};
 pub use supervisor::{Reconciled, Settings, Supervisor};

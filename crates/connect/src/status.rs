@@ -92,3 +92,12 @@ pub struct ListChanged {
     /// How many items the list has now.
     pub count: usize,
 }
+
+/// One `notifications/progress` of a request.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}

@@ -211,3 +211,53 @@ async fn reconcile_restarts_only_what_changed() {
     );
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn progress_notifications_reach_the_caller() {
+    let config = ServerConfig::stdio(
+        "node",
+        vec![everything().display().to_string(), "stdio".into()],
+        vec![],
+    );
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .unwrap();
+    let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
+    let outcome = connection
+        .call_tool_with_progress(
+            "trigger-long-running-operation",
+            Some(
+                json!({"duration": 1, "steps": 4})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            None,
+            Some(sink),
+        )
+        .await
+        .unwrap();
+    assert!(outcome.result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Steps: 4"));
+    let mut steps = Vec::new();
+    while let Ok(p) = progress.try_recv() {
+        steps.push((p.progress, p.total));
+    }
+    assert_eq!(
+        steps,
+        [
+            (1.0, Some(4.0)),
+            (2.0, Some(4.0)),
+            (3.0, Some(4.0)),
+            (4.0, Some(4.0))
+        ]
+    );
+    connection.shutdown().await;
+}

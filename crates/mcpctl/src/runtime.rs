@@ -183,10 +183,20 @@ async fn run_ask(
         } => {
             let conn = connection(&names[0])?;
             let timeout = timeout.or(supervisor.settings().tool_timeout);
+            // A progress bar on stderr, when a person is watching.
+            let (sink, printer) = if std::io::stderr().is_terminal() {
+                let (sink, progress) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sink), Some(tokio::spawn(progress_bar(progress))))
+            } else {
+                (None, None)
+            };
             let outcome = conn
-                .call_tool(&tool, arguments, timeout)
-                .await
-                .map_err(service)?;
+                .call_tool_with_progress(&tool, arguments, timeout, sink)
+                .await;
+            if let Some(printer) = printer {
+                let _ = printer.await;
+            }
+            let outcome = outcome.map_err(service)?;
             if json {
                 crate::print_json(&outcome);
             } else {
@@ -284,6 +294,30 @@ async fn run_ask(
             Ok(true)
         }
     }
+}
+
+/// Draws `[#####     ] 50% message` on stderr until the call ends, then clears the line.
+async fn progress_bar(
+    mut progress: tokio::sync::mpsc::UnboundedReceiver<mcp_manager_connect::Progress>,
+) {
+    const WIDTH: usize = 30;
+    while let Some(p) = progress.recv().await {
+        let line = match p.total {
+            Some(total) if total > 0.0 => {
+                let share = (p.progress / total).clamp(0.0, 1.0);
+                let done = (share * WIDTH as f64) as usize;
+                format!(
+                    "[{}{}] {:3.0}%",
+                    "#".repeat(done),
+                    " ".repeat(WIDTH - done),
+                    share * 100.0
+                )
+            }
+            _ => format!("{}", p.progress),
+        };
+        eprint!("\r{line} {}\x1b[K", p.message.unwrap_or_default());
+    }
+    eprint!("\r\x1b[K");
 }
 
 /// Prints text content as text and everything else as JSON, one block per item.
