@@ -513,6 +513,53 @@ impl Connection {
         Ok(serde_json::to_value(result).unwrap_or(Value::Null))
     }
 
+    /// `completion/complete` for one argument of a prompt (`ref/prompt`) or resource template
+    /// (`ref/resource`); `reference` is the `ref` object as the spec shapes it. Returns the
+    /// suggested values.
+    pub async fn complete(
+        &self,
+        reference: Value,
+        argument: &str,
+        value: &str,
+        context: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Vec<String>, ServiceError> {
+        let mut params = serde_json::json!({
+            "ref": reference,
+            "argument": { "name": argument, "value": value },
+        });
+        if let Some(arguments) = context {
+            params["context"] = serde_json::json!({ "arguments": arguments });
+        }
+        let params = serde_json::from_value(params).map_err(|err| {
+            ServiceError::McpError(rmcp::ErrorData::invalid_params(err.to_string(), None))
+        })?;
+        let result = self.note(self.peer.complete(params).await)?;
+        let result = serde_json::to_value(result).unwrap_or(Value::Null);
+        Ok(result["completion"]["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect())
+    }
+
+    /// `resources/subscribe`: the server will send `notifications/resources/updated`.
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn subscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        let params = rmcp::model::SubscribeRequestParams::new(uri.to_string());
+        self.note(self.peer.subscribe(params).await).map(|_| ())
+    }
+
+    /// `logging/setLevel` (debug, info, notice, warning, error, critical, alert, emergency).
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn set_log_level(&self, level: &str) -> Result<(), ServiceError> {
+        let params =
+            serde_json::from_value(serde_json::json!({ "level": level })).map_err(|err| {
+                ServiceError::McpError(rmcp::ErrorData::invalid_params(err.to_string(), None))
+            })?;
+        self.note(self.peer.set_level(params).await).map(|_| ())
+    }
+
     /// `prompts/get` with arguments, the result as sent.
     pub async fn get_prompt(
         &self,

@@ -261,3 +261,49 @@ async fn progress_notifications_reach_the_caller() {
     );
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn completion_subscription_and_log_level() {
+    let config = ServerConfig::stdio(
+        "node",
+        vec![everything().display().to_string(), "stdio".into()],
+        vec![],
+    );
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .unwrap();
+    let prompt = json!({"type": "ref/prompt", "name": "completable-prompt"});
+    let values = connection
+        .complete(prompt.clone(), "department", "S", None)
+        .await
+        .unwrap();
+    assert_eq!(values, ["Sales", "Support"]);
+    let context = json!({"department": "Engineering"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let names = connection
+        .complete(prompt, "name", "", Some(context))
+        .await
+        .unwrap();
+    assert!(
+        !names.is_empty(),
+        "names depend on the department given as context"
+    );
+    connection
+        .subscribe("demo://resource/static/document/architecture.md")
+        .await
+        .unwrap();
+    connection.set_log_level("debug").await.unwrap();
+    let err = connection.set_log_level("loud").await.unwrap_err();
+    assert!(
+        err.to_string().contains("loud") || err.to_string().contains("variant"),
+        "{err}"
+    );
+    connection.shutdown().await;
+}
