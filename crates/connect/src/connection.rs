@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 
+use crate::answer::{Answerer, Decline};
 use crate::handler::{Handler, ProgressRoutes};
 use crate::sanitize;
 use crate::status::{Capabilities, ConnectedInfo, ListKind, Progress};
@@ -233,15 +234,40 @@ impl std::fmt::Debug for Connection {
 }
 
 impl Connection {
-    /// Opens a session. `config` must already be `${VAR}`-expanded.
+    /// Opens a session that declines elicitation. `config` must already be `${VAR}`-expanded.
     pub async fn open(
         config: &ServerConfig,
         project: &Path,
         timeout: Duration,
         stderr: StderrLog,
     ) -> Result<Connection, ConnectError> {
+        Self::open_with(
+            "",
+            config,
+            project,
+            timeout,
+            stderr,
+            std::sync::Arc::new(Decline),
+        )
+        .await
+    }
+
+    /// Opens a session for `server` whose elicitation and sampling requests `answerer` answers.
+    pub async fn open_with(
+        server: &str,
+        config: &ServerConfig,
+        project: &Path,
+        timeout: Duration,
+        stderr: StderrLog,
+        answerer: std::sync::Arc<dyn Answerer>,
+    ) -> Result<Connection, ConnectError> {
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
-        let handler = Handler::new(vec![file_uri(project)], changes_tx);
+        let handler = Handler::new(
+            server.to_string(),
+            answerer,
+            vec![file_uri(project)],
+            changes_tx,
+        );
         let progress = handler.progress.clone();
         match &config.transport {
             Transport::Stdio { command, args, env } => {

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::answer::Answerer;
 use crate::status::{ListKind, Progress};
 
 /// Where each in-flight request's progress notifications go, by progress token.
@@ -23,8 +24,10 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, ErrorData, RoleClient};
 
 /// One per connection.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct Handler {
+    server: String,
+    answerer: Arc<dyn Answerer>,
     config: ClientConfig,
     roots: Vec<Root>,
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
@@ -33,10 +36,16 @@ pub(crate) struct Handler {
 }
 
 impl Handler {
-    pub(crate) fn new(roots: Vec<String>, changes: UnboundedSender<ListKind>) -> Handler {
+    pub(crate) fn new(
+        server: String,
+        answerer: Arc<dyn Answerer>,
+        roots: Vec<String>,
+        changes: UnboundedSender<ListKind>,
+    ) -> Handler {
         let config: ClientConfig = serde_json::from_value(serde_json::json!({
             "protocolVersion": rmcp::model::ProtocolVersion::default(),
-            "capabilities": { "roots": { "listChanged": true } },
+            // Sampling is declared so that servers ask, and hear why we decline.
+            "capabilities": { "roots": { "listChanged": true }, "elicitation": {}, "sampling": {} },
             "clientInfo": {
                 "name": "mcp-manager",
                 "title": "MCP Manager",
@@ -45,6 +54,8 @@ impl Handler {
         }))
         .expect("our client info is valid");
         Handler {
+            server,
+            answerer,
             config,
             roots: roots.into_iter().map(Root::new).collect(),
             changes,
@@ -56,6 +67,36 @@ impl Handler {
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
         self.config.clone()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
+        let request = serde_json::to_value(request).unwrap_or_default();
+        let answer = self.answerer.elicit(&self.server, request).await;
+        serde_json::from_value(answer).map_err(|err| {
+            ErrorData::internal_error(format!("our elicitation answer is invalid: {err}"), None)
+        })
+    }
+
+    async fn create_message(
+        &self,
+        request: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
+        let request = serde_json::to_value(request).unwrap_or_default();
+        match self.answerer.sample(&self.server, request).await {
+            Ok(result) => serde_json::from_value(result).map_err(|err| {
+                ErrorData::internal_error(format!("our sampling answer is invalid: {err}"), None)
+            }),
+            Err(reason) => Err(ErrorData::new(
+                rmcp::model::ErrorCode::INVALID_REQUEST,
+                reason,
+                None,
+            )),
+        }
     }
 
     async fn list_roots(

@@ -12,6 +12,7 @@
 //!
 //! This crate never links Tauri: the app forwards its events, `mcpctl` prints them.
 
+pub mod answer;
 pub mod connection;
 mod handler;
 pub mod headers;

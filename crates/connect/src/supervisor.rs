@@ -21,6 +21,7 @@ use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
 use mcp_manager_core::config::expand::{expand_config, process_env};
 use tokio::sync::{broadcast, Semaphore};
 
+use crate::answer::{Answerer, Decline};
 use crate::connection::{ConnectError, Connection};
 use crate::status::{ListChanged, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
@@ -119,6 +120,7 @@ pub struct Supervisor {
     slots: Mutex<BTreeMap<String, Slot>>,
     events: broadcast::Sender<StatusEvent>,
     lists: broadcast::Sender<ListChanged>,
+    answerer: Mutex<Arc<dyn Answerer>>,
 }
 
 impl Supervisor {
@@ -131,7 +133,18 @@ impl Supervisor {
             slots: Mutex::new(BTreeMap::new()),
             events,
             lists,
+            answerer: Mutex::new(Arc::new(Decline)),
         })
+    }
+
+    /// Who answers the servers' elicitation and sampling requests (default: [`Decline`]);
+    /// applies to sessions opened from now on.
+    pub fn set_answerer(&self, answerer: Arc<dyn Answerer>) {
+        *self.answerer.lock().expect("answerer lock") = answerer;
+    }
+
+    fn answerer(&self) -> Arc<dyn Answerer> {
+        Arc::clone(&self.answerer.lock().expect("answerer lock"))
     }
 
     /// Every list change (after the list was fetched again) from now on.
@@ -385,11 +398,13 @@ impl Supervisor {
             Err(error) => return self.transition(&entry.name, State::Failed { error }),
         };
         let stderr = self.stderr_log(&entry.name);
-        let opened = Connection::open(
+        let opened = Connection::open_with(
+            &entry.name,
             &config,
             &self.project,
             self.settings.connect_timeout,
             stderr,
+            self.answerer(),
         )
         .await;
         let connection = match opened {
@@ -459,11 +474,13 @@ impl Supervisor {
                         continue;
                     }
                 };
-                match Connection::open(
+                match Connection::open_with(
+                    &entry.name,
                     &config,
                     &self.project,
                     self.settings.connect_timeout,
                     StderrLog::default(),
+                    self.answerer(),
                 )
                 .await
                 {

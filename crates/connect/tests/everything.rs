@@ -307,3 +307,94 @@ async fn completion_subscription_and_log_level() {
     );
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn elicitation_is_answered_by_the_answerer_and_sampling_is_declined_clearly() {
+    use mcp_manager_connect::answer::{Decline, FixedAnswer, SAMPLING_DECLINED};
+    use std::sync::Arc;
+
+    let config = ServerConfig::stdio(
+        "node",
+        vec![everything().display().to_string(), "stdio".into()],
+        vec![],
+    );
+    let open = |answerer: Arc<dyn mcp_manager_connect::answer::Answerer>| {
+        let config = config.clone();
+        async move {
+            Connection::open_with(
+                "everything",
+                &config,
+                &std::env::temp_dir(),
+                Duration::from_secs(30),
+                StderrLog::default(),
+                answerer,
+            )
+            .await
+            .unwrap()
+        }
+    };
+    let text = |outcome: &mcp_manager_connect::CallOutcome| {
+        outcome.result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+
+    let accepting = open(Arc::new(FixedAnswer(
+        json!({"name": "Ada Lovelace", "check": true}),
+    )))
+    .await;
+    let outcome = accepting
+        .call_tool(
+            "trigger-elicitation-request",
+            None,
+            Some(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+    let shown = text(&outcome);
+    assert!(
+        shown.contains("User provided the requested information") && shown.contains("Ada Lovelace"),
+        "{shown}"
+    );
+    let sampled = accepting
+        .call_tool(
+            "trigger-sampling-request",
+            Some(
+                json!({"prompt": "hi", "maxTokens": 5})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            Some(Duration::from_secs(30)),
+        )
+        .await;
+    let said = match &sampled {
+        Ok(outcome) => format!("{}", outcome.result),
+        Err(err) => err.to_string(),
+    };
+    assert!(
+        said.contains(SAMPLING_DECLINED),
+        "the server hears why: {said}"
+    );
+    accepting.shutdown().await;
+
+    let declining = open(Arc::new(Decline)).await;
+    let outcome = declining
+        .call_tool(
+            "trigger-elicitation-request",
+            None,
+            Some(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+    assert!(
+        text(&outcome).contains("User declined"),
+        "{}",
+        text(&outcome)
+    );
+    declining.shutdown().await;
+}

@@ -110,6 +110,9 @@ enum Command {
         /// Give up after this many seconds (the server gets notifications/cancelled).
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
+        /// Accept the server's elicitation requests with this JSON object (default: decline).
+        #[arg(long, value_name = "JSON")]
+        elicit: Option<String>,
     },
     /// List a server's resources and resource templates.
     Resources { server: String },
@@ -267,6 +270,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             args,
             args_file,
             timeout,
+            elicit,
         } => {
             let text = match (args, args_file) {
                 (Some(text), _) => Some(text),
@@ -282,6 +286,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             let timeout = timeout
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .map(std::time::Duration::from_secs_f64);
+            let elicit = elicit.map(|t| json_object(&t, "--elicit")).transpose()?;
             return runtime::ask(
                 locations,
                 Some(&server),
@@ -289,6 +294,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
                     tool,
                     arguments,
                     timeout,
+                    elicit: elicit.map(serde_json::Value::Object),
                 },
                 json,
             );

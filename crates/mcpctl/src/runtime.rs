@@ -18,6 +18,8 @@ pub enum Ask {
         tool: String,
         arguments: Option<serde_json::Map<String, Value>>,
         timeout: Option<Duration>,
+        /// Accept elicitation with this content; decline when absent.
+        elicit: Option<Value>,
     },
     Resources,
     Read {
@@ -115,6 +117,15 @@ pub fn ask(
     };
     runtime().block_on(async {
         let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
+        if let Ask::Call {
+            elicit: Some(content),
+            ..
+        } = &ask
+        {
+            supervisor.set_answerer(std::sync::Arc::new(
+                mcp_manager_connect::answer::FixedAnswer(content.clone()),
+            ));
+        }
         supervisor.start_selected(&catalog, Some(&names)).await;
         let outcome = run_ask(&supervisor, &names, ask, json).await;
         supervisor.shutdown().await;
@@ -180,6 +191,7 @@ async fn run_ask(
             tool,
             arguments,
             timeout,
+            elicit: _,
         } => {
             let conn = connection(&names[0])?;
             let timeout = timeout.or(supervisor.settings().tool_timeout);
