@@ -359,10 +359,29 @@ impl Connection {
                     StreamableHttpClientTransportConfig::with_uri(url.as_str())
                         .custom_headers(custom),
                 );
+                let fallback = handler.clone();
                 let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
                     Ok(Ok(service)) => service,
                     Ok(Err(err)) if err.is_authorization_required() => {
                         return Err(ConnectError::NeedsAuth)
+                    }
+                    // A 4xx to the initialize POST: perhaps a server of the 2024-11-05 spec,
+                    // which expects a GET for its event stream at this URL (the spec's
+                    // backwards-compatibility rule).
+                    Ok(Err(err))
+                        if err
+                            .to_string()
+                            .contains("unexpected server response: HTTP 4") =>
+                    {
+                        match Self::serve_sse(fallback, url, headers, timeout).await {
+                            Ok(service) => service,
+                            Err(sse) => {
+                                return Err(ConnectError::Initialize {
+                                    message: format!("{err}; and as legacy SSE: {sse}"),
+                                    stderr: String::new(),
+                                })
+                            }
+                        }
                     }
                     Ok(Err(err)) => {
                         return Err(ConnectError::Initialize {
@@ -381,7 +400,48 @@ impl Connection {
                     service, None, None, changes, progress,
                 ))
             }
+            Transport::Remote {
+                kind: TransportKind::Sse,
+                url,
+                headers,
+            } => {
+                let service = Self::serve_sse(handler, url, headers, timeout).await?;
+                Ok(Connection::from_service(
+                    service, None, None, changes, progress,
+                ))
+            }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
+        }
+    }
+
+    async fn serve_sse(
+        handler: Handler,
+        url: &str,
+        headers: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
+        let opened = tokio::time::timeout(timeout, async {
+            let transport = crate::sse::SseTransport::connect(url, headers)
+                .await
+                .map_err(|err| ConnectError::Initialize {
+                    message: format!("legacy SSE: {err}"),
+                    stderr: String::new(),
+                })?;
+            handler
+                .serve(transport)
+                .await
+                .map_err(|err| ConnectError::Initialize {
+                    message: format!("legacy SSE: {err}"),
+                    stderr: String::new(),
+                })
+        })
+        .await;
+        match opened {
+            Ok(result) => result,
+            Err(_) => Err(ConnectError::Timeout {
+                timeout,
+                stderr: String::new(),
+            }),
         }
     }
 

@@ -17,6 +17,7 @@ pub mod connection;
 mod handler;
 pub mod headers;
 pub mod sanitize;
+pub mod sse;
 pub mod status;
 pub mod stderr;
 pub mod supervisor;

@@ -176,3 +176,59 @@ async fn a_list_changed_notification_refetches_that_list_and_is_announced() {
     );
     supervisor.shutdown().await;
 }
+
+#[test]
+fn event_stream_parsing_rules() {
+    use mcp_manager_connect::sse::{Event, EventParser};
+    let event = |name: &str, data: &str| Event {
+        name: name.into(),
+        data: data.into(),
+    };
+    let cases: Vec<(&str, Vec<&[u8]>, Vec<Event>)> = vec![
+        (
+            "named_event",
+            vec![b"event: endpoint\ndata: /message?sessionId=1\n\n"],
+            vec![event("endpoint", "/message?sessionId=1")],
+        ),
+        (
+            "unnamed_event",
+            vec![b"data: {}\n\n"],
+            vec![event("", "{}")],
+        ),
+        (
+            "multi_line_data_joins_with_newlines",
+            vec![b"data: a\ndata: b\n\n"],
+            vec![event("", "a\nb")],
+        ),
+        (
+            "crlf_lines",
+            vec![b"event: message\r\ndata: x\r\n\r\n"],
+            vec![event("message", "x")],
+        ),
+        (
+            "comments_are_ignored",
+            vec![b": keep-alive\n\ndata: y\n\n"],
+            vec![event("", "y")],
+        ),
+        (
+            "split_across_chunks",
+            vec![b"eve", b"nt: message\nda", b"ta: z\n", b"\n"],
+            vec![event("message", "z")],
+        ),
+        (
+            "no_space_after_colon",
+            vec![b"data:tight\n\n"],
+            vec![event("", "tight")],
+        ),
+        (
+            "blank_line_without_data_dispatches_nothing",
+            vec![b"event: ping\n\n"],
+            vec![],
+        ),
+    ];
+    for (rule, chunks, want) in cases {
+        let mut parser = EventParser::default();
+        let got: Vec<Event> = chunks.into_iter().flat_map(|c| parser.feed(c)).collect();
+        assert_eq!(got, want, "{rule}");
+    }
+}

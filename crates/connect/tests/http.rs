@@ -178,3 +178,60 @@ async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
     assert_eq!(outcome.result["content"][0]["text"], "Echo: after");
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn legacy_sse_session_lists_and_calls() {
+    let (_server, port) = start_everything("sse");
+    let config = ServerConfig::remote(
+        TransportKind::Sse,
+        format!("http://127.0.0.1:{port}/sse"),
+        vec![],
+    );
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .expect("connects over legacy SSE");
+    assert_eq!(connection.info().server_name, "mcp-servers/everything");
+    assert!(connection
+        .list_tools()
+        .await
+        .unwrap()
+        .iter()
+        .any(|t| t.name == "echo"));
+    let args = json!({"message": "over sse"}).as_object().unwrap().clone();
+    let outcome = connection
+        .call_tool("echo", Some(args), None)
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: over sse");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn streamable_http_falls_back_to_sse_on_a_4xx() {
+    let (_server, port) = start_everything("sse");
+    let config = ServerConfig::remote(
+        TransportKind::Http,
+        format!("http://127.0.0.1:{port}/sse"),
+        vec![],
+    );
+    let connection = Connection::open(
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+    )
+    .await
+    .expect("an http entry pointing at a legacy server still connects");
+    let args = json!({"message": "fallback"}).as_object().unwrap().clone();
+    let outcome = connection
+        .call_tool("echo", Some(args), None)
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: fallback");
+    connection.shutdown().await;
+}

@@ -1,0 +1,232 @@
+//! The legacy HTTP+SSE transport (MCP 2024-11-05), which rmcp no longer ships a client for.
+//!
+//! The client opens `GET <url>` as a `text/event-stream`; the server's first event, `endpoint`,
+//! carries the URL (usually relative, with a session id) to which every message is POSTed;
+//! the server's messages come back as `message` events on the stream. [`SseTransport`] is an
+//! rmcp [`Transport`]: a task reads the stream and parses events (the SSE rules: `event:`,
+//! multi-line `data:`, comments, blank line to dispatch); `send` waits for the endpoint and
+//! POSTs. Streamable HTTP falls back to this transport when its initialize POST gets a 4xx, as
+//! the spec's backwards-compatibility section describes.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use futures::StreamExt;
+use rmcp::service::TxJsonRpcMessage;
+use rmcp::transport::Transport;
+use rmcp::RoleClient;
+use tokio::sync::{mpsc, watch};
+
+/// What can go wrong on the legacy transport.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SseError {
+    #[error("HTTP request failed: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error("the server answered the POST with HTTP {0}")]
+    Status(u16),
+    #[error("the event stream ended before the server sent its `endpoint` event")]
+    NoEndpoint,
+    #[error("the `endpoint` event's URL is not valid: {0}")]
+    BadEndpoint(String),
+    #[error("header \"{0}\" is not a valid HTTP header")]
+    InvalidHeader(String),
+}
+
+/// Each POST may take this long; the event stream itself has no limit.
+const POST_TIMEOUT: Duration = Duration::from_secs(60);
+
+type Incoming = rmcp::service::RxJsonRpcMessage<RoleClient>;
+
+/// A client session over HTTP+SSE.
+pub struct SseTransport {
+    http: reqwest::Client,
+    headers: reqwest::header::HeaderMap,
+    endpoint: watch::Receiver<Option<Result<String, String>>>,
+    incoming: mpsc::Receiver<Incoming>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for SseTransport {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl SseTransport {
+    /// Opens the event stream at `url` and returns once it answered 2xx.
+    pub async fn connect(
+        url: &str,
+        headers: &[(String, String)],
+    ) -> Result<SseTransport, SseError> {
+        let mut map = reqwest::header::HeaderMap::new();
+        for (name, value) in headers {
+            let header_name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| SseError::InvalidHeader(name.clone()))?;
+            let header_value = reqwest::header::HeaderValue::from_str(value)
+                .map_err(|_| SseError::InvalidHeader(name.clone()))?;
+            map.insert(header_name, header_value);
+        }
+        let http = reqwest::Client::new();
+        let response = http
+            .get(url)
+            .headers(map.clone())
+            .header(reqwest::header::ACCEPT, "text/event-stream")
+            .send()
+            .await?;
+        if !response.status().is_success() {
+            return Err(SseError::Status(response.status().as_u16()));
+        }
+        let base = response.url().clone();
+        let (endpoint_tx, endpoint) = watch::channel(None);
+        let (incoming_tx, incoming) = mpsc::channel(1024);
+        let reader = tokio::spawn(read_events(response, base, endpoint_tx, incoming_tx));
+        Ok(SseTransport {
+            http,
+            headers: map,
+            endpoint,
+            incoming,
+            reader,
+        })
+    }
+}
+
+async fn read_events(
+    response: reqwest::Response,
+    base: reqwest::Url,
+    endpoint: watch::Sender<Option<Result<String, String>>>,
+    incoming: mpsc::Sender<Incoming>,
+) {
+    let mut parser = EventParser::default();
+    let mut body = response.bytes_stream();
+    while let Some(Ok(chunk)) = body.next().await {
+        for event in parser.feed(&chunk) {
+            match event.name.as_str() {
+                "endpoint" => {
+                    let resolved = base
+                        .join(event.data.trim())
+                        .map(|u| u.to_string())
+                        .map_err(|e| e.to_string());
+                    let _ = endpoint.send(Some(resolved));
+                }
+                "message" | "" => {
+                    if let Ok(message) = serde_json::from_str::<Incoming>(&event.data) {
+                        if incoming.send(message).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // The stream ended: `receive` returns None once the queue drains, and rmcp closes.
+    if endpoint.borrow().is_none() {
+        let _ = endpoint.send(Some(Err(String::new())));
+    }
+}
+
+impl Transport<RoleClient> for SseTransport {
+    type Error = SseError;
+
+    fn name() -> Cow<'static, str> {
+        "legacy HTTP+SSE".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let http = self.http.clone();
+        let headers = self.headers.clone();
+        let mut endpoint = self.endpoint.clone();
+        async move {
+            let url = {
+                let ready = endpoint
+                    .wait_for(Option::is_some)
+                    .await
+                    .map_err(|_| SseError::NoEndpoint)?;
+                match ready.as_ref() {
+                    Some(Ok(url)) => url.clone(),
+                    Some(Err(why)) if why.is_empty() => return Err(SseError::NoEndpoint),
+                    Some(Err(why)) => return Err(SseError::BadEndpoint(why.clone())),
+                    None => return Err(SseError::NoEndpoint),
+                }
+            };
+            let response = http
+                .post(url)
+                .headers(headers)
+                .timeout(POST_TIMEOUT)
+                .json(&item)
+                .send()
+                .await?;
+            if !response.status().is_success() {
+                return Err(SseError::Status(response.status().as_u16()));
+            }
+            Ok(())
+        }
+    }
+
+    fn receive(&mut self) -> impl std::future::Future<Output = Option<Incoming>> + Send {
+        self.incoming.recv()
+    }
+
+    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
+        self.reader.abort();
+        std::future::ready(Ok(()))
+    }
+}
+
+/// One dispatched server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub name: String,
+    pub data: String,
+}
+
+/// An incremental parser for `text/event-stream` (the WHATWG rules that matter here).
+#[derive(Debug, Default)]
+pub struct EventParser {
+    line: Vec<u8>,
+    name: String,
+    data: Vec<String>,
+}
+
+impl EventParser {
+    /// Feeds bytes; returns the events they completed.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        for &byte in bytes {
+            if byte != b'\n' {
+                self.line.push(byte);
+                continue;
+            }
+            let raw = std::mem::take(&mut self.line);
+            let line = String::from_utf8_lossy(&raw);
+            let line = line.strip_suffix('\r').unwrap_or(&line);
+            if line.is_empty() {
+                if !self.data.is_empty() {
+                    events.push(Event {
+                        name: std::mem::take(&mut self.name),
+                        data: std::mem::take(&mut self.data).join("\n"),
+                    });
+                }
+                self.name.clear();
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
+            let (field, value) = match line.split_once(':') {
+                Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+                None => (line, ""),
+            };
+            match field {
+                "event" => self.name = value.to_string(),
+                "data" => self.data.push(value.to_string()),
+                _ => {}
+            }
+        }
+        events
+    }
+}
