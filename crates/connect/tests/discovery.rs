@@ -184,7 +184,9 @@ fn event_stream_parsing_rules() {
         name: name.into(),
         data: data.into(),
     };
-    let cases: Vec<(&str, Vec<&[u8]>, Vec<Event>)> = vec![
+    /// (rule, chunks as they arrive, events expected)
+    type Case<'a> = (&'a str, Vec<&'a [u8]>, Vec<Event>);
+    let cases: Vec<Case> = vec![
         (
             "named_event",
             vec![b"event: endpoint\ndata: /message?sessionId=1\n\n"],
