@@ -32,6 +32,11 @@ use crate::stderr::StderrLog;
 /// An error from a request on an open session (rmcp's).
 pub use rmcp::ServiceError;
 
+/// The JSON-RPC error a tool call gets when the person must first visit URLs.
+pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+/// How often such a call is retried after the person acted.
+pub const URL_ELICITATION_RETRIES: u32 = 3;
+
 /// How long a local server may take to exit after its stdin closes before it gets SIGTERM.
 pub const STDIN_GRACE: Duration = Duration::from_millis(500);
 /// The largest single message we accept from a server. rmcp's default (16 MiB) drops a
@@ -210,6 +215,8 @@ pub struct CallOutcome {
 
 /// An open session.
 pub struct Connection {
+    server: String,
+    answerer: std::sync::Arc<dyn Answerer>,
     progress: ProgressRoutes,
     /// List-changed notifications, for whoever takes them first (the supervisor).
     changes: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>>>,
@@ -264,7 +271,7 @@ impl Connection {
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
         let handler = Handler::new(
             server.to_string(),
-            answerer,
+            answerer.clone(),
             vec![file_uri(project)],
             changes_tx,
         );
@@ -335,6 +342,8 @@ impl Connection {
                     }
                 };
                 Ok(Connection::from_service(
+                    server,
+                    answerer.clone(),
                     service,
                     Some(stderr),
                     Some(process),
@@ -397,7 +406,13 @@ impl Connection {
                     }
                 };
                 Ok(Connection::from_service(
-                    service, None, None, changes, progress,
+                    server,
+                    answerer.clone(),
+                    service,
+                    None,
+                    None,
+                    changes,
+                    progress,
                 ))
             }
             Transport::Remote {
@@ -407,7 +422,13 @@ impl Connection {
             } => {
                 let service = Self::serve_sse(handler, url, headers, timeout).await?;
                 Ok(Connection::from_service(
-                    service, None, None, changes, progress,
+                    server,
+                    answerer.clone(),
+                    service,
+                    None,
+                    None,
+                    changes,
+                    progress,
                 ))
             }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
@@ -446,6 +467,8 @@ impl Connection {
     }
 
     fn from_service(
+        server: &str,
+        answerer: std::sync::Arc<dyn Answerer>,
         service: RunningService<RoleClient, Handler>,
         stderr: Option<StderrLog>,
         process: Option<Process>,
@@ -455,6 +478,8 @@ impl Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            server: server.to_string(),
+            answerer,
             progress,
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
@@ -681,29 +706,61 @@ impl Connection {
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        let request =
-            rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
-        let options = match timeout {
+        let options = || match timeout {
             Some(timeout) => PeerRequestOptions::with_timeout(timeout),
             None => PeerRequestOptions::no_options(),
         };
         let started = Instant::now();
-        let response = self.note(
-            async {
-                let handle = self.peer.send_request_with_option(request, options).await?;
-                let token = handle.progress_token.clone();
-                if let Some(sink) = progress {
-                    self.progress
-                        .lock()
-                        .expect("progress lock")
-                        .insert(token.clone(), sink);
+        let mut attempt = 0;
+        let response = loop {
+            let request = rmcp::model::ClientRequest::CallToolRequest(
+                rmcp::model::CallToolRequest::new(params.clone()),
+            );
+            let sink = progress.clone();
+            let answer = self.note(
+                async {
+                    let handle = self
+                        .peer
+                        .send_request_with_option(request, options())
+                        .await?;
+                    let token = handle.progress_token.clone();
+                    if let Some(sink) = sink {
+                        self.progress
+                            .lock()
+                            .expect("progress lock")
+                            .insert(token.clone(), sink);
+                    }
+                    let response = handle.await_response().await;
+                    self.progress.lock().expect("progress lock").remove(&token);
+                    response
                 }
-                let response = handle.await_response().await;
-                self.progress.lock().expect("progress lock").remove(&token);
-                response
+                .await,
+            );
+            // -32042: the server needs the person to visit URLs first. Ask, and retry (at
+            // most URL_ELICITATION_RETRIES times, as Claude Code).
+            match answer {
+                Err(ServiceError::McpError(error))
+                    if error.code.0 == URL_ELICITATION_REQUIRED
+                        && attempt < URL_ELICITATION_RETRIES =>
+                {
+                    attempt += 1;
+                    let elicitations = error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("elicitations"))
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    for elicitation in elicitations {
+                        let reply = self.answerer.elicit(&self.server, elicitation).await;
+                        if reply.get("action").and_then(Value::as_str) != Some("accept") {
+                            return Err(ServiceError::McpError(error));
+                        }
+                    }
+                }
+                other => break other?,
             }
-            .await,
-        )?;
+        };
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let result = match response {
             rmcp::model::ServerResult::CallToolResult(result) => {

@@ -45,7 +45,11 @@ impl Handler {
         let config: ClientConfig = serde_json::from_value(serde_json::json!({
             "protocolVersion": rmcp::model::ProtocolVersion::default(),
             // Sampling is declared so that servers ask, and hear why we decline.
-            "capabilities": { "roots": { "listChanged": true }, "elicitation": {}, "sampling": {} },
+            "capabilities": {
+                "roots": { "listChanged": true },
+                "elicitation": { "form": {}, "url": {} },
+                "sampling": {}
+            },
             "clientInfo": {
                 "name": "mcp-manager",
                 "title": "MCP Manager",

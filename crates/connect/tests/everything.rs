@@ -398,3 +398,93 @@ async fn elicitation_is_answered_by_the_answerer_and_sampling_is_declined_clearl
     );
     declining.shutdown().await;
 }
+
+#[tokio::test]
+async fn url_elicitation_required_is_answered_then_the_call_is_retried() {
+    use mcp_manager_connect::answer::{Answer, Answerer, Decline};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// Accepts, and remembers which URLs it was sent to.
+    #[derive(Default)]
+    struct Visitor(std::sync::Mutex<Vec<String>>, AtomicUsize);
+    impl Answerer for Visitor {
+        fn elicit<'a>(
+            &'a self,
+            _server: &'a str,
+            request: serde_json::Value,
+        ) -> Answer<'a, serde_json::Value> {
+            self.1.fetch_add(1, Ordering::SeqCst);
+            self.0
+                .lock()
+                .unwrap()
+                .push(request["url"].as_str().unwrap_or_default().to_string());
+            Box::pin(async { json!({"action": "accept"}) })
+        }
+    }
+
+    let config = ServerConfig::stdio(
+        "node",
+        vec![everything().display().to_string(), "stdio".into()],
+        vec![],
+    );
+    let visitor = Arc::new(Visitor::default());
+    let connection = Connection::open_with(
+        "everything",
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+        visitor.clone(),
+    )
+    .await
+    .unwrap();
+    let args = json!({"url": "https://example.com/authorize", "errorPath": true})
+        .as_object()
+        .unwrap()
+        .clone();
+    let outcome = connection
+        .call_tool(
+            "trigger-url-elicitation",
+            Some(args.clone()),
+            Some(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+    assert!(!outcome.is_error, "{}", outcome.result);
+    let visited = visitor.0.lock().unwrap().clone();
+    assert_eq!(
+        visited,
+        [
+            "https://modelcontextprotocol.io",
+            "https://example.com/authorize"
+        ],
+        "first the prerequisite from the -32042 error, then the call's own URL on the retry"
+    );
+    connection.shutdown().await;
+
+    let declining = Connection::open_with(
+        "everything",
+        &config,
+        &std::env::temp_dir(),
+        Duration::from_secs(30),
+        StderrLog::default(),
+        Arc::new(Decline),
+    )
+    .await
+    .unwrap();
+    let err = declining
+        .call_tool(
+            "trigger-url-elicitation",
+            Some(args),
+            Some(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("-32042")
+            || err.to_string().contains("browser-based authorization"),
+        "{err}"
+    );
+    declining.shutdown().await;
+}
