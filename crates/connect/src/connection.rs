@@ -32,6 +32,10 @@ use crate::stderr::StderrLog;
 /// An error from a request on an open session (rmcp's).
 pub use rmcp::ServiceError;
 
+/// Transport failures in a row after which a remote session counts as lost and is
+/// reconnected (a transport that closes counts at once).
+pub const TERMINAL_ERRORS: u32 = 3;
+
 /// The JSON-RPC error a tool call gets when the person must first visit URLs.
 pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 /// How often such a call is retried after the person acted.
@@ -215,6 +219,8 @@ pub struct CallOutcome {
 
 /// An open session.
 pub struct Connection {
+    /// Transport failures in a row (see [`TERMINAL_ERRORS`]).
+    transport_errors: std::sync::atomic::AtomicU32,
     server: String,
     answerer: std::sync::Arc<dyn Answerer>,
     progress: ProgressRoutes,
@@ -478,6 +484,7 @@ impl Connection {
         let peer = service.peer().clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
+            transport_errors: std::sync::atomic::AtomicU32::new(0),
             server: server.to_string(),
             answerer,
             progress,
@@ -516,14 +523,19 @@ impl Connection {
         })
     }
 
-    /// Passes a request's result through, remembering a transport failure: the session is
-    /// then lost, and [`Self::ended`] resolves.
+    /// Passes a request's result through, counting transport failures: after
+    /// [`TERMINAL_ERRORS`] in a row the session is lost and [`Self::ended`] resolves; any
+    /// success resets the count.
     fn note<T>(&self, result: Result<T, ServiceError>) -> Result<T, ServiceError> {
-        if matches!(
-            result,
-            Err(ServiceError::TransportSend(_) | ServiceError::TransportClosed)
-        ) {
-            self.lost.notify_one();
+        use std::sync::atomic::Ordering;
+        match &result {
+            Err(ServiceError::TransportSend(_) | ServiceError::TransportClosed) => {
+                if self.transport_errors.fetch_add(1, Ordering::SeqCst) + 1 >= TERMINAL_ERRORS {
+                    self.lost.notify_one();
+                }
+            }
+            Ok(_) => self.transport_errors.store(0, Ordering::SeqCst),
+            Err(_) => {}
         }
         result
     }

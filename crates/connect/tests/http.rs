@@ -142,14 +142,18 @@ async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
     let args = json!({"message": "before"}).as_object().unwrap().clone();
     first.call_tool("echo", Some(args), None).await.unwrap();
 
-    // Down: a call fails at the transport, and the supervisor starts reconnecting.
+    // Down: three transport errors in a row (unless the transport closes by itself first)
+    // make the session lost, and the supervisor starts reconnecting.
     drop(server);
-    let failed =
-        tokio::time::timeout(Duration::from_secs(10), first.call_tool("echo", None, None)).await;
-    assert!(
-        matches!(failed, Ok(Err(_))),
-        "a call to a stopped server fails: {failed:?}"
-    );
+    for _ in 0..3 {
+        let failed =
+            tokio::time::timeout(Duration::from_secs(10), first.call_tool("echo", None, None))
+                .await;
+        assert!(
+            matches!(failed, Ok(Err(_))),
+            "a call to a stopped server fails: {failed:?}"
+        );
+    }
     let mut seen = Vec::new();
     while seen.len() < 3 {
         let event = tokio::time::timeout(Duration::from_secs(10), events.recv())
