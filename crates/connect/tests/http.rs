@@ -145,7 +145,7 @@ async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
     // Down: three transport errors in a row (unless the transport closes by itself first)
     // make the session lost, and the supervisor starts reconnecting.
     drop(server);
-    for _ in 0..3 {
+    for round in 1..=3 {
         let failed =
             tokio::time::timeout(Duration::from_secs(10), first.call_tool("echo", None, None))
                 .await;
@@ -153,6 +153,13 @@ async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
             matches!(failed, Ok(Err(_))),
             "a call to a stopped server fails: {failed:?}"
         );
+        if round == 2 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(
+                supervisor.connection("remote").is_some(),
+                "two transport errors in a row are not yet a lost session"
+            );
+        }
     }
     let mut seen = Vec::new();
     while seen.len() < 3 {
