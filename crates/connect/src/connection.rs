@@ -32,6 +32,9 @@ use crate::stderr::StderrLog;
 /// An error from a request on an open session (rmcp's).
 pub use rmcp::ServiceError;
 
+/// How long a remote server may take to answer a heartbeat ping.
+pub const PING_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Transport failures in a row after which a remote session counts as lost and is
 /// reconnected (a transport that closes counts at once).
 pub const TERMINAL_ERRORS: u32 = 3;
@@ -542,7 +545,11 @@ impl Connection {
 
     /// Resolves when the session has ended on its own: for a local server, when its process
     /// exited (with how: "status 1; stderr = …"); for a remote one, when the transport closed.
-    pub async fn ended(&self) -> String {
+    ///
+    /// A remote session is also pinged every `heartbeat`: a session that does not answer a
+    /// ping within [`PING_TIMEOUT`] is wedged (seen with rmcp 3.11 after a server restart:
+    /// requests stop leaving) and counts as ended.
+    pub async fn ended(&self, heartbeat: Duration) -> String {
         match &self.process {
             Some(process) => {
                 let status = process.wait().await;
@@ -557,9 +564,29 @@ impl Connection {
                         tokio::time::sleep(Duration::from_millis(200)).await;
                     }
                 };
+                let wedged = async {
+                    loop {
+                        tokio::time::sleep(heartbeat).await;
+                        let ping = rmcp::model::ClientRequest::PingRequest(Default::default());
+                        let answered = async {
+                            self.peer
+                                .send_request_with_option(
+                                    ping,
+                                    PeerRequestOptions::with_timeout(PING_TIMEOUT),
+                                )
+                                .await?
+                                .await_response()
+                                .await
+                        };
+                        if answered.await.is_err() {
+                            return;
+                        }
+                    }
+                };
                 tokio::select! {
                     _ = closed => "the connection was closed".into(),
                     _ = self.lost.notified() => "a request could not reach the server".into(),
+                    _ = wedged => format!("no answer to a ping within {}s", PING_TIMEOUT.as_secs()),
                 }
             }
         }

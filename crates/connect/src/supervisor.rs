@@ -37,6 +37,8 @@ pub struct Settings {
     pub tool_timeout: Option<Duration>,
     pub local_batch: usize,
     pub remote_batch: usize,
+    /// How often a connected remote server is pinged to notice a wedged session.
+    pub heartbeat: Duration,
 }
 
 impl Default for Settings {
@@ -46,6 +48,7 @@ impl Default for Settings {
             tool_timeout: None,
             local_batch: 3,
             remote_batch: 20,
+            heartbeat: Duration::from_secs(30),
         }
     }
 }
@@ -71,6 +74,7 @@ impl Settings {
             remote_batch: number("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE")
                 .map(|n| n.max(1) as usize)
                 .unwrap_or(defaults.remote_batch),
+            heartbeat: defaults.heartbeat,
         }
     }
 }
@@ -445,7 +449,7 @@ impl Supervisor {
     /// [`RECONNECT_ATTEMPTS`] times, then becomes failed.
     async fn watch(self: Arc<Self>, entry: CatalogEntry, mut connection: Arc<Connection>) {
         loop {
-            let ended = connection.ended().await;
+            let ended = connection.ended(self.settings.heartbeat).await;
             if !self.is_current(&entry.name, &connection) {
                 return;
             }
@@ -453,6 +457,8 @@ impl Supervisor {
                 let error = format!("exited with {ended}");
                 return self.transition(&entry.name, State::Failed { error });
             }
+            // Close the old session, so requests still waiting on it fail instead of hanging.
+            connection.shutdown().await;
             let mut last_error = ended;
             let mut reconnected = None;
             for attempt in 1..=RECONNECT_ATTEMPTS {

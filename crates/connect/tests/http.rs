@@ -246,3 +246,78 @@ async fn streamable_http_falls_back_to_sse_on_a_4xx() {
     assert_eq!(outcome.result["content"][0]["text"], "Echo: fallback");
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_session_wedged_by_a_server_restart_is_noticed_by_the_heartbeat_and_replaced() {
+    use mcp_manager_connect::{Settings, Supervisor};
+    use mcp_manager_core::config::catalog::Catalog;
+
+    let (server, port) = start_everything("streamableHttp");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    std::fs::create_dir_all(root.join("project")).unwrap();
+    std::fs::write(
+        root.join("home/.claude.json"),
+        json!({"mcpServers": {"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}}).to_string(),
+    )
+    .unwrap();
+    let mut locations =
+        mcp_manager_core::Locations::new(root.join("home"), None, &root.join("project")).unwrap();
+    locations.managed_dir = root.join("managed");
+    let settings = Settings {
+        heartbeat: Duration::from_secs(1),
+        ..Settings::default()
+    };
+    let supervisor = Supervisor::new(locations.project.clone(), settings);
+    supervisor.start(&Catalog::load(&locations)).await;
+    let mut events = supervisor.subscribe();
+    let old = supervisor.connection("remote").unwrap();
+    old.call_tool(
+        "echo",
+        Some(json!({"message": "a"}).as_object().unwrap().clone()),
+        None,
+    )
+    .await
+    .unwrap();
+
+    // Restarted at once: the old session is unknown to the new process.
+    drop(server);
+    let (_server, _) = start_everything_on("streamableHttp", port);
+    let waiting = tokio::spawn({
+        let old = std::sync::Arc::clone(&old);
+        async move {
+            old.call_tool(
+                "echo",
+                Some(json!({"message": "b"}).as_object().unwrap().clone()),
+                None,
+            )
+            .await
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while Instant::now() < deadline && !seen.ends_with(&["connected"]) {
+        if let Ok(Ok(event)) = tokio::time::timeout(Duration::from_millis(500), events.recv()).await
+        {
+            seen.push(event.status.label());
+        }
+    }
+    assert_eq!(seen, ["pending", "connected"], "noticed and replaced");
+    let stuck = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+    assert!(
+        matches!(stuck, Ok(Ok(Err(_)))),
+        "a call left on the old session fails instead of hanging: {stuck:?}"
+    );
+    let new = supervisor.connection("remote").unwrap();
+    let outcome = new
+        .call_tool(
+            "echo",
+            Some(json!({"message": "c"}).as_object().unwrap().clone()),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: c");
+    supervisor.shutdown().await;
+}
