@@ -373,10 +373,12 @@ impl Connection {
                         .map_err(|_| ConnectError::InvalidHeader(name.clone()))?;
                     custom.insert(header_name, header_value);
                 }
-                let transport = StreamableHttpClientTransport::from_config(
-                    StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                        .custom_headers(custom),
-                );
+                let mut http_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(custom);
+                http_config.max_json_response_size = MAX_MESSAGE;
+                http_config.max_sse_event_size = MAX_MESSAGE;
+                let transport =
+                    StreamableHttpClientTransport::with_client(shared_http_client(), http_config);
                 let fallback = handler.clone();
                 let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
                     Ok(Ok(service)) => service,
@@ -921,6 +923,13 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
         .into_iter()
         .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
         .collect()
+}
+
+/// One HTTP client for every remote session: building one loads the system's root
+/// certificates, which costs tens of milliseconds and serialised connecting to many servers.
+pub(crate) fn shared_http_client() -> reqwest::Client {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    CLIENT.get_or_init(reqwest::Client::new).clone()
 }
 
 /// `file://` URI of a folder, for roots.
