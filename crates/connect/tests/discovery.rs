@@ -1,23 +1,14 @@
 //! What is shown of a server's tools is clean, and results are checked against the tool's
 //! outputSchema (reported, never hidden).
 
-use std::path::Path;
+mod support;
+
 use std::time::Duration;
 
 use mcp_manager_connect::sanitize::{model_view, strip, MODEL_DESCRIPTION_CHARS};
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::Connection;
 use mcp_manager_core::config::entry::ServerConfig;
-
-fn script(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-        .canonicalize()
-        .unwrap()
-        .display()
-        .to_string()
-}
 
 #[test]
 fn stripping_rules() {
@@ -44,7 +35,9 @@ fn stripping_rules() {
 async fn tools_are_listed_clean_and_outputs_are_checked() {
     let edge = ServerConfig::stdio(
         "node",
-        vec![script("tests/fixtures/servers/edge-server.mjs")],
+        vec![support::repo("tests/fixtures/servers/edge-server.mjs")
+            .display()
+            .to_string()],
         vec![],
     );
     let connection = Connection::open(
@@ -107,7 +100,7 @@ async fn tools_are_listed_clean_and_outputs_are_checked() {
 
     let everything = ServerConfig::stdio(
         "node",
-        vec![script("tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio".into()],
+        vec![support::repo("tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js").display().to_string(), "stdio".into()],
         vec![],
     );
     let connection = Connection::open(
@@ -144,19 +137,11 @@ async fn tools_are_listed_clean_and_outputs_are_checked() {
 async fn a_list_changed_notification_refetches_that_list_and_is_announced() {
     use mcp_manager_connect::{ListKind, Settings, Supervisor};
     use mcp_manager_core::config::catalog::Catalog;
-    use mcp_manager_core::Locations;
 
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("home")).unwrap();
-    std::fs::create_dir_all(root.join("project")).unwrap();
-    std::fs::write(
-        root.join("home/.claude.json"),
-        serde_json::json!({"mcpServers": {"edge": {"command": "node", "args": [script("tests/fixtures/servers/edge-server.mjs")]}}}).to_string(),
-    )
-    .unwrap();
-    let mut locations = Locations::new(root.join("home"), None, &root.join("project")).unwrap();
-    locations.managed_dir = root.join("managed");
+    let world = support::World::with_servers(
+        serde_json::json!({"edge": {"command": "node", "args": [support::repo("tests/fixtures/servers/edge-server.mjs").display().to_string()]}}),
+    );
+    let locations = world.locations.clone();
     let supervisor = Supervisor::new(locations.project.clone(), Settings::default());
     let mut lists = supervisor.subscribe_lists();
     supervisor.start(&Catalog::load(&locations)).await;

@@ -2,7 +2,10 @@
 //! a leaked process. Real processes: shell one-liners, the reference server, and a plain Node
 //! server of ours for what the reference servers do not do (tests/fixtures/servers).
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use support::{edge, everything};
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,28 +13,7 @@ use mcp_manager_connect::stderr::{StderrLog, MAX_BYTES};
 use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::ServerConfig;
-use mcp_manager_core::Locations;
 use serde_json::json;
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-        .canonicalize()
-        .unwrap()
-}
-
-fn everything() -> String {
-    repo("tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-        .display()
-        .to_string()
-}
-
-fn edge() -> String {
-    repo("tests/fixtures/servers/edge-server.mjs")
-        .display()
-        .to_string()
-}
 
 /// Processes whose command line contains `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
@@ -243,17 +225,10 @@ async fn a_tool_timeout_cancels_and_the_session_goes_on() {
 
 #[tokio::test]
 async fn a_server_killed_mid_call_fails_the_call_and_becomes_failed() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("home")).unwrap();
-    std::fs::create_dir_all(root.join("project")).unwrap();
-    std::fs::write(
-        root.join("home/.claude.json"),
-        json!({"mcpServers": {"victim": {"command": "node", "args": [edge()]}}}).to_string(),
-    )
-    .unwrap();
-    let mut locations = Locations::new(root.join("home"), None, &root.join("project")).unwrap();
-    locations.managed_dir = root.join("managed");
+    let world = support::World::with_servers(
+        serde_json::json!({"victim": {"command": "node", "args": [edge()]}}),
+    );
+    let locations = world.locations.clone();
     let supervisor: Arc<Supervisor> =
         Supervisor::new(locations.project.clone(), Settings::default());
     let mut events = supervisor.subscribe();

@@ -1,5 +1,7 @@
 //! Streamable HTTP against the reference server run on 127.0.0.1 by the test.
 
+mod support;
+
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -122,18 +124,10 @@ async fn a_restarted_http_server_is_reconnected_by_the_supervisor() {
     use mcp_manager_core::Locations;
 
     let (server, port) = start_everything("streamableHttp");
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("home")).unwrap();
-    std::fs::create_dir_all(root.join("project")).unwrap();
-    std::fs::write(
-        root.join("home/.claude.json"),
-        json!({"mcpServers": {"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}}).to_string(),
-    )
-    .unwrap();
-    let mut locations =
-        mcp_manager_core::Locations::new(root.join("home"), None, &root.join("project")).unwrap();
-    locations.managed_dir = root.join("managed");
+    let world = support::World::with_servers(
+        serde_json::json!({"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}),
+    );
+    let locations = world.locations.clone();
     let _: &Locations = &locations;
     let supervisor = Supervisor::new(locations.project.clone(), Settings::default());
     let mut events = supervisor.subscribe();
@@ -253,18 +247,10 @@ async fn a_session_wedged_by_a_server_restart_is_noticed_by_the_heartbeat_and_re
     use mcp_manager_core::config::catalog::Catalog;
 
     let (server, port) = start_everything("streamableHttp");
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("home")).unwrap();
-    std::fs::create_dir_all(root.join("project")).unwrap();
-    std::fs::write(
-        root.join("home/.claude.json"),
-        json!({"mcpServers": {"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}}).to_string(),
-    )
-    .unwrap();
-    let mut locations =
-        mcp_manager_core::Locations::new(root.join("home"), None, &root.join("project")).unwrap();
-    locations.managed_dir = root.join("managed");
+    let world = support::World::with_servers(
+        serde_json::json!({"remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}}),
+    );
+    let locations = world.locations.clone();
     let settings = Settings {
         heartbeat: Duration::from_secs(1),
         ..Settings::default()

@@ -1,0 +1,64 @@
+//! What the connection tests share: where the real servers are, and a temporary home and
+//! project holding a given `mcpServers`.
+#![allow(dead_code)] // each test file uses part of it
+
+use std::path::{Path, PathBuf};
+
+use mcp_manager_core::Locations;
+use serde_json::{json, Value};
+
+/// A path in the repository, absolute.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+        .canonicalize()
+        .unwrap_or_else(|_| panic!("{path} is missing: run `scripts/setup test`"))
+}
+
+/// server-everything's entry point (run it with `node`).
+pub fn everything() -> String {
+    repo("tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+        .display()
+        .to_string()
+}
+
+/// Our plain Node edge-case server.
+pub fn edge() -> String {
+    repo("tests/fixtures/servers/edge-server.mjs")
+        .display()
+        .to_string()
+}
+
+/// A temporary home (with `~/.claude.json`) and project.
+pub struct World {
+    _dir: tempfile::TempDir,
+    pub locations: Locations,
+}
+
+impl World {
+    /// `servers` becomes the user scope's `mcpServers`.
+    pub fn with_servers(servers: Value) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        std::fs::create_dir_all(root.join("project")).unwrap();
+        let mut locations = Locations::new(root.join("home"), None, &root.join("project")).unwrap();
+        locations.managed_dir = root.join("managed");
+        let world = World {
+            _dir: dir,
+            locations,
+        };
+        world.write_servers(servers);
+        world
+    }
+
+    /// Replaces the user scope's `mcpServers`.
+    pub fn write_servers(&self, servers: Value) {
+        std::fs::write(
+            self.locations.claude_json(),
+            json!({ "mcpServers": servers }).to_string(),
+        )
+        .unwrap();
+    }
+}
