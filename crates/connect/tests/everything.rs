@@ -1,13 +1,14 @@
 //! Against the real reference server, `@modelcontextprotocol/server-everything` from npm, run
 //! with `node` (installed in tests/reference by `scripts/setup test`).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
-use mcp_manager_core::config::entry::ServerConfig;
 use mcp_manager_core::Locations;
 use serde_json::json;
 
@@ -38,11 +39,7 @@ fn alive(pid: u32) -> bool {
 #[tokio::test]
 async fn stdio_session_lists_tools_calls_echo_and_leaves_no_process() {
     let project = tempfile::tempdir().unwrap();
-    let config = ServerConfig::stdio(
-        "node",
-        vec![everything().display().to_string(), "stdio".into()],
-        vec![],
-    );
+    let config = support::everything_stdio();
     let connection = Connection::open(
         &config,
         project.path(),
@@ -214,19 +211,8 @@ async fn reconcile_restarts_only_what_changed() {
 
 #[tokio::test]
 async fn progress_notifications_reach_the_caller() {
-    let config = ServerConfig::stdio(
-        "node",
-        vec![everything().display().to_string(), "stdio".into()],
-        vec![],
-    );
-    let connection = Connection::open(
-        &config,
-        &std::env::temp_dir(),
-        Duration::from_secs(30),
-        StderrLog::default(),
-    )
-    .await
-    .unwrap();
+    let config = support::everything_stdio();
+    let connection = support::open(&config).await.unwrap();
     let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
     let outcome = connection
         .call_tool_with_progress(
@@ -264,19 +250,8 @@ async fn progress_notifications_reach_the_caller() {
 
 #[tokio::test]
 async fn completion_subscription_and_log_level() {
-    let config = ServerConfig::stdio(
-        "node",
-        vec![everything().display().to_string(), "stdio".into()],
-        vec![],
-    );
-    let connection = Connection::open(
-        &config,
-        &std::env::temp_dir(),
-        Duration::from_secs(30),
-        StderrLog::default(),
-    )
-    .await
-    .unwrap();
+    let config = support::everything_stdio();
+    let connection = support::open(&config).await.unwrap();
     let prompt = json!({"type": "ref/prompt", "name": "completable-prompt"});
     let values = connection
         .complete(prompt.clone(), "department", "S", None)
@@ -313,11 +288,7 @@ async fn elicitation_is_answered_by_the_answerer_and_sampling_is_declined_clearl
     use mcp_manager_connect::answer::{Decline, FixedAnswer, SAMPLING_DECLINED};
     use std::sync::Arc;
 
-    let config = ServerConfig::stdio(
-        "node",
-        vec![everything().display().to_string(), "stdio".into()],
-        vec![],
-    );
+    let config = support::everything_stdio();
     let open = |answerer: Arc<dyn mcp_manager_connect::answer::Answerer>| {
         let config = config.clone();
         async move {
@@ -423,11 +394,7 @@ async fn url_elicitation_required_is_answered_then_the_call_is_retried() {
         }
     }
 
-    let config = ServerConfig::stdio(
-        "node",
-        vec![everything().display().to_string(), "stdio".into()],
-        vec![],
-    );
+    let config = support::everything_stdio();
     let visitor = Arc::new(Visitor::default());
     let connection = Connection::open_with(
         "everything",

@@ -69,14 +69,9 @@ async fn streamable_http_session_lists_and_calls() {
         format!("http://127.0.0.1:{port}/mcp"),
         vec![("X-Test-Header".into(), "present".into())],
     );
-    let connection = Connection::open(
-        &config,
-        &std::env::temp_dir(),
-        Duration::from_secs(30),
-        StderrLog::default(),
-    )
-    .await
-    .expect("connects over streamable HTTP");
+    let connection = support::open(&config)
+        .await
+        .expect("connects over streamable HTTP");
     assert_eq!(connection.info().server_name, "mcp-servers/everything");
     let tools = connection.list_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "echo"));
@@ -192,14 +187,9 @@ async fn legacy_sse_session_lists_and_calls() {
         format!("http://127.0.0.1:{port}/sse"),
         vec![],
     );
-    let connection = Connection::open(
-        &config,
-        &std::env::temp_dir(),
-        Duration::from_secs(30),
-        StderrLog::default(),
-    )
-    .await
-    .expect("connects over legacy SSE");
+    let connection = support::open(&config)
+        .await
+        .expect("connects over legacy SSE");
     assert_eq!(connection.info().server_name, "mcp-servers/everything");
     assert!(connection
         .list_tools()
@@ -224,14 +214,9 @@ async fn streamable_http_falls_back_to_sse_on_a_4xx() {
         format!("http://127.0.0.1:{port}/sse"),
         vec![],
     );
-    let connection = Connection::open(
-        &config,
-        &std::env::temp_dir(),
-        Duration::from_secs(30),
-        StderrLog::default(),
-    )
-    .await
-    .expect("an http entry pointing at a legacy server still connects");
+    let connection = support::open(&config)
+        .await
+        .expect("an http entry pointing at a legacy server still connects");
     let args = json!({"message": "fallback"}).as_object().unwrap().clone();
     let outcome = connection
         .call_tool("echo", Some(args), None)

@@ -62,3 +62,30 @@ impl World {
         .unwrap();
     }
 }
+
+/// server-everything over stdio.
+pub fn everything_stdio() -> mcp_manager_core::config::entry::ServerConfig {
+    mcp_manager_core::config::entry::ServerConfig::stdio(
+        "node",
+        vec![everything(), "stdio".into()],
+        vec![],
+    )
+}
+
+/// Opens a session from a temporary folder with a 30 s connect timeout.
+pub async fn open(
+    config: &mcp_manager_core::config::entry::ServerConfig,
+) -> Result<mcp_manager_connect::Connection, mcp_manager_connect::ConnectError> {
+    mcp_manager_connect::Connection::open(
+        config,
+        &std::env::temp_dir(),
+        std::time::Duration::from_secs(30),
+        mcp_manager_connect::stderr::StderrLog::default(),
+    )
+    .await
+}
+
+/// A JSON object literal as tool arguments.
+pub fn args(value: Value) -> serde_json::Map<String, Value> {
+    value.as_object().expect("arguments are an object").clone()
+}
