@@ -18,6 +18,8 @@ use rmcp::model::{CallToolRequestParams, ServerPeerInfo};
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
+
+use crate::http_client::{TimedPosts, POST_TIMEOUT};
 use rmcp::{RoleClient, ServiceExt};
 use serde::Serialize;
 use serde_json::Value;
@@ -249,6 +251,25 @@ impl std::fmt::Debug for Connection {
     }
 }
 
+/// How long opening a session, and each HTTP POST in it, may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The whole start: spawn or first request, through `initialize`.
+    pub connect: Duration,
+    /// Each POST of a streamable HTTP session, up to its answer ([`POST_TIMEOUT`]).
+    pub http_post: Duration,
+}
+
+impl Limits {
+    /// `connect`, and the usual 60 s per HTTP POST.
+    pub fn connect(connect: Duration) -> Self {
+        Limits {
+            connect,
+            http_post: POST_TIMEOUT,
+        }
+    }
+}
+
 impl Connection {
     /// Opens a session that declines elicitation. `config` must already be `${VAR}`-expanded.
     pub async fn open(
@@ -261,7 +282,7 @@ impl Connection {
             "",
             config,
             project,
-            timeout,
+            Limits::connect(timeout),
             stderr,
             std::sync::Arc::new(Decline),
         )
@@ -273,10 +294,11 @@ impl Connection {
         server: &str,
         config: &ServerConfig,
         project: &Path,
-        timeout: Duration,
+        limits: Limits,
         stderr: StderrLog,
         answerer: std::sync::Arc<dyn Answerer>,
     ) -> Result<Connection, ConnectError> {
+        let timeout = limits.connect;
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
         let handler = Handler::new(
             server.to_string(),
@@ -374,11 +396,17 @@ impl Connection {
                     custom.insert(header_name, header_value);
                 }
                 let mut http_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(custom);
+                    .custom_headers(custom)
+                    // A 404 to a known session: rmcp initializes a new one and retries each
+                    // POST that failed that way once (tests/http.rs). A restart that wedges the
+                    // session instead is noticed by the heartbeat (`ended`).
+                    .reinit_on_expired_session(true);
                 http_config.max_json_response_size = MAX_MESSAGE;
                 http_config.max_sse_event_size = MAX_MESSAGE;
-                let transport =
-                    StreamableHttpClientTransport::with_client(shared_http_client(), http_config);
+                let transport = StreamableHttpClientTransport::with_client(
+                    TimedPosts::new(limits.http_post),
+                    http_config,
+                );
                 let fallback = handler.clone();
                 let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
                     Ok(Ok(service)) => service,
@@ -923,13 +951,6 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
         .into_iter()
         .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
         .collect()
-}
-
-/// One HTTP client for every remote session: building one loads the system's root
-/// certificates, which costs tens of milliseconds and serialised connecting to many servers.
-pub(crate) fn shared_http_client() -> reqwest::Client {
-    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
-    CLIENT.get_or_init(reqwest::Client::new).clone()
 }
 
 /// `file://` URI of a folder, for roots.

@@ -16,12 +16,13 @@ pub mod answer;
 pub mod connection;
 mod handler;
 pub mod headers;
+pub mod http_client;
 pub mod sanitize;
 pub mod sse;
 pub mod status;
 pub mod stderr;
 pub mod supervisor;
 
-pub use connection::{CallOutcome, ConnectError, Connection, ToolSummary};
+pub use connection::{CallOutcome, ConnectError, Connection, Limits, ToolSummary};
 pub use status::{ConnectedInfo, ListChanged, ListKind, Progress, ServerStatus, StatusEvent};
 pub use supervisor::{Reconciled, Settings, Supervisor};

@@ -67,7 +67,7 @@ impl SseTransport {
                 .map_err(|_| SseError::InvalidHeader(name.clone()))?;
             map.insert(header_name, header_value);
         }
-        let http = crate::connection::shared_http_client();
+        let http = crate::http_client::shared();
         let response = http
             .get(url)
             .headers(map.clone())

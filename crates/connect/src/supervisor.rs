@@ -39,6 +39,8 @@ pub struct Settings {
     pub remote_batch: usize,
     /// How often a connected remote server is pinged to notice a wedged session.
     pub heartbeat: Duration,
+    /// Each POST of a streamable HTTP session, up to its answer; the GET stream has none.
+    pub http_post_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -49,6 +51,7 @@ impl Default for Settings {
             local_batch: 3,
             remote_batch: 20,
             heartbeat: Duration::from_secs(30),
+            http_post_timeout: crate::http_client::POST_TIMEOUT,
         }
     }
 }
@@ -75,6 +78,7 @@ impl Settings {
                 .map(|n| n.max(1) as usize)
                 .unwrap_or(defaults.remote_batch),
             heartbeat: defaults.heartbeat,
+            http_post_timeout: defaults.http_post_timeout,
         }
     }
 }
@@ -145,6 +149,13 @@ impl Supervisor {
     /// applies to sessions opened from now on.
     pub fn set_answerer(&self, answerer: Arc<dyn Answerer>) {
         *self.answerer.lock().expect("answerer lock") = answerer;
+    }
+
+    fn limits(&self) -> crate::Limits {
+        crate::Limits {
+            connect: self.settings.connect_timeout,
+            http_post: self.settings.http_post_timeout,
+        }
     }
 
     fn answerer(&self) -> Arc<dyn Answerer> {
@@ -406,7 +417,7 @@ impl Supervisor {
             &entry.name,
             &config,
             &self.project,
-            self.settings.connect_timeout,
+            self.limits(),
             stderr,
             self.answerer(),
         )
@@ -484,7 +495,7 @@ impl Supervisor {
                     &entry.name,
                     &config,
                     &self.project,
-                    self.settings.connect_timeout,
+                    self.limits(),
                     StderrLog::default(),
                     self.answerer(),
                 )

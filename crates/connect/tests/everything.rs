@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mcp_manager_connect::stderr::StderrLog;
-use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
+use mcp_manager_connect::{Connection, Limits, ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::Locations;
 use serde_json::json;
@@ -296,7 +296,7 @@ async fn elicitation_is_answered_by_the_answerer_and_sampling_is_declined_clearl
                 "everything",
                 &config,
                 &std::env::temp_dir(),
-                Duration::from_secs(30),
+                Limits::connect(Duration::from_secs(30)),
                 StderrLog::default(),
                 answerer,
             )
@@ -400,7 +400,7 @@ async fn url_elicitation_required_is_answered_then_the_call_is_retried() {
         "everything",
         &config,
         &std::env::temp_dir(),
-        Duration::from_secs(30),
+        Limits::connect(Duration::from_secs(30)),
         StderrLog::default(),
         visitor.clone(),
     )
@@ -434,7 +434,7 @@ async fn url_elicitation_required_is_answered_then_the_call_is_retried() {
         "everything",
         &config,
         &std::env::temp_dir(),
-        Duration::from_secs(30),
+        Limits::connect(Duration::from_secs(30)),
         StderrLog::default(),
         Arc::new(Decline),
     )

@@ -292,3 +292,75 @@ async fn a_session_wedged_by_a_server_restart_is_noticed_by_the_heartbeat_and_re
     assert_eq!(outcome.result["content"][0]["text"], "Echo: c");
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_expired_session_is_replaced_and_the_call_retried_once() {
+    let server = support::EdgeHttp::start();
+    let connection = support::open(&server.config()).await.unwrap();
+    let call = |tool: &'static str| {
+        let connection = &connection;
+        async move {
+            let outcome = connection
+                .call_tool(tool, Some(support::args(json!({"message": "again"}))), None)
+                .await
+                .unwrap_or_else(|err| panic!("{tool}: {err}"));
+            outcome.result["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+    assert_eq!(call("initializes").await, "1");
+    assert!(call("expire").await.starts_with("expired "));
+    // The server now answers 404 with -32001 to the old session.
+    assert_eq!(
+        call("echo").await,
+        "Echo: again",
+        "retried on a new session"
+    );
+    assert_eq!(call("initializes").await, "2", "exactly one new session");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unanswered_post_fails_after_the_post_limit_and_the_session_goes_on() {
+    let server = support::EdgeHttp::start();
+    let connection = Connection::open_with(
+        "edge",
+        &server.config(),
+        &std::env::temp_dir(),
+        mcp_manager_connect::Limits {
+            connect: Duration::from_secs(30),
+            http_post: Duration::from_secs(1),
+        },
+        StderrLog::default(),
+        std::sync::Arc::new(mcp_manager_connect::answer::Decline),
+    )
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let err = connection
+        .call_tool("hang", None, Some(Duration::from_secs(30)))
+        .await
+        .expect_err("the POST is never answered");
+    let waited = started.elapsed();
+    assert!(
+        err.to_string()
+            .contains("no answer to the HTTP POST within 1 s"),
+        "{err}"
+    );
+    assert!(
+        waited < Duration::from_secs(10),
+        "the POST limit, not the tool timeout: {waited:?}"
+    );
+    let outcome = connection
+        .call_tool(
+            "echo",
+            Some(support::args(json!({"message": "still here"}))),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "Echo: still here");
+    connection.shutdown().await;
+}

@@ -89,3 +89,51 @@ pub async fn open(
 pub fn args(value: Value) -> serde_json::Map<String, Value> {
     value.as_object().expect("arguments are an object").clone()
 }
+
+/// A running `tests/fixtures/servers/edge-http-server.mjs`, killed on drop.
+pub struct EdgeHttp {
+    child: std::process::Child,
+    pub port: u16,
+}
+
+impl EdgeHttp {
+    /// Starts it on an ephemeral port of 127.0.0.1 and waits until it listens.
+    pub fn start() -> EdgeHttp {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("node")
+            .arg(repo("tests/fixtures/servers/edge-http-server.mjs"))
+            .arg("0")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("listening ")
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("edge-http-server did not start: {line:?}"));
+        EdgeHttp { child, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    pub fn config(&self) -> mcp_manager_core::config::entry::ServerConfig {
+        mcp_manager_core::config::entry::ServerConfig::remote(
+            mcp_manager_core::config::entry::TransportKind::Http,
+            self.url(),
+            vec![],
+        )
+    }
+}
+
+impl Drop for EdgeHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
