@@ -41,8 +41,10 @@ fn failure(message: impl Into<String>) -> ApiError {
     }
 }
 
+/// One thread: a command does one thing at a time, and a call on the same thread as its
+/// session's I/O saves a cross-thread wake-up each way (`benches/echo.rs`).
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a tokio runtime")
