@@ -71,7 +71,12 @@ pub enum ConnectError {
     #[error("no answer to initialize within {}s{}", .timeout.as_secs_f32(), stderr_suffix(.stderr))]
     Timeout { timeout: Duration, stderr: String },
     #[error("the server asks for authorization")]
-    NeedsAuth,
+    NeedsAuth {
+        /// Its `WWW-Authenticate` challenge, which seeds discovery at login.
+        challenge: Option<String>,
+    },
+    #[error("authorization: {0}")]
+    Auth(String),
     #[error("initialize failed: {message}{}", stderr_suffix(.stderr))]
     Initialize { message: String, stderr: String },
     #[error("header \"{0}\" is not a valid HTTP header")]
@@ -298,6 +303,20 @@ impl Connection {
         stderr: StderrLog,
         answerer: std::sync::Arc<dyn Answerer>,
     ) -> Result<Connection, ConnectError> {
+        Self::open_authorized(server, config, project, limits, stderr, answerer, None).await
+    }
+
+    /// [`Connection::open_with`], sending the stored OAuth token of `auth` (when one is stored)
+    /// to a streamable HTTP server, and refreshing it as needed.
+    pub async fn open_authorized(
+        server: &str,
+        config: &ServerConfig,
+        project: &Path,
+        limits: Limits,
+        stderr: StderrLog,
+        answerer: std::sync::Arc<dyn Answerer>,
+        auth: Option<&crate::oauth::Target>,
+    ) -> Result<Connection, ConnectError> {
         let timeout = limits.connect;
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
         let handler = Handler::new(
@@ -403,45 +422,21 @@ impl Connection {
                     .reinit_on_expired_session(true);
                 http_config.max_json_response_size = MAX_MESSAGE;
                 http_config.max_sse_event_size = MAX_MESSAGE;
-                let transport = StreamableHttpClientTransport::with_client(
-                    TimedPosts::new(limits.http_post),
-                    http_config,
-                );
-                let fallback = handler.clone();
-                let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
-                    Ok(Ok(service)) => service,
-                    Ok(Err(err)) if err.is_authorization_required() => {
-                        return Err(ConnectError::NeedsAuth)
+                let client = TimedPosts::new(limits.http_post);
+                let authorized = match auth {
+                    Some(target) => crate::oauth::authorized(target, client.clone())
+                        .await
+                        .map_err(|err| ConnectError::Auth(err.to_string()))?,
+                    None => None,
+                };
+                let service = match authorized {
+                    Some(client) => {
+                        Self::serve_streamable(handler, client, http_config, url, headers, timeout)
+                            .await?
                     }
-                    // A 4xx to the initialize POST: perhaps a server of the 2024-11-05 spec,
-                    // which expects a GET for its event stream at this URL (the spec's
-                    // backwards-compatibility rule).
-                    Ok(Err(err))
-                        if err
-                            .to_string()
-                            .contains("unexpected server response: HTTP 4") =>
-                    {
-                        match Self::serve_sse(fallback, url, headers, timeout).await {
-                            Ok(service) => service,
-                            Err(sse) => {
-                                return Err(ConnectError::Initialize {
-                                    message: format!("{err}; and as legacy SSE: {sse}"),
-                                    stderr: String::new(),
-                                })
-                            }
-                        }
-                    }
-                    Ok(Err(err)) => {
-                        return Err(ConnectError::Initialize {
-                            message: err.to_string(),
-                            stderr: String::new(),
-                        })
-                    }
-                    Err(_) => {
-                        return Err(ConnectError::Timeout {
-                            timeout,
-                            stderr: String::new(),
-                        })
+                    None => {
+                        Self::serve_streamable(handler, client, http_config, url, headers, timeout)
+                            .await?
                     }
                 };
                 Ok(Connection::from_service(
@@ -471,6 +466,51 @@ impl Connection {
                 ))
             }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
+        }
+    }
+
+    /// Initializes over streamable HTTP with `client`, falling back to legacy SSE on a 4xx.
+    async fn serve_streamable<C>(
+        handler: Handler,
+        client: C,
+        http_config: StreamableHttpClientTransportConfig,
+        url: &str,
+        headers: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
+    where
+        C: rmcp::transport::streamable_http_client::StreamableHttpClient + Send + Sync + 'static,
+    {
+        let transport = StreamableHttpClientTransport::with_client(client, http_config);
+        let fallback = handler.clone();
+        match tokio::time::timeout(timeout, handler.serve(transport)).await {
+            Ok(Ok(service)) => Ok(service),
+            Ok(Err(err)) if err.is_authorization_required() => Err(ConnectError::NeedsAuth {
+                challenge: err.auth_challenge().map(str::to_string),
+            }),
+            // A 4xx to the initialize POST: perhaps a server of the 2024-11-05 spec, which
+            // expects a GET for its event stream at this URL (the spec's
+            // backwards-compatibility rule).
+            Ok(Err(err))
+                if err
+                    .to_string()
+                    .contains("unexpected server response: HTTP 4") =>
+            {
+                Self::serve_sse(fallback, url, headers, timeout)
+                    .await
+                    .map_err(|sse| ConnectError::Initialize {
+                        message: format!("{err}; and as legacy SSE: {sse}"),
+                        stderr: String::new(),
+                    })
+            }
+            Ok(Err(err)) => Err(ConnectError::Initialize {
+                message: err.to_string(),
+                stderr: String::new(),
+            }),
+            Err(_) => Err(ConnectError::Timeout {
+                timeout,
+                stderr: String::new(),
+            }),
         }
     }
 

@@ -43,7 +43,9 @@ impl Handler {
         changes: UnboundedSender<ListKind>,
     ) -> Handler {
         let config: ClientConfig = serde_json::from_value(serde_json::json!({
-            "protocolVersion": rmcp::model::ProtocolVersion::default(),
+            // The newest version that still has the initialize handshake we use (rmcp's
+            // default, 2026-07-28, has none). Servers answer with what they speak.
+            "protocolVersion": rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE,
             // Sampling is declared so that servers ask, and hear why we decline.
             "capabilities": {
                 "roots": { "listChanged": true },
@@ -79,7 +81,8 @@ impl ClientHandler for Handler {
         _context: RequestContext<RoleClient>,
     ) -> Result<rmcp::model::ElicitResult, ErrorData> {
         let request = serde_json::to_value(request).unwrap_or_default();
-        let answer = self.answerer.elicit(&self.server, request).await;
+        let mut answer = self.answerer.elicit(&self.server, request.clone()).await;
+        fill_defaults(&request, &mut answer);
         serde_json::from_value(answer).map_err(|err| {
             ErrorData::internal_error(format!("our elicitation answer is invalid: {err}"), None)
         })
@@ -140,5 +143,58 @@ impl ClientHandler for Handler {
 
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
         let _ = self.changes.send(ListKind::Prompts);
+    }
+}
+
+/// SEP-1034: an accepted form answer gets the `default` of every field of the requested
+/// schema it leaves out.
+fn fill_defaults(request: &serde_json::Value, answer: &mut serde_json::Value) {
+    if answer.get("action").and_then(serde_json::Value::as_str) != Some("accept") {
+        return;
+    }
+    let Some(properties) = request
+        .pointer("/requestedSchema/properties")
+        .and_then(serde_json::Value::as_object)
+    else {
+        return;
+    };
+    let Some(answer) = answer.as_object_mut() else {
+        return;
+    };
+    let content = answer
+        .entry("content")
+        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    let Some(content) = content.as_object_mut() else {
+        return;
+    };
+    for (name, schema) in properties {
+        if let Some(default) = schema.get("default") {
+            content
+                .entry(name.clone())
+                .or_insert_with(|| default.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn an_accepted_form_gets_the_defaults_of_omitted_fields_only() {
+        let request = json!({"requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "John"},
+            "age": {"type": "integer", "default": 30},
+            "note": {"type": "string"}
+        }}});
+        let mut answer = json!({"action": "accept", "content": {"name": "Ann"}});
+        super::fill_defaults(&request, &mut answer);
+        assert_eq!(
+            answer,
+            json!({"action": "accept", "content": {"name": "Ann", "age": 30}})
+        );
+        let mut declined = json!({"action": "decline"});
+        super::fill_defaults(&request, &mut declined);
+        assert_eq!(declined, json!({"action": "decline"}));
     }
 }

@@ -19,6 +19,7 @@ use std::time::Duration;
 use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
 use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
 use mcp_manager_core::config::expand::{expand_config, process_env};
+use mcp_manager_core::secrets::SecretStore;
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::answer::{Answerer, Decline};
@@ -129,6 +130,8 @@ pub struct Supervisor {
     events: broadcast::Sender<StatusEvent>,
     lists: broadcast::Sender<ListChanged>,
     answerer: Mutex<Arc<dyn Answerer>>,
+    /// Where OAuth tokens are kept; `None`: remote servers get no token.
+    secrets: Mutex<Option<Arc<dyn SecretStore>>>,
 }
 
 impl Supervisor {
@@ -142,7 +145,27 @@ impl Supervisor {
             events,
             lists,
             answerer: Mutex::new(Arc::new(Decline)),
+            secrets: Mutex::new(None),
         })
+    }
+
+    /// Where OAuth tokens are kept (the OS keychain in the app and `mcpctl`); applies to
+    /// sessions opened from now on.
+    pub fn set_secrets(&self, secrets: Arc<dyn SecretStore>) {
+        *self.secrets.lock().expect("secrets lock") = Some(secrets);
+    }
+
+    /// The OAuth target of a remote entry, when tokens are kept somewhere.
+    fn auth_target(
+        &self,
+        entry: &CatalogEntry,
+        config: &ServerConfig,
+    ) -> Option<crate::oauth::Target> {
+        let secrets = self.secrets.lock().expect("secrets lock").clone()?;
+        let Transport::Remote { url, .. } = &config.transport else {
+            return None;
+        };
+        crate::oauth::Target::of(&entry.name, &entry.config, url, secrets)
     }
 
     /// Who answers the servers' elicitation and sampling requests (default: [`Decline`]);
@@ -413,18 +436,22 @@ impl Supervisor {
             Err(error) => return self.transition(&entry.name, State::Failed { error }),
         };
         let stderr = self.stderr_log(&entry.name);
-        let opened = Connection::open_with(
+        let auth = self.auth_target(&entry, &config);
+        let opened = Connection::open_authorized(
             &entry.name,
             &config,
             &self.project,
             self.limits(),
             stderr,
             self.answerer(),
+            auth.as_ref(),
         )
         .await;
         let connection = match opened {
             Ok(connection) => Arc::new(connection),
-            Err(ConnectError::NeedsAuth) => return self.transition(&entry.name, State::NeedsAuth),
+            Err(ConnectError::NeedsAuth { .. }) => {
+                return self.transition(&entry.name, State::NeedsAuth)
+            }
             Err(err) => {
                 return self.transition(
                     &entry.name,
@@ -491,13 +518,15 @@ impl Supervisor {
                         continue;
                     }
                 };
-                match Connection::open_with(
+                let auth = self.auth_target(&entry, &config);
+                match Connection::open_authorized(
                     &entry.name,
                     &config,
                     &self.project,
                     self.limits(),
                     StderrLog::default(),
                     self.answerer(),
+                    auth.as_ref(),
                 )
                 .await
                 {
@@ -505,7 +534,7 @@ impl Supervisor {
                         reconnected = Some(Arc::new(new));
                         break;
                     }
-                    Err(ConnectError::NeedsAuth) => {
+                    Err(ConnectError::NeedsAuth { .. }) => {
                         return self.transition(&entry.name, State::NeedsAuth)
                     }
                     Err(err) => last_error = err.to_string(),

@@ -110,6 +110,9 @@ pub struct OAuthConfig {
     pub auth_server_metadata_url: Option<String>,
     /// Scopes to ask for, as written (a space-separated string or a list).
     pub scopes: Option<Vec<String>>,
+    /// `clientMetadataUrl`: this client's Client ID Metadata Document (HTTPS), used as its
+    /// client id when the authorization server supports such documents. Not a Claude Code key.
+    pub client_metadata_url: Option<String>,
 }
 
 /// One server entry, as far as connecting to it is concerned.
@@ -220,6 +223,9 @@ impl ServerConfig {
             if let Some(scopes) = &oauth.scopes {
                 o.insert("scopes".into(), scopes.join(" ").into());
             }
+            if let Some(url) = &oauth.client_metadata_url {
+                o.insert("clientMetadataUrl".into(), url.clone().into());
+            }
             out.insert("oauth".into(), Value::Object(o));
         }
         if let Some(timeout) = self.timeout {
@@ -288,6 +294,9 @@ impl ServerConfig {
             }
             for scope in oauth.scopes.iter().flatten() {
                 field("scope", scope);
+            }
+            if let Some(v) = &oauth.client_metadata_url {
+                field("clientMetadataUrl", v);
             }
         }
         if let Some(timeout) = self.timeout {
@@ -536,12 +545,20 @@ fn parse_oauth(o: &Map<String, Value>) -> Result<OAuthConfig, String> {
         ),
         Some(_) => return Err("`oauth.scopes` must be a string or a list of strings".into()),
     };
+    let client_metadata_url = string_field(o, "clientMetadataUrl")
+        .map_err(|m| format!("`oauth.{}", m.trim_start_matches('`')))?;
+    if let Some(url) = &client_metadata_url {
+        if !url.starts_with("https://") {
+            return Err("`oauth.clientMetadataUrl` must be an https:// URL".into());
+        }
+    }
     Ok(OAuthConfig {
         client_id: string_field(o, "clientId")
             .map_err(|m| format!("`oauth.{}", m.trim_start_matches('`')))?,
         callback_port,
         auth_server_metadata_url,
         scopes,
+        client_metadata_url,
     })
 }
 

@@ -1,0 +1,241 @@
+//! The "browser" of a login: where the authorization URL is shown and how the redirect back
+//! is received.
+//!
+//! [`Loopback`] is the product's: a listener on `localhost` (a fixed port when the server's
+//! `oauth.callbackPort` says so, else an ephemeral one) and the person's own browser, opened
+//! with the `webbrowser` crate (which honours `$BROWSER`) or, with `--no-browser`, the URL
+//! printed for them to open. The listener answers the redirect with a small success or failure
+//! page and hands the full callback URL to the login.
+//!
+//! [`Headless`] is the conformance client's: it sends one GET to the authorization URL without
+//! following redirects and reads the callback from `Location`. Everything else in the login is
+//! the same code.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::OAuthError;
+
+/// Shows the person an authorization URL and brings back where it redirected to.
+#[async_trait]
+pub trait Browser: Send + Sync {
+    /// The redirect URI to register and send; loopback only.
+    fn redirect_uri(&self) -> String;
+    /// Resolves with the full URL the authorization server redirected to.
+    async fn authorize(&self, url: &str) -> Result<String, OAuthError>;
+}
+
+/// How a [`Loopback`] shows the URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opener {
+    /// The system browser (`$BROWSER` when set).
+    System,
+    /// Printed on stderr for the person to open.
+    Print,
+}
+
+/// A loopback listener plus the person's browser.
+pub struct Loopback {
+    listener: TcpListener,
+    port: u16,
+    opener: Opener,
+    timeout: Duration,
+    cancel: CancellationToken,
+}
+
+/// How long a login waits for the person by default.
+pub const LOGIN_TIMEOUT: Duration = Duration::from_secs(300);
+
+impl Loopback {
+    /// Listens on `localhost` at `port`, or an ephemeral port when `None`.
+    pub async fn bind(port: Option<u16>, opener: Opener) -> Result<Loopback, OAuthError> {
+        let listener = TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
+            .await
+            .map_err(|err| match port {
+                Some(port) => OAuthError::Callback(format!(
+                    "cannot listen on localhost:{port} for the login redirect: {err}"
+                )),
+                None => OAuthError::Callback(format!("cannot listen on localhost: {err}")),
+            })?;
+        let port = listener
+            .local_addr()
+            .map_err(|err| OAuthError::Callback(err.to_string()))?
+            .port();
+        Ok(Loopback {
+            listener,
+            port,
+            opener,
+            timeout: LOGIN_TIMEOUT,
+            cancel: CancellationToken::new(),
+        })
+    }
+
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Cancelling this token ends a waiting [`Browser::authorize`] with [`OAuthError::Cancelled`].
+    pub fn cancel_token(&self) -> CancellationToken {
+        self.cancel.clone()
+    }
+
+    /// Waits for the request to `/callback`, answers it, and returns its URL.
+    async fn receive(&self) -> Result<String, OAuthError> {
+        loop {
+            let (mut stream, _) = self
+                .listener
+                .accept()
+                .await
+                .map_err(|err| OAuthError::Callback(err.to_string()))?;
+            let mut buffer = vec![0u8; 16 * 1024];
+            let mut read = 0;
+            // The request line and headers; the redirect is a GET with no body.
+            while read < buffer.len() {
+                let n = match tokio::time::timeout(
+                    Duration::from_secs(10),
+                    stream.read(&mut buffer[read..]),
+                )
+                .await
+                {
+                    Ok(Ok(n)) => n,
+                    _ => 0,
+                };
+                if n == 0 {
+                    break;
+                }
+                read += n;
+                if buffer[..read].windows(4).any(|w| w == b"\r\n\r\n") {
+                    break;
+                }
+            }
+            let request = String::from_utf8_lossy(&buffer[..read]);
+            let target = request
+                .lines()
+                .next()
+                .and_then(|line| line.strip_prefix("GET "))
+                .and_then(|rest| rest.split(' ').next())
+                .unwrap_or("");
+            if !target.starts_with("/callback") {
+                let _ = stream
+                    .write_all(
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    )
+                    .await;
+                continue;
+            }
+            let url = format!("http://localhost:{}{target}", self.port);
+            let failed = url::Url::parse(&url).ok().and_then(|parsed| {
+                parsed
+                    .query_pairs()
+                    .find(|(k, _)| k == "error")
+                    .map(|(_, v)| v.into_owned())
+            });
+            let page = match &failed {
+                None => PAGE.replace("{title}", "Logged in").replace(
+                    "{text}",
+                    "You are logged in. You can close this tab and return to MCP Manager.",
+                ),
+                Some(error) => PAGE.replace("{title}", "Login failed").replace(
+                    "{text}",
+                    &format!(
+                        "The server refused the login ({}). Return to MCP Manager to try again.",
+                        html_escape(error)
+                    ),
+                ),
+            };
+            let response = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = stream.write_all(response.as_bytes()).await;
+            let _ = stream.shutdown().await;
+            return Ok(url);
+        }
+    }
+}
+
+const PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title} · MCP Manager</title>\
+<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style></head>\
+<body><h1>{title}</h1><p>{text}</p></body></html>";
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[async_trait]
+impl Browser for Loopback {
+    fn redirect_uri(&self) -> String {
+        format!("http://localhost:{}/callback", self.port)
+    }
+
+    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
+        match self.opener {
+            Opener::System => {
+                let url = url.to_string();
+                let opened = tokio::task::spawn_blocking(move || webbrowser::open(&url))
+                    .await
+                    .map_err(|err| OAuthError::Browser(err.to_string()))?;
+                opened.map_err(|err| OAuthError::Browser(err.to_string()))?;
+            }
+            Opener::Print => eprintln!("Open this URL in your browser to log in:\n{url}"),
+        }
+        tokio::select! {
+            received = tokio::time::timeout(self.timeout, self.receive()) => {
+                received.map_err(|_| OAuthError::TimedOut(self.timeout))?
+            }
+            _ = self.cancel.cancelled() => Err(OAuthError::Cancelled),
+        }
+    }
+}
+
+/// The conformance client's browser: one GET, no redirects followed, the callback from
+/// `Location`.
+pub struct Headless {
+    redirect_uri: String,
+}
+
+impl Headless {
+    pub fn new(redirect_uri: impl Into<String>) -> Self {
+        Headless {
+            redirect_uri: redirect_uri.into(),
+        }
+    }
+}
+
+#[async_trait]
+impl Browser for Headless {
+    fn redirect_uri(&self) -> String {
+        self.redirect_uri.clone()
+    }
+
+    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|err| OAuthError::Browser(err.to_string()))?;
+        let response = client
+            .get(url)
+            .send()
+            .await
+            .map_err(|err| OAuthError::Browser(err.to_string()))?;
+        response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string)
+            .ok_or_else(|| {
+                OAuthError::Browser(format!(
+                    "the authorization endpoint answered {} without a redirect",
+                    response.status()
+                ))
+            })
+    }
+}

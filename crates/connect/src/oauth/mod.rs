@@ -1,0 +1,343 @@
+//! OAuth for remote servers, on rmcp's `auth` feature.
+//!
+//! rmcp implements the protocol: RFC 9728 protected-resource discovery (from the challenge's
+//! `resource_metadata`, then the path-inserted and root well-known URLs, with the `resource`
+//! check), RFC 8414 and OpenID discovery, dynamic client registration, PKCE S256, `state`, the
+//! RFC 8707 `resource` parameter, the RFC 9207 `iss` check, scope selection, and refresh on a
+//! 401 decided by the token that was sent. This module fills what it leaves to its user:
+//! - where things are kept: tokens and registrations in the OS keychain ([`store`]);
+//! - who the client is: the configured client id (secret from the keychain), else a Client ID
+//!   Metadata Document when the server supports one and one is configured, else the client
+//!   this app registered before for the same redirect URI and issuer, else a new registration,
+//!   which is then kept;
+//! - the person's part: [`browser::Browser`] shows the authorization URL and brings back the
+//!   redirect. The product opens the system browser with a loopback listener; the conformance
+//!   client sends a GET and reads `Location`. Nothing else differs between them;
+//! - logout, with RFC 7009 revocation when the server offers it.
+
+pub mod browser;
+pub mod store;
+
+use std::sync::Arc;
+
+use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, Transport};
+use mcp_manager_core::secrets::{server_key, SecretError, SecretStore};
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, AuthorizationMetadata, AuthorizationRequest,
+    AuthorizationSession,
+};
+
+pub use browser::{Browser, Headless, Loopback, Opener};
+pub use store::{Registration, ServerSecrets, TokenStore};
+
+/// The name this app registers under.
+pub const CLIENT_NAME: &str = "MCP Manager";
+
+/// What can go wrong in a login or logout.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OAuthError {
+    #[error(transparent)]
+    Keychain(#[from] SecretError),
+    #[error("{0}")]
+    Protocol(#[from] AuthError),
+    #[error("the browser could not be opened: {0}")]
+    Browser(String),
+    #[error("the login redirect could not be received: {0}")]
+    Callback(String),
+    #[error("the login was not completed within {} s", .0.as_secs())]
+    TimedOut(std::time::Duration),
+    #[error("the login was cancelled")]
+    Cancelled,
+    #[error("{0}")]
+    Config(String),
+}
+
+/// A remote server to log in to.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The server's URL, `${VAR}`-expanded.
+    pub url: String,
+    pub oauth: OAuthConfig,
+    /// Where this server's tokens, registration and client secret are kept.
+    pub secrets: ServerSecrets,
+}
+
+impl Target {
+    /// The target of server `name`: `raw` is its entry as written (the keychain key is
+    /// computed from it, as Claude Code does), `url` its expanded URL. `None` for stdio.
+    pub fn of(
+        name: &str,
+        raw: &ServerConfig,
+        url: &str,
+        secrets: Arc<dyn SecretStore>,
+    ) -> Option<Target> {
+        matches!(raw.transport, Transport::Remote { .. }).then(|| Target {
+            url: url.to_string(),
+            oauth: raw.oauth.clone().unwrap_or_default(),
+            secrets: ServerSecrets::new(secrets, server_key(name, raw)),
+        })
+    }
+}
+
+/// What a completed login obtained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Granted {
+    pub client_id: String,
+    pub scopes: Vec<String>,
+}
+
+/// An authorization manager for `url` whose tokens live in `secrets`.
+pub(crate) async fn manager(
+    url: &str,
+    secrets: &ServerSecrets,
+) -> Result<AuthorizationManager, AuthError> {
+    let mut manager = AuthorizationManager::new_allowing_private_addresses(url).await?;
+    manager.set_credential_store(secrets.credential_store());
+    Ok(manager)
+}
+
+/// `oauth.authServerMetadataUrl`: fetched as given (HTTPS only) instead of discovered.
+async fn configured_metadata(url: &str) -> Result<AuthorizationMetadata, OAuthError> {
+    if !url.starts_with("https://") {
+        return Err(OAuthError::Config(
+            "`oauth.authServerMetadataUrl` must be an https:// URL".into(),
+        ));
+    }
+    let response = crate::http_client::shared()
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|err| OAuthError::Config(format!("{url}: {err}")))?;
+    if !response.status().is_success() {
+        return Err(OAuthError::Config(format!(
+            "{url}: HTTP {}",
+            response.status()
+        )));
+    }
+    response.json().await.map_err(|err| {
+        OAuthError::Config(format!("{url} is not authorization server metadata: {err}"))
+    })
+}
+
+fn supports_client_metadata_documents(metadata: &AuthorizationMetadata) -> bool {
+    metadata
+        .additional_fields
+        .get("client_id_metadata_document_supported")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// Logs in to `target` through `browser`: discovery (seeded by `challenge`, the
+/// `WWW-Authenticate` of the 401 or 403 that asked for it), the client's identity, the
+/// authorization code with PKCE, and the token exchange. The tokens land in the keychain.
+///
+/// `scopes`, when given, are asked for on top of what discovery selects (a step-up after a
+/// 403 `insufficient_scope`).
+pub async fn login(
+    target: &Target,
+    browser: &dyn Browser,
+    challenge: Option<&str>,
+    scopes: &[String],
+) -> Result<Granted, OAuthError> {
+    let mut manager = manager(&target.url, &target.secrets).await?;
+    let metadata = match &target.oauth.auth_server_metadata_url {
+        Some(url) => configured_metadata(url).await?,
+        None => {
+            manager
+                .resolve_metadata_from_challenge(challenge)
+                .await?
+                .metadata
+        }
+    };
+    manager.set_metadata(metadata.clone());
+
+    let redirect_uri = browser.redirect_uri();
+    let mut wanted: Vec<String> = target.oauth.scopes.clone().unwrap_or_default();
+    if !scopes.is_empty() {
+        // A step-up: what is held already, plus what the server asked for.
+        wanted = manager.select_scopes(Some(&scopes.join(" ")), &[]);
+    }
+    let mut request = AuthorizationRequest::new(redirect_uri.clone()).with_client_name(CLIENT_NAME);
+    if !wanted.is_empty() {
+        request = request.with_scopes(wanted.clone());
+    }
+    if let Some(client_id) = &target.oauth.client_id {
+        request = request.with_preregistered_client(client_id);
+        if let Some(secret) = target.secrets.client_secret().await? {
+            request = request.with_client_secret(secret.expose());
+        }
+    } else if let Some(url) = target
+        .oauth
+        .client_metadata_url
+        .as_ref()
+        .filter(|_| supports_client_metadata_documents(&metadata))
+    {
+        request = request.with_client_metadata_url(url);
+    } else {
+        let kept = target.secrets.registration().await?.filter(|registration| {
+            registration.redirect_uri == redirect_uri && registration.issuer == metadata.issuer
+        });
+        let registration = match kept {
+            Some(registration) => registration,
+            None => {
+                let scopes = if wanted.is_empty() {
+                    manager.select_scopes(None, &[])
+                } else {
+                    wanted.clone()
+                };
+                let refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
+                let config = manager
+                    .register_client(CLIENT_NAME, &redirect_uri, &refs)
+                    .await?;
+                let registration = Registration {
+                    client_id: config.client_id,
+                    client_secret: config.client_secret,
+                    redirect_uri: redirect_uri.clone(),
+                    issuer: metadata.issuer.clone(),
+                };
+                target.secrets.save_registration(&registration).await?;
+                registration
+            }
+        };
+        request = request.with_preregistered_client(&registration.client_id);
+        if let Some(secret) = &registration.client_secret {
+            request = request.with_client_secret(secret);
+        }
+    }
+
+    let session = AuthorizationSession::new(manager, request)
+        .await
+        .map_err(|(_, err)| err)?;
+    let callback = browser.authorize(session.get_authorization_url()).await?;
+    session.handle_callback_url(&callback).await?;
+    use oauth2::TokenResponse;
+    let (client_id, token) = session.get_credentials().await?;
+    let scopes = token
+        .as_ref()
+        .and_then(|token| token.scopes())
+        .map(|scopes| scopes.iter().map(|s| s.to_string()).collect())
+        .unwrap_or(wanted);
+    Ok(Granted { client_id, scopes })
+}
+
+/// An rmcp HTTP client that sends `target`'s stored token (refreshing it when it expires or a
+/// request comes back 401), or `None` when no token is stored.
+pub async fn authorized<C>(
+    target: &Target,
+    client: C,
+) -> Result<Option<rmcp::transport::AuthClient<C>>, OAuthError> {
+    // No keychain: nothing can be stored there either. The server's 401 then makes it
+    // needs-auth, and the login reports the keychain's own error.
+    if !target.secrets.has_tokens().await.unwrap_or(false) {
+        return Ok(None);
+    }
+    let mut manager = manager(&target.url, &target.secrets).await?;
+    if let Some(url) = &target.oauth.auth_server_metadata_url {
+        manager.set_metadata(configured_metadata(url).await?);
+    }
+    if !manager.initialize_from_store().await? {
+        return Ok(None);
+    }
+    // rmcp restores only the client id; a confidential client needs its secret to refresh.
+    let secret = match &target.oauth.client_id {
+        Some(_) => target
+            .secrets
+            .client_secret()
+            .await?
+            .map(|secret| secret.expose().to_string()),
+        None => target
+            .secrets
+            .registration()
+            .await?
+            .and_then(|registration| registration.client_secret),
+    };
+    if let Some(secret) = secret {
+        let (client_id, _) = manager.get_credentials().await?;
+        let redirect = target
+            .secrets
+            .registration()
+            .await?
+            .map(|registration| registration.redirect_uri)
+            .unwrap_or_else(|| "http://localhost/callback".into());
+        manager.configure_client(
+            rmcp::transport::auth::OAuthClientConfig::new(client_id, redirect)
+                .with_client_secret(secret),
+        )?;
+    }
+    Ok(Some(rmcp::transport::AuthClient::new(client, manager)))
+}
+
+/// Forgets `target`'s login: revokes the refresh and access tokens where the authorization
+/// server offers RFC 7009 revocation (best effort), then removes tokens and registration from
+/// the keychain. Returns whether the server confirmed a revocation.
+pub async fn logout(target: &Target) -> Result<bool, OAuthError> {
+    let revoked = match target.secrets.tokens().await? {
+        Some(stored) => revoke(target, &stored).await.unwrap_or(false),
+        None => false,
+    };
+    target.secrets.clear().await?;
+    Ok(revoked)
+}
+
+async fn revoke(
+    target: &Target,
+    stored: &rmcp::transport::auth::StoredCredentials,
+) -> Result<bool, OAuthError> {
+    use oauth2::TokenResponse;
+    let Some(token) = &stored.token_response else {
+        return Ok(false);
+    };
+    let manager = manager(&target.url, &target.secrets).await?;
+    let metadata = match &target.oauth.auth_server_metadata_url {
+        Some(url) => configured_metadata(url).await?,
+        None => manager.resolve_metadata().await?.metadata,
+    };
+    let Some(endpoint) = metadata
+        .additional_fields
+        .get("revocation_endpoint")
+        .and_then(serde_json::Value::as_str)
+    else {
+        return Ok(false);
+    };
+    let secret = match &target.oauth.client_id {
+        Some(_) => target
+            .secrets
+            .client_secret()
+            .await?
+            .map(|secret| secret.expose().to_string()),
+        None => target
+            .secrets
+            .registration()
+            .await?
+            .and_then(|registration| registration.client_secret),
+    };
+    let mut confirmed = false;
+    let tokens = [
+        token
+            .refresh_token()
+            .map(|t| (t.secret().clone(), "refresh_token")),
+        Some((token.access_token().secret().clone(), "access_token")),
+    ];
+    for (value, hint) in tokens.into_iter().flatten() {
+        let mut form = vec![("token", value), ("token_type_hint", hint.to_string())];
+        let mut request = crate::http_client::shared().post(endpoint);
+        match &secret {
+            Some(secret) => request = request.basic_auth(&stored.client_id, Some(secret)),
+            None => form.push(("client_id", stored.client_id.clone())),
+        }
+        let response = request
+            .form(&form)
+            .send()
+            .await
+            .map_err(|err| OAuthError::Config(err.to_string()))?;
+        confirmed |= response.status().is_success();
+    }
+    Ok(confirmed)
+}
+
+/// A shared handle to a keychain, for targets.
+pub fn keychain() -> Arc<dyn mcp_manager_core::secrets::SecretStore> {
+    Arc::new(mcp_manager_core::secrets::Keychain::default())
+}

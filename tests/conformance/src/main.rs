@@ -1,0 +1,226 @@
+//! `conformance-client URL`: the client the official MCP conformance suite runs for each
+//! client scenario (`MCP_CONFORMANCE_SCENARIO`, with `MCP_CONFORMANCE_CONTEXT` as JSON for
+//! some). It is the product's code — `Connection`, `oauth::login`, the handler — with one
+//! difference: its browser ([`Headless`]) sends a GET to the authorization URL and reads the
+//! code from `Location`, since the suite's authorization server redirects at once. Tokens go
+//! to an in-memory secret store instead of the keychain.
+//!
+//! Flow: connect; on a 401, log in and connect again; list the tools and call each with
+//! arguments made from its schema; on a 403 `insufficient_scope`, log in again for the
+//! challenged scope (at most 3 authorizations in all) and retry the call.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_manager_connect::answer::{Answer, Answerer};
+use mcp_manager_connect::oauth::{self, Headless, Target};
+use mcp_manager_connect::stderr::StderrLog;
+use mcp_manager_connect::{ConnectError, Connection, Limits};
+use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
+use mcp_manager_core::secrets::{Secret, SecretError, SecretStore};
+use serde_json::{json, Map, Value};
+
+/// Where the suite's authorization server sends the browser (nothing listens: the headless
+/// browser reads the redirect instead of following it).
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+/// A Client ID Metadata Document URL, used when the authorization server supports them.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+/// Authorizations allowed in one run: the first, and step-ups after a 403.
+const AUTHORIZATIONS: usize = 3;
+
+#[derive(Default)]
+struct MemorySecrets(Mutex<HashMap<String, Secret>>);
+
+impl SecretStore for MemorySecrets {
+    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
+        Ok(self.0.lock().unwrap().get(account).cloned())
+    }
+    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
+        self.0
+            .lock()
+            .unwrap()
+            .insert(account.into(), secret.clone());
+        Ok(())
+    }
+    fn delete(&self, account: &str) -> Result<(), SecretError> {
+        self.0.lock().unwrap().remove(account);
+        Ok(())
+    }
+}
+
+/// Accepts every elicitation; the handler fills in the schema's defaults.
+struct Accept;
+
+impl Answerer for Accept {
+    fn elicit<'a>(&'a self, _server: &'a str, _request: Value) -> Answer<'a, Value> {
+        Box::pin(async { json!({"action": "accept", "content": {}}) })
+    }
+}
+
+fn main() -> ExitCode {
+    let Some(url) = std::env::args().nth(1) else {
+        eprintln!("usage: conformance-client URL");
+        return ExitCode::from(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    match runtime.block_on(run(&url, &scenario, &context)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("conformance-client ({scenario}): {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn text(context: &Value, key: &str) -> Option<String> {
+    context.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+async fn run(url: &str, _scenario: &str, context: &Value) -> Result<(), String> {
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let mut oauth_config = OAuthConfig {
+        client_metadata_url: Some(CLIENT_METADATA_URL.into()),
+        ..OAuthConfig::default()
+    };
+    if let Some(client_id) = text(context, "client_id") {
+        oauth_config.client_id = Some(client_id);
+    }
+    let mut config = ServerConfig::remote(TransportKind::Http, url, vec![]);
+    config.oauth = Some(oauth_config);
+    let target = Target::of("conformance", &config, url, Arc::clone(&secrets))
+        .expect("a remote server has a target");
+    if let Some(secret) = text(context, "client_secret") {
+        let account = format!(
+            "client-secret:{}",
+            mcp_manager_core::secrets::server_key("conformance", &config)
+        );
+        secrets
+            .set(&account, &Secret::new(secret))
+            .map_err(|e| e.to_string())?;
+    }
+    let browser = Headless::new(REDIRECT_URI);
+    let mut authorizations = 0;
+
+    let mut connection = connect(&config, &target, &browser, &mut authorizations).await?;
+    let tools = connection.list_tools().await.map_err(|e| e.to_string())?;
+    for tool in tools {
+        let arguments = arguments_for(&tool.input_schema);
+        loop {
+            match connection
+                .call_tool(
+                    &tool.name,
+                    Some(arguments.clone()),
+                    Some(Duration::from_secs(30)),
+                )
+                .await
+            {
+                Ok(_) => break,
+                Err(err) => {
+                    let Some(challenge) = err.auth_challenge().map(str::to_string) else {
+                        eprintln!("{}: {err}", tool.name);
+                        break;
+                    };
+                    if authorizations >= AUTHORIZATIONS {
+                        return Err(format!(
+                            "{}: still refused after {AUTHORIZATIONS} authorizations",
+                            tool.name
+                        ));
+                    }
+                    authorizations += 1;
+                    let scopes = challenged_scopes(&challenge);
+                    oauth::login(&target, &browser, Some(&challenge), &scopes)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    connection.shutdown().await;
+                    connection = connect(&config, &target, &browser, &mut authorizations).await?;
+                }
+            }
+        }
+    }
+    connection.shutdown().await;
+    Ok(())
+}
+
+/// Opens the session, logging in when the server answers 401.
+async fn connect(
+    config: &ServerConfig,
+    target: &Target,
+    browser: &Headless,
+    authorizations: &mut usize,
+) -> Result<Connection, String> {
+    loop {
+        let opened = Connection::open_authorized(
+            "conformance",
+            config,
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            StderrLog::default(),
+            Arc::new(Accept),
+            Some(target),
+        )
+        .await;
+        match opened {
+            Ok(connection) => return Ok(connection),
+            Err(ConnectError::NeedsAuth { challenge }) if *authorizations < AUTHORIZATIONS => {
+                *authorizations += 1;
+                oauth::login(target, browser, challenge.as_deref(), &[])
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
+            Err(err) => return Err(err.to_string()),
+        }
+    }
+}
+
+/// The `scope` of a `WWW-Authenticate` challenge.
+fn challenged_scopes(challenge: &str) -> Vec<String> {
+    let Some(start) = challenge.find("scope=\"") else {
+        return Vec::new();
+    };
+    let rest = &challenge[start + 7..];
+    rest[..rest.find('"').unwrap_or(rest.len())]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Arguments for a tool: every property of its schema with a value of its type.
+fn arguments_for(schema: &Value) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            out.insert(name.clone(), sample(property));
+        }
+    }
+    out
+}
+
+fn sample(schema: &Value) -> Value {
+    if let Some(default) = schema.get("default") {
+        return default.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("number") | Some("integer") => json!(1),
+        Some("boolean") => json!(true),
+        Some("array") => json!([]),
+        Some("object") => Value::Object(arguments_for(schema)),
+        _ => json!("test"),
+    }
+}
