@@ -86,7 +86,7 @@ fn text(context: &Value, key: &str) -> Option<String> {
     context.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-async fn run(url: &str, _scenario: &str, context: &Value) -> Result<(), String> {
+async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
     let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
     let mut oauth_config = OAuthConfig {
         client_metadata_url: Some(CLIENT_METADATA_URL.into()),
@@ -95,52 +95,71 @@ async fn run(url: &str, _scenario: &str, context: &Value) -> Result<(), String> 
     if let Some(client_id) = text(context, "client_id") {
         oauth_config.client_id = Some(client_id);
     }
+    // What a person would write in `oauth` for these servers.
+    let machine = &mut oauth_config.machine;
+    if scenario.starts_with("auth/client-credentials") {
+        machine.grant_type = Some(oauth::machine::CLIENT_CREDENTIALS.into());
+        if context.get("private_key_pem").is_some() {
+            machine.token_endpoint_auth_method = Some("private_key_jwt".into());
+            machine.signing_algorithm = text(context, "signing_algorithm");
+        }
+    }
+    if context.get("idp_id_token").is_some() {
+        machine.grant_type = Some(oauth::machine::JWT_BEARER.into());
+        machine.idp_issuer = text(context, "idp_issuer");
+        machine.idp_token_endpoint = text(context, "idp_token_endpoint");
+        machine.idp_client_id = text(context, "idp_client_id");
+    }
     let mut config = ServerConfig::remote(TransportKind::Http, url, vec![]);
     config.oauth = Some(oauth_config);
     let target = Target::of("conformance", &config, url, Arc::clone(&secrets))
         .expect("a remote server has a target");
-    if let Some(secret) = text(context, "client_secret") {
-        let account = format!(
-            "client-secret:{}",
-            mcp_manager_core::secrets::server_key("conformance", &config)
-        );
-        secrets
-            .set(&account, &Secret::new(secret))
-            .map_err(|e| e.to_string())?;
+    // What a person would have put in the keychain.
+    for (kind, key) in [
+        (oauth::store::CLIENT_SECRET, "client_secret"),
+        (oauth::store::CLIENT_KEY, "private_key_pem"),
+        (oauth::store::ID_TOKEN, "idp_id_token"),
+    ] {
+        if let Some(value) = text(context, key) {
+            target
+                .secrets
+                .set_secret(kind, Secret::new(value))
+                .await
+                .map_err(|e| e.to_string())?;
+        }
     }
     let browser = Headless::new(REDIRECT_URI);
     let mut authorizations = 0;
-
     let mut connection = connect(&config, &target, &browser, &mut authorizations).await?;
-    let tools = connection.list_tools().await.map_err(|e| e.to_string())?;
+    // A 401 or 403 can come on any request, not only initialize.
+    let tools = loop {
+        match connection.list_tools().await {
+            Ok(tools) => break tools,
+            Err(err) => {
+                reauthorize(&err, &target, &browser, &mut authorizations).await?;
+                connection.shutdown().await;
+                connection = connect(&config, &target, &browser, &mut authorizations).await?;
+            }
+        }
+    };
     for tool in tools {
         let arguments = arguments_for(&tool.input_schema);
         loop {
-            match connection
+            let called = connection
                 .call_tool(
                     &tool.name,
                     Some(arguments.clone()),
                     Some(Duration::from_secs(30)),
                 )
-                .await
-            {
+                .await;
+            match called {
                 Ok(_) => break,
+                Err(err) if err.auth_challenge().is_none() => {
+                    eprintln!("{}: {err}", tool.name);
+                    break;
+                }
                 Err(err) => {
-                    let Some(challenge) = err.auth_challenge().map(str::to_string) else {
-                        eprintln!("{}: {err}", tool.name);
-                        break;
-                    };
-                    if authorizations >= AUTHORIZATIONS {
-                        return Err(format!(
-                            "{}: still refused after {AUTHORIZATIONS} authorizations",
-                            tool.name
-                        ));
-                    }
-                    authorizations += 1;
-                    let scopes = challenged_scopes(&challenge);
-                    oauth::login(&target, &browser, Some(&challenge), &scopes)
-                        .await
-                        .map_err(|e| e.to_string())?;
+                    reauthorize(&err, &target, &browser, &mut authorizations).await?;
                     connection.shutdown().await;
                     connection = connect(&config, &target, &browser, &mut authorizations).await?;
                 }
@@ -149,6 +168,35 @@ async fn run(url: &str, _scenario: &str, context: &Value) -> Result<(), String> 
     }
     connection.shutdown().await;
     Ok(())
+}
+
+/// After a request was refused with a challenge: log in again, for the challenged scope when
+/// it was a 403 `insufficient_scope`. Fails when the request failed otherwise, or when
+/// [`AUTHORIZATIONS`] were used up.
+async fn reauthorize(
+    err: &rmcp::ServiceError,
+    target: &Target,
+    browser: &Headless,
+    authorizations: &mut usize,
+) -> Result<(), String> {
+    let Some(challenge) = err.auth_challenge() else {
+        return Err(err.to_string());
+    };
+    if *authorizations >= AUTHORIZATIONS {
+        return Err(format!(
+            "still refused after {AUTHORIZATIONS} authorizations: {err}"
+        ));
+    }
+    *authorizations += 1;
+    let scopes = if challenge.contains("insufficient_scope") {
+        challenged_scopes(challenge)
+    } else {
+        Vec::new()
+    };
+    oauth::authorize(target, browser, Some(challenge), &scopes)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Opens the session, logging in when the server answers 401.
@@ -173,7 +221,7 @@ async fn connect(
             Ok(connection) => return Ok(connection),
             Err(ConnectError::NeedsAuth { challenge }) if *authorizations < AUTHORIZATIONS => {
                 *authorizations += 1;
-                oauth::login(target, browser, challenge.as_deref(), &[])
+                oauth::authorize(target, browser, challenge.as_deref(), &[])
                     .await
                     .map_err(|e| e.to_string())?;
             }

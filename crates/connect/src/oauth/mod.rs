@@ -16,6 +16,7 @@
 //! - logout, with RFC 7009 revocation when the server offers it.
 
 pub mod browser;
+pub mod machine;
 pub mod store;
 
 use std::sync::Arc;
@@ -121,6 +122,70 @@ async fn configured_metadata(url: &str) -> Result<AuthorizationMetadata, OAuthEr
     })
 }
 
+/// Where the authorization server's metadata comes from: `oauth.authServerMetadataUrl` when
+/// configured; else rmcp's discovery (RFC 9728, then RFC 8414 and OpenID, path-aware, then the
+/// 2025-03-26 default endpoints).
+///
+/// One 2025-03-26 case rmcp refuses: a server with no protected-resource metadata whose
+/// root `/.well-known/oauth-authorization-server` names an issuer other than its origin (the
+/// suite's "oauth-metadata-backcompat"). That spec told clients to use exactly that document,
+/// so it is used, but only when the server publishes no resource metadata at all: with
+/// RFC 9728 in play, an issuer mismatch stays an error.
+pub(crate) async fn discover(
+    manager: &AuthorizationManager,
+    oauth: &OAuthConfig,
+    url: &str,
+    challenge: Option<&str>,
+) -> Result<AuthorizationMetadata, OAuthError> {
+    if let Some(configured) = &oauth.auth_server_metadata_url {
+        return configured_metadata(configured).await;
+    }
+    match manager.resolve_metadata_from_challenge(challenge).await {
+        Ok(resolution) => Ok(resolution.metadata),
+        Err(err @ AuthError::AuthorizationServerMismatch { .. }) => {
+            let advertised = challenge.is_some_and(|c| c.contains("resource_metadata"));
+            if advertised || publishes_resource_metadata(url).await {
+                return Err(err.into());
+            }
+            legacy_root_metadata(url).await.ok_or_else(|| err.into())
+        }
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Whether the server answers at either RFC 9728 well-known location.
+async fn publishes_resource_metadata(url: &str) -> bool {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return false;
+    };
+    let path = parsed.path().trim_end_matches('/');
+    let mut candidates = vec![format!("/.well-known/oauth-protected-resource{path}")];
+    candidates.push("/.well-known/oauth-protected-resource".into());
+    for candidate in candidates {
+        let mut probe = parsed.clone();
+        probe.set_path(&candidate);
+        probe.set_query(None);
+        if let Ok(response) = crate::http_client::shared().get(probe).send().await {
+            if response.status().is_success() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The 2025-03-26 location: RFC 8414 metadata at the root of the server's origin.
+async fn legacy_root_metadata(url: &str) -> Option<AuthorizationMetadata> {
+    let mut root = url::Url::parse(url).ok()?;
+    root.set_path("/.well-known/oauth-authorization-server");
+    root.set_query(None);
+    let response = crate::http_client::shared().get(root).send().await.ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    response.json().await.ok()
+}
+
 fn supports_client_metadata_documents(metadata: &AuthorizationMetadata) -> bool {
     metadata
         .additional_fields
@@ -142,15 +207,7 @@ pub async fn login(
     scopes: &[String],
 ) -> Result<Granted, OAuthError> {
     let mut manager = manager(&target.url, &target.secrets).await?;
-    let metadata = match &target.oauth.auth_server_metadata_url {
-        Some(url) => configured_metadata(url).await?,
-        None => {
-            manager
-                .resolve_metadata_from_challenge(challenge)
-                .await?
-                .metadata
-        }
-    };
+    let metadata = discover(&manager, &target.oauth, &target.url, challenge).await?;
     manager.set_metadata(metadata.clone());
 
     let redirect_uri = browser.redirect_uri();
@@ -222,6 +279,21 @@ pub async fn login(
     Ok(Granted { client_id, scopes })
 }
 
+/// Authorizes `target` the way its config says: by its machine grant when it has one (no
+/// browser), else by [`login`] through `browser`.
+pub async fn authorize(
+    target: &Target,
+    browser: &dyn Browser,
+    challenge: Option<&str>,
+    scopes: &[String],
+) -> Result<Granted, OAuthError> {
+    if machine::is_machine(target) {
+        machine::obtain(target).await
+    } else {
+        login(target, browser, challenge, scopes).await
+    }
+}
+
 /// An rmcp HTTP client that sends `target`'s stored token (refreshing it when it expires or a
 /// request comes back 401), or `None` when no token is stored.
 pub async fn authorized<C>(
@@ -234,9 +306,7 @@ pub async fn authorized<C>(
         return Ok(None);
     }
     let mut manager = manager(&target.url, &target.secrets).await?;
-    if let Some(url) = &target.oauth.auth_server_metadata_url {
-        manager.set_metadata(configured_metadata(url).await?);
-    }
+    manager.set_metadata(discover(&manager, &target.oauth, &target.url, None).await?);
     if !manager.initialize_from_store().await? {
         return Ok(None);
     }
@@ -290,10 +360,7 @@ async fn revoke(
         return Ok(false);
     };
     let manager = manager(&target.url, &target.secrets).await?;
-    let metadata = match &target.oauth.auth_server_metadata_url {
-        Some(url) => configured_metadata(url).await?,
-        None => manager.resolve_metadata().await?.metadata,
-    };
+    let metadata = discover(&manager, &target.oauth, &target.url, None).await?;
     let Some(endpoint) = metadata
         .additional_fields
         .get("revocation_endpoint")

@@ -21,6 +21,13 @@ use rmcp::transport::auth::{
 };
 use serde::{Deserialize, Serialize};
 
+/// The pre-registered client's secret (`oauth.clientId`).
+pub const CLIENT_SECRET: &str = "client-secret";
+/// The private key (PEM) of a `private_key_jwt` client.
+pub const CLIENT_KEY: &str = "client-key";
+/// The enterprise identity provider's ID token, for cross-app access.
+pub const ID_TOKEN: &str = "id-token";
+
 /// A client registered by dynamic client registration (RFC 7591).
 #[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Registration {
@@ -112,9 +119,20 @@ impl ServerSecrets {
     /// The secret of the pre-registered client (`oauth.clientId`), stored by `mcpctl add
     /// --client-secret` under Claude Code's account name.
     pub async fn client_secret(&self) -> Result<Option<Secret>, SecretError> {
+        self.secret(CLIENT_SECRET).await
+    }
+
+    /// A secret of this server by kind ([`CLIENT_SECRET`], [`CLIENT_KEY`], [`ID_TOKEN`]).
+    pub async fn secret(&self, kind: &str) -> Result<Option<Secret>, SecretError> {
         let secrets = Arc::clone(&self.secrets);
-        let account = format!("client-secret:{}", self.key);
+        let account = format!("{kind}:{}", self.key);
         blocking(move || secrets.get(&account)).await
+    }
+
+    pub async fn set_secret(&self, kind: &str, secret: Secret) -> Result<(), SecretError> {
+        let secrets = Arc::clone(&self.secrets);
+        let account = format!("{kind}:{}", self.key);
+        blocking(move || secrets.set(&account, &secret)).await
     }
 
     pub async fn tokens(&self) -> Result<Option<StoredCredentials>, SecretError> {

@@ -113,6 +113,40 @@ pub struct OAuthConfig {
     /// `clientMetadataUrl`: this client's Client ID Metadata Document (HTTPS), used as its
     /// client id when the authorization server supports such documents. Not a Claude Code key.
     pub client_metadata_url: Option<String>,
+    /// The grants that need no person, and what they need (none are Claude Code keys).
+    pub machine: MachineGrant,
+}
+
+/// `oauth.grantType` and its companions: how a server is authorized without a browser.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MachineGrant {
+    /// `grantType`: `client_credentials`, or `urn:ietf:params:oauth:grant-type:jwt-bearer`
+    /// (enterprise-managed cross-app access). Absent: the authorization code, with a person.
+    pub grant_type: Option<String>,
+    /// `tokenEndpointAuthMethod`: `client_secret_basic`, `client_secret_post` or
+    /// `private_key_jwt` (its key, PEM, in the keychain).
+    pub token_endpoint_auth_method: Option<String>,
+    /// `signingAlgorithm` for `private_key_jwt`, such as `ES256`.
+    pub signing_algorithm: Option<String>,
+    /// `idpIssuer`, `idpTokenEndpoint`, `idpClientId`: the enterprise identity provider whose
+    /// ID token (in the keychain) is exchanged for an ID-JAG.
+    pub idp_issuer: Option<String>,
+    pub idp_token_endpoint: Option<String>,
+    pub idp_client_id: Option<String>,
+}
+
+impl MachineGrant {
+    /// The keys in file order, with their values.
+    fn fields(&self) -> [(&'static str, &Option<String>); 6] {
+        [
+            ("grantType", &self.grant_type),
+            ("tokenEndpointAuthMethod", &self.token_endpoint_auth_method),
+            ("signingAlgorithm", &self.signing_algorithm),
+            ("idpIssuer", &self.idp_issuer),
+            ("idpTokenEndpoint", &self.idp_token_endpoint),
+            ("idpClientId", &self.idp_client_id),
+        ]
+    }
 }
 
 /// One server entry, as far as connecting to it is concerned.
@@ -226,6 +260,11 @@ impl ServerConfig {
             if let Some(url) = &oauth.client_metadata_url {
                 o.insert("clientMetadataUrl".into(), url.clone().into());
             }
+            for (key, value) in oauth.machine.fields() {
+                if let Some(value) = value {
+                    o.insert(key.into(), value.clone().into());
+                }
+            }
             out.insert("oauth".into(), Value::Object(o));
         }
         if let Some(timeout) = self.timeout {
@@ -297,6 +336,11 @@ impl ServerConfig {
             }
             if let Some(v) = &oauth.client_metadata_url {
                 field("clientMetadataUrl", v);
+            }
+            for (key, value) in oauth.machine.fields() {
+                if let Some(value) = value {
+                    field(key, value);
+                }
             }
         }
         if let Some(timeout) = self.timeout {
@@ -552,13 +596,24 @@ fn parse_oauth(o: &Map<String, Value>) -> Result<OAuthConfig, String> {
             return Err("`oauth.clientMetadataUrl` must be an https:// URL".into());
         }
     }
+    let text = |key: &str| {
+        string_field(o, key).map_err(|m| format!("`oauth.{}", m.trim_start_matches('`')))
+    };
+    let machine = MachineGrant {
+        grant_type: text("grantType")?,
+        token_endpoint_auth_method: text("tokenEndpointAuthMethod")?,
+        signing_algorithm: text("signingAlgorithm")?,
+        idp_issuer: text("idpIssuer")?,
+        idp_token_endpoint: text("idpTokenEndpoint")?,
+        idp_client_id: text("idpClientId")?,
+    };
     Ok(OAuthConfig {
-        client_id: string_field(o, "clientId")
-            .map_err(|m| format!("`oauth.{}", m.trim_start_matches('`')))?,
+        client_id: text("clientId")?,
         callback_port,
         auth_server_metadata_url,
         scopes,
         client_metadata_url,
+        machine,
     })
 }
 
