@@ -138,3 +138,125 @@ pub fn server_key(name: &str, config: &ServerConfig) -> String {
 pub fn client_secret_account(name: &str, config: &ServerConfig) -> String {
     format!("client-secret:{}", server_key(name, config))
 }
+
+/// The environment variable that turns on [`UnencryptedFile`] in place of the keychain.
+pub const UNENCRYPTED_FILE_VAR: &str = "MCP_MANAGER_UNENCRYPTED_SECRETS_FILE";
+
+/// Secrets in a plain JSON file readable only by its owner (mode 0600): **unencrypted**, for
+/// machines without a keychain, and only when the person names the file in
+/// [`UNENCRYPTED_FILE_VAR`]. Every message that mentions it says "unencrypted".
+#[derive(Debug, Clone)]
+pub struct UnencryptedFile {
+    path: std::path::PathBuf,
+}
+
+impl UnencryptedFile {
+    pub fn new(path: impl Into<std::path::PathBuf>) -> Self {
+        UnencryptedFile { path: path.into() }
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    fn read(&self) -> Result<Map<String, Value>, SecretError> {
+        match std::fs::read_to_string(&self.path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|err| {
+                SecretError::Failed(format!(
+                    "the unencrypted secrets file {} is not a JSON object: {err}",
+                    self.path.display()
+                ))
+            }),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
+            Err(err) => Err(SecretError::Failed(format!(
+                "the unencrypted secrets file {}: {err}",
+                self.path.display()
+            ))),
+        }
+    }
+
+    fn write(&self, map: &Map<String, Value>) -> Result<(), SecretError> {
+        use std::io::Write;
+        let fail = |err: std::io::Error| {
+            SecretError::Failed(format!(
+                "the unencrypted secrets file {}: {err}",
+                self.path.display()
+            ))
+        };
+        let temporary = self.path.with_extension("tmp");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temporary).map_err(fail)?;
+        file.write_all(
+            serde_json::to_string_pretty(map)
+                .expect("a map serializes")
+                .as_bytes(),
+        )
+        .map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        std::fs::rename(&temporary, &self.path).map_err(fail)
+    }
+}
+
+impl SecretStore for UnencryptedFile {
+    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
+        Ok(self
+            .read()?
+            .get(account)
+            .and_then(Value::as_str)
+            .map(Secret::new))
+    }
+
+    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
+        let mut map = self.read()?;
+        map.insert(account.into(), secret.expose().into());
+        self.write(&map)
+    }
+
+    fn delete(&self, account: &str) -> Result<(), SecretError> {
+        let mut map = self.read()?;
+        if map.remove(account).is_some() {
+            self.write(&map)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where this process keeps secrets: the OS keychain, or the unencrypted file when the person
+/// turned it on with [`UNENCRYPTED_FILE_VAR`] (then also its path, to say so).
+pub fn configured_store() -> (std::sync::Arc<dyn SecretStore>, Option<std::path::PathBuf>) {
+    match std::env::var_os(UNENCRYPTED_FILE_VAR).filter(|v| !v.is_empty()) {
+        Some(path) => {
+            let file = UnencryptedFile::new(path);
+            let path = file.path().to_path_buf();
+            (std::sync::Arc::new(file), Some(path))
+        }
+        None => (std::sync::Arc::new(Keychain::default()), None),
+    }
+}
+
+#[cfg(test)]
+mod unencrypted_file_tests {
+    use super::*;
+
+    #[test]
+    fn keeps_secrets_in_an_owner_only_file_and_forgets_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = UnencryptedFile::new(dir.path().join("secrets.json"));
+        assert_eq!(file.get("a").unwrap(), None);
+        file.set("a", &Secret::new("one")).unwrap();
+        file.set("b", &Secret::new("two")).unwrap();
+        assert_eq!(file.get("a").unwrap(), Some(Secret::new("one")));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(file.path()).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        file.delete("a").unwrap();
+        assert_eq!(file.get("a").unwrap(), None);
+        assert_eq!(file.get("b").unwrap(), Some(Secret::new("two")));
+    }
+}

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
-use mcp_manager_core::secrets::{client_secret_account, Keychain, Secret, SecretStore};
+use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
 
@@ -134,6 +134,19 @@ enum Command {
     },
     /// Start a server and print the tail of its stderr.
     Logs { server: String },
+    /// Log in to a remote server with OAuth in your browser; the tokens go to the OS keychain.
+    Login {
+        server: String,
+        /// Print the authorization URL instead of opening the browser.
+        #[arg(long)]
+        no_browser: bool,
+        /// Ask for these scopes (space-separated) on top of what discovery selects.
+        #[arg(long, value_name = "SCOPES")]
+        scope: Option<String>,
+    },
+    /// Forget a server's login: revoke its tokens where the server allows, and remove tokens
+    /// and client registration from the keychain.
+    Logout { server: String },
     /// Export the servers this project uses to another client's file, listing what it cannot
     /// express.
     Export {
@@ -320,6 +333,12 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             );
         }
         Command::Logs { server } => return runtime::ask(locations, Some(&server), Ask::Logs, json),
+        Command::Login {
+            server,
+            no_browser,
+            scope,
+        } => return runtime::login(locations, &server, no_browser, scope.as_deref(), json),
+        Command::Logout { server } => return runtime::logout(locations, &server, json),
         _ => {}
     }
     run_config(locations, command, json).map(|()| true)
@@ -400,7 +419,9 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
         | Command::Read { .. }
         | Command::Prompts { .. }
         | Command::Prompt { .. }
-        | Command::Logs { .. } => unreachable!("runtime verbs are handled by `run`"),
+        | Command::Logs { .. }
+        | Command::Login { .. }
+        | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {
@@ -647,7 +668,7 @@ fn with_client_secret<T>(
     let Some(secret) = secret else {
         return Ok(write()?);
     };
-    let keychain = Keychain::default();
+    let (keychain, _) = mcp_manager_core::secrets::configured_store();
     let account = client_secret_account(name, config);
     keychain.set(&account, secret).map_err(|err| ApiError {
         code: ErrorCode::Keychain,

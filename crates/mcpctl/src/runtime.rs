@@ -55,6 +55,7 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
     runtime().block_on(async {
         let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
+        supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
         supervisor.start(&catalog).await;
         let statuses = supervisor.statuses();
         supervisor.shutdown().await;
@@ -81,6 +82,198 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
         Ok(!statuses
             .iter()
             .any(|e| matches!(e.status, ServerStatus::Failed { .. })))
+    })
+}
+
+/// The OAuth target of a remote server of the catalog.
+fn oauth_target(
+    locations: &Locations,
+    name: &str,
+) -> Result<(mcp_manager_connect::oauth::Target, Option<PathBuf>), ApiError> {
+    use mcp_manager_core::config::entry::Transport;
+    let catalog = Catalog::load(locations);
+    let entry = catalog.effective(name).ok_or_else(|| {
+        ApiError::from(ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: None,
+        })
+    })?;
+    let (expanded, _) = mcp_manager_core::config::expand::expand_config(
+        &entry.config,
+        &mcp_manager_core::config::expand::process_env,
+    );
+    let Transport::Remote { url, .. } = &expanded.transport else {
+        return Err(failure(format!(
+            "\"{name}\" is a local (stdio) server: OAuth is for remote servers"
+        )));
+    };
+    let (store, unencrypted) = mcp_manager_core::secrets::configured_store();
+    let target = mcp_manager_connect::oauth::Target::of(name, &entry.config, url, store)
+        .expect("a remote entry has a target");
+    Ok((target, unencrypted))
+}
+
+fn oauth_failure(err: mcp_manager_connect::oauth::OAuthError) -> ApiError {
+    use mcp_manager_connect::oauth::OAuthError;
+    ApiError {
+        code: match err {
+            OAuthError::Keychain(_) => ErrorCode::Keychain,
+            _ => ErrorCode::InvalidRequest,
+        },
+        message: err.to_string(),
+    }
+}
+
+fn where_kept(unencrypted: &Option<PathBuf>) -> String {
+    match unencrypted {
+        Some(path) => format!("the UNENCRYPTED secrets file {}", path.display()),
+        None => "the OS keychain".into(),
+    }
+}
+
+/// `mcpctl login SERVER`: asks the server (its 401 carries the challenge that seeds
+/// discovery), logs in through the browser or the server's machine grant, and connects once
+/// with the new token to show it works.
+pub fn login(
+    locations: &Locations,
+    name: &str,
+    no_browser: bool,
+    scope: Option<&str>,
+    json: bool,
+) -> Result<bool, ApiError> {
+    use mcp_manager_connect::oauth::{self, Loopback, Opener};
+    let (target, unencrypted) = oauth_target(locations, name)?;
+    let catalog = Catalog::load(locations);
+    let entry = catalog.effective(name).expect("found above").clone();
+    runtime().block_on(async {
+        let (config, _) = mcp_manager_core::config::expand::expand_config(
+            &entry.config,
+            &mcp_manager_core::config::expand::process_env,
+        );
+        let probe = mcp_manager_connect::Connection::open_authorized(
+            name,
+            &config,
+            &locations.project,
+            mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
+            Default::default(),
+            Arc::new(mcp_manager_connect::answer::Decline),
+            None,
+        )
+        .await;
+        let challenge = match probe {
+            Ok(connection) => {
+                connection.shutdown().await;
+                None
+            }
+            Err(mcp_manager_connect::ConnectError::NeedsAuth { challenge }) => challenge,
+            Err(err) => return Err(failure(format!("{name}: {err}"))),
+        };
+        // A fixed port when the server registered one; else the port of this app's earlier
+        // registration, so that it can be reused; else any.
+        let remembered = target
+            .secrets
+            .registration()
+            .await
+            .ok()
+            .flatten()
+            .and_then(|r| url_port(&r.redirect_uri));
+        let opener = if no_browser {
+            Opener::Print
+        } else {
+            Opener::System
+        };
+        let browser = match (target.oauth.callback_port, remembered) {
+            (Some(port), _) => Loopback::bind(Some(port), opener).await,
+            (None, Some(port)) => match Loopback::bind(Some(port), opener).await {
+                Ok(browser) => Ok(browser),
+                Err(_) => Loopback::bind(None, opener).await,
+            },
+            (None, None) => Loopback::bind(None, opener).await,
+        }
+        .map_err(oauth_failure)?;
+        let scopes: Vec<String> = scope
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        let granted = oauth::authorize(&target, &browser, challenge.as_deref(), &scopes)
+            .await
+            .map_err(oauth_failure)?;
+        let check = mcp_manager_connect::Connection::open_authorized(
+            name,
+            &config,
+            &locations.project,
+            mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
+            Default::default(),
+            Arc::new(mcp_manager_connect::answer::Decline),
+            Some(&target),
+        )
+        .await;
+        let connected = match check {
+            Ok(connection) => {
+                connection.shutdown().await;
+                Ok(())
+            }
+            Err(err) => Err(err.to_string()),
+        };
+        if json {
+            crate::print_json(&serde_json::json!({
+                "server": name,
+                "clientId": granted.client_id,
+                "scopes": granted.scopes,
+                "storedIn": where_kept(&unencrypted),
+                "connected": connected.is_ok(),
+                "error": connected.as_ref().err(),
+            }));
+        } else {
+            let scopes = if granted.scopes.is_empty() {
+                String::new()
+            } else {
+                format!(" (scopes: {})", granted.scopes.join(" "))
+            };
+            println!(
+                "Logged in to {name}{scopes}. Tokens are stored in {}.",
+                where_kept(&unencrypted)
+            );
+            match &connected {
+                Ok(()) => println!("{name}: connected with the new token"),
+                Err(err) => println!("{name}: still not connected: {err}"),
+            }
+        }
+        Ok(connected.is_ok())
+    })
+}
+
+fn url_port(url: &str) -> Option<u16> {
+    let rest = url.split("://").nth(1)?;
+    let authority = rest.split('/').next()?;
+    authority.rsplit(':').next()?.parse().ok()
+}
+
+/// `mcpctl logout SERVER`.
+pub fn logout(locations: &Locations, name: &str, json: bool) -> Result<bool, ApiError> {
+    let (target, unencrypted) = oauth_target(locations, name)?;
+    runtime().block_on(async {
+        let had = target.secrets.tokens().await.ok().flatten().is_some();
+        let revoked = mcp_manager_connect::oauth::logout(&target)
+            .await
+            .map_err(oauth_failure)?;
+        if json {
+            crate::print_json(&serde_json::json!({
+                "server": name, "hadTokens": had, "revoked": revoked,
+            }));
+        } else if !had {
+            println!("{name}: not logged in; nothing stored in {} was left", where_kept(&unencrypted));
+        } else {
+            let revocation = if revoked {
+                "the server revoked the tokens"
+            } else {
+                "the server offers no revocation"
+            };
+            println!(
+                "Logged out of {name}: tokens and client registration removed from {} ({revocation}).",
+                where_kept(&unencrypted)
+            );
+        }
+        Ok(true)
     })
 }
 
@@ -119,6 +312,7 @@ pub fn ask(
     };
     runtime().block_on(async {
         let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
+        supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
         if let Ask::Call {
             elicit: Some(content),
             ..

@@ -1,0 +1,265 @@
+//! `mcpctl login` and `logout` end to end, for real: an OAuth-protected MCP server on
+//! loopback (tests/reference/oauth-server.mjs, on the MCP SDK's authorization server), the OS
+//! keychain (gnome-keyring on a private D-Bus: `scripts/with-keychain`), and `$BROWSER`
+//! pointing at a script that fills in the server's login page.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::secrets::{server_key, Keychain, SecretStore};
+use serde_json::{json, Value};
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+        .canonicalize()
+        .unwrap_or_else(|_| panic!("{path} is missing: run `scripts/setup test`"))
+}
+
+struct OAuthServer {
+    child: Child,
+    port: u16,
+}
+
+impl OAuthServer {
+    fn start(token_ttl_seconds: u32) -> OAuthServer {
+        let mut child = Command::new("node")
+            .arg(repo("tests/reference/oauth-server.mjs"))
+            .args(["0", &token_ttl_seconds.to_string()])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("listening ")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("oauth-server did not start: {line:?}"));
+        OAuthServer { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://localhost:{}/mcp", self.port)
+    }
+
+    /// The server's counters (GET /stats).
+    fn stats(&self) -> Value {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "GET /stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+        serde_json::from_str(body).unwrap_or_else(|_| panic!("stats: {response}"))
+    }
+}
+
+impl Drop for OAuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct World {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl World {
+    fn new(servers: Value) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            home.join(".claude.json"),
+            json!({ "mcpServers": servers }).to_string(),
+        )
+        .unwrap();
+        World {
+            _dir: dir,
+            root,
+            home,
+            project,
+        }
+    }
+
+    fn run(&self, browser: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .arg("--project")
+            .arg(&self.project)
+            .args(args)
+            .env("HOME", &self.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
+            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
+            .env("BROWSER", browser)
+            .env("BROWSER_LOG", self.root.join("browser.log"))
+            .output()
+            .unwrap()
+    }
+
+    fn browser_log(&self) -> String {
+        std::fs::read_to_string(self.root.join("browser.log")).unwrap_or_default()
+    }
+
+    /// Every file under the home and project folders, as text.
+    fn all_files(&self) -> String {
+        fn walk(dir: &Path, out: &mut String) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        let mut out = String::new();
+        walk(&self.home, &mut out);
+        walk(&self.project, &mut out);
+        out
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A $BROWSER that must not be used: it leaves a mark.
+fn tripwire(world: &World) -> PathBuf {
+    let path = world.root.join("tripwire.sh");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\ntouch {}\nexit 1\n",
+            world.root.join("browser-used").display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+#[test]
+fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_removes_them() {
+    let server = OAuthServer::start(3);
+    let name = "oauth-e2e";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = repo("tests/fixtures/browser/complete-login.mjs");
+    let tripwire = tripwire(&world);
+
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "{}",
+        text(&status)
+    );
+
+    let login = world.run(&person, &["login", name]);
+    assert!(
+        login.status.success(),
+        "{}\nbrowser: {}",
+        text(&login),
+        world.browser_log()
+    );
+    let said = text(&login);
+    assert!(said.contains(&format!("Logged in to {name}")), "{said}");
+    assert!(said.contains("stored in the OS keychain"), "{said}");
+    assert!(said.contains("connected with the new token"), "{said}");
+    assert!(
+        world
+            .browser_log()
+            .contains("callback answered 200: Logged in · MCP Manager"),
+        "the loopback listener served the success page: {}",
+        world.browser_log()
+    );
+
+    // The token is in the keychain, and nowhere in the files.
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let account = format!("tokens:{}", server_key(name, &config));
+    let stored = Keychain::default()
+        .get(&account)
+        .unwrap()
+        .expect("tokens in the keychain");
+    let stored: Value = serde_json::from_str(stored.expose()).unwrap();
+    let token = stored["token_response"]["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let refresh = stored["token_response"]["refresh_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let files = world.all_files();
+    assert!(
+        !files.contains(&token) && !files.contains(&refresh),
+        "no token in a file"
+    );
+
+    // A second run uses the stored token, without a browser.
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    assert!(text(&call).contains("client "), "{}", text(&call));
+    assert!(
+        !world.root.join("browser-used").exists(),
+        "no browser the second time"
+    );
+    assert_eq!(server.stats()["logins"], 1);
+
+    // After the access token expired, the refresh token gets a new one.
+    std::thread::sleep(Duration::from_secs(4));
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    let stats = server.stats();
+    assert!(stats["refreshes"].as_u64().unwrap() >= 1, "{stats}");
+    assert_eq!(stats["logins"], 1, "refreshed, not logged in again");
+    assert!(!world.root.join("browser-used").exists());
+
+    let logout = world.run(&tripwire, &["logout", name]);
+    assert!(logout.status.success(), "{}", text(&logout));
+    assert!(
+        text(&logout).contains(&format!("Logged out of {name}")),
+        "{}",
+        text(&logout)
+    );
+    assert!(
+        text(&logout).contains("the server revoked the tokens"),
+        "{}",
+        text(&logout)
+    );
+    assert!(
+        Keychain::default().get(&account).unwrap().is_none(),
+        "tokens gone"
+    );
+    assert!(server.stats()["revocations"].as_u64().unwrap() >= 1);
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "{}",
+        text(&status)
+    );
+}

@@ -1,0 +1,121 @@
+// An OAuth-protected MCP server for the end-to-end login tests, built on the MCP TypeScript
+// SDK's own authorization-server pieces (`mcpAuthRouter`: RFC 8414 and RFC 9728 metadata,
+// dynamic registration, the authorize endpoint with PKCE, token, revocation) and its bearer
+// middleware. What the SDK leaves to a provider is here: a login page that wants a password,
+// refresh tokens (rotated), short-lived access tokens, and counters to check against.
+//
+//   node oauth-server.mjs [PORT] [TOKEN_TTL_SECONDS]
+//
+// Prints "listening PORT". The password is "letmein". GET /stats returns the counters.
+import { randomUUID } from "node:crypto";
+import express from "express";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+
+const ttl = Number(process.argv[3] ?? 3600);
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, revocations: 0, calls: 0 };
+const clients = new Map();
+const pending = new Map(); // login form id → authorization params
+const codes = new Map();
+const access = new Map();
+const refresh = new Map();
+
+const clientsStore = {
+  async getClient(id) {
+    return clients.get(id);
+  },
+  async registerClient(metadata) {
+    stats.registrations += 1;
+    const client = { ...metadata, client_id: randomUUID(), client_id_issued_at: Math.floor(Date.now() / 1000) };
+    clients.set(client.client_id, client);
+    return client;
+  },
+};
+
+function issue(clientId, scopes, resource) {
+  const token = randomUUID();
+  const refreshToken = randomUUID();
+  access.set(token, { clientId, scopes, resource, expiresAt: Date.now() + ttl * 1000 });
+  refresh.set(refreshToken, { clientId, scopes, resource });
+  return { access_token: token, token_type: "bearer", expires_in: ttl, refresh_token: refreshToken, scope: scopes.join(" ") };
+}
+
+const provider = {
+  clientsStore,
+  // The login page: the person (or the test's $BROWSER) must post the password.
+  async authorize(client, params, res) {
+    if (!client.redirect_uris.includes(params.redirectUri)) {
+      res.status(400).send("unregistered redirect_uri");
+      return;
+    }
+    const id = randomUUID();
+    pending.set(id, { client, params });
+    res.type("html").send(`<!doctype html><title>Log in</title><h1>Log in to the test server</h1>
+<form method="post" action="/login"><input type="hidden" name="id" value="${id}">
+<label>Password <input type="password" name="password"></label><button>Log in</button></form>`);
+  },
+  async challengeForAuthorizationCode(_client, code) {
+    return codes.get(code)?.params.codeChallenge;
+  },
+  async exchangeAuthorizationCode(client, code) {
+    const grant = codes.get(code);
+    if (!grant || grant.client.client_id !== client.client_id) throw new InvalidGrantError("unknown code");
+    codes.delete(code);
+    return issue(client.client_id, grant.params.scopes ?? [], grant.params.resource?.href);
+  },
+  async exchangeRefreshToken(client, refreshToken) {
+    const grant = refresh.get(refreshToken);
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError("unknown refresh token");
+    refresh.delete(refreshToken); // rotated
+    stats.refreshes += 1;
+    return issue(client.client_id, grant.scopes, grant.resource);
+  },
+  async verifyAccessToken(token) {
+    const grant = access.get(token);
+    if (!grant || grant.expiresAt < Date.now()) throw new InvalidTokenError("invalid or expired token");
+    return { token, clientId: grant.clientId, scopes: grant.scopes, expiresAt: Math.floor(grant.expiresAt / 1000) };
+  },
+  async revokeToken(_client, { token }) {
+    if (access.delete(token) || refresh.delete(token)) stats.revocations += 1;
+  },
+};
+
+const app = express();
+app.use(express.urlencoded({ extended: false }));
+const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
+  const port = server.address().port;
+  const base = new URL(`http://localhost:${port}`);
+  const mcpUrl = new URL(`http://localhost:${port}/mcp`);
+  app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));
+  app.post("/login", (req, res) => {
+    const login = pending.get(req.body.id);
+    if (!login || req.body.password !== "letmein") return res.status(401).send("wrong password");
+    pending.delete(req.body.id);
+    stats.logins += 1;
+    const code = randomUUID();
+    codes.set(code, login);
+    stats.codes += 1;
+    const target = new URL(login.params.redirectUri);
+    target.searchParams.set("code", code);
+    if (login.params.state !== undefined) target.searchParams.set("state", login.params.state);
+    res.redirect(target.href);
+  });
+  app.get("/stats", (_req, res) => res.json(stats));
+  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  app.post("/mcp", bearer, express.json(), async (req, res) => {
+    const mcp = new McpServer({ name: "oauth-test-server", version: "1.0.0" });
+    mcp.tool("whoami", "Says which client the token belongs to", async (extra) => {
+      stats.calls += 1;
+      return { content: [{ type: "text", text: `client ${extra.authInfo?.clientId}` }] };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => transport.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  app.get("/mcp", (_req, res) => res.status(405).set("allow", "POST").end());
+  console.log(`listening ${port}`);
+});
