@@ -16,7 +16,7 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 
 const ttl = Number(process.argv[3] ?? 3600);
-const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, revocations: 0, calls: 0 };
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, revocations: 0, calls: 0, unauthenticated: 0 };
 const clients = new Map();
 const pending = new Map(); // login form id → authorization params
 const codes = new Map();
@@ -105,7 +105,11 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   });
   app.get("/stats", (_req, res) => res.json(stats));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-  app.post("/mcp", bearer, express.json(), async (req, res) => {
+  const count = (req, _res, next) => {
+    if (!req.headers.authorization) stats.unauthenticated += 1;
+    next();
+  };
+  app.post("/mcp", count, bearer, express.json(), async (req, res) => {
     const mcp = new McpServer({ name: "oauth-test-server", version: "1.0.0" });
     mcp.tool("whoami", "Says which client the token belongs to", async (extra) => {
       stats.calls += 1;

@@ -17,6 +17,7 @@ pub mod connection;
 mod handler;
 pub mod headers;
 pub mod http_client;
+pub mod needs_auth;
 pub mod oauth;
 pub mod sanitize;
 pub mod sse;

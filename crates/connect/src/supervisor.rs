@@ -24,6 +24,7 @@ use tokio::sync::{broadcast, Semaphore};
 
 use crate::answer::{Answerer, Decline};
 use crate::connection::{ConnectError, Connection};
+use crate::needs_auth::NeedsAuthCache;
 use crate::status::{ListChanged, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
 
@@ -132,6 +133,8 @@ pub struct Supervisor {
     answerer: Mutex<Arc<dyn Answerer>>,
     /// Where OAuth tokens are kept; `None`: remote servers get no token.
     secrets: Mutex<Option<Arc<dyn SecretStore>>>,
+    /// Claude Code's needs-auth cache; `None`: every start asks every server.
+    needs_auth: Mutex<Option<NeedsAuthCache>>,
 }
 
 impl Supervisor {
@@ -146,7 +149,18 @@ impl Supervisor {
             lists,
             answerer: Mutex::new(Arc::new(Decline)),
             secrets: Mutex::new(None),
+            needs_auth: Mutex::new(None),
         })
+    }
+
+    /// Uses Claude Code's needs-auth cache: a remote server that asked for authorization in
+    /// the last 15 minutes is not asked again at start-up (a restart still asks).
+    pub fn set_needs_auth_cache(&self, cache: NeedsAuthCache) {
+        *self.needs_auth.lock().expect("needs-auth lock") = Some(cache);
+    }
+
+    fn needs_auth_cache(&self) -> Option<NeedsAuthCache> {
+        self.needs_auth.lock().expect("needs-auth lock").clone()
     }
 
     /// Where OAuth tokens are kept (the OS keychain in the app and `mcpctl`); applies to
@@ -273,11 +287,12 @@ impl Supervisor {
                 self.transition(&entry.name, State::Disabled);
             }
         }
-        self.connect_all(startable).await;
+        self.connect_all(startable, false).await;
     }
 
-    /// Announces each entry as pending, then connects them in the two pools.
-    async fn connect_all(self: &Arc<Self>, entries: Vec<CatalogEntry>) {
+    /// Announces each entry as pending, then connects them in the two pools. `ask_again`: the
+    /// person asked, so the needs-auth cache is not consulted.
+    async fn connect_all(self: &Arc<Self>, entries: Vec<CatalogEntry>, ask_again: bool) {
         for entry in &entries {
             self.transition(&entry.name, State::Pending { attempt: 1 });
             if let Some(slot) = self
@@ -305,7 +320,7 @@ impl Supervisor {
                     .acquire_owned()
                     .await
                     .expect("the pool is never closed");
-                this.connect(entry).await;
+                this.connect(entry, ask_again).await;
             });
         }
         while tasks.join_next().await.is_some() {}
@@ -371,7 +386,7 @@ impl Supervisor {
                 }
             }
         }
-        self.connect_all(to_start).await;
+        self.connect_all(to_start, false).await;
         outcome
     }
 
@@ -386,7 +401,7 @@ impl Supervisor {
             return false;
         };
         self.stop(server).await;
-        self.connect_all(vec![entry]).await;
+        self.connect_all(vec![entry], true).await;
         true
     }
 
@@ -430,27 +445,48 @@ impl Supervisor {
         Ok(config)
     }
 
-    async fn connect(self: &Arc<Self>, entry: CatalogEntry) {
+    async fn connect(self: &Arc<Self>, entry: CatalogEntry, ask_again: bool) {
+        let remote = entry.config.kind() != TransportKind::Stdio;
+        let cache = self.needs_auth_cache().filter(|_| remote);
+        if let Some(cache) = &cache {
+            if !ask_again && cache.is_fresh(&entry.name) {
+                return self.transition(&entry.name, State::NeedsAuth);
+            }
+        }
         let config = match self.resolve(&entry).await {
             Ok(config) => config,
             Err(error) => return self.transition(&entry.name, State::Failed { error }),
         };
         let stderr = self.stderr_log(&entry.name);
         let auth = self.auth_target(&entry, &config);
-        let opened = Connection::open_authorized(
-            &entry.name,
-            &config,
-            &self.project,
-            self.limits(),
-            stderr,
-            self.answerer(),
-            auth.as_ref(),
-        )
-        .await;
+        let open = || {
+            Connection::open_authorized(
+                &entry.name,
+                &config,
+                &self.project,
+                self.limits(),
+                stderr.clone(),
+                self.answerer(),
+                auth.as_ref(),
+            )
+        };
+        let mut opened = open().await;
+        // A server authorized without a person gets its token now, and one more try.
+        if let (Err(ConnectError::NeedsAuth { .. }), Some(target)) = (&opened, &auth) {
+            if crate::oauth::machine::is_machine(target) {
+                opened = match crate::oauth::machine::obtain(target).await {
+                    Ok(_) => open().await,
+                    Err(err) => Err(ConnectError::Auth(err.to_string())),
+                };
+            }
+        }
         let connection = match opened {
             Ok(connection) => Arc::new(connection),
             Err(ConnectError::NeedsAuth { .. }) => {
-                return self.transition(&entry.name, State::NeedsAuth)
+                if let Some(cache) = &cache {
+                    cache.mark(&entry.name);
+                }
+                return self.transition(&entry.name, State::NeedsAuth);
             }
             Err(err) => {
                 return self.transition(
@@ -461,6 +497,9 @@ impl Supervisor {
                 )
             }
         };
+        if let Some(cache) = &cache {
+            cache.clear(&entry.name);
+        }
         self.transition(
             &entry.name,
             State::Connected {

@@ -133,6 +133,14 @@ impl Locations {
         self.project_root().to_string_lossy().into_owned()
     }
 
+    /// Claude Code's own folder: `~/.claude`, or `$CLAUDE_CONFIG_DIR` when that is set.
+    pub fn claude_dir(&self) -> PathBuf {
+        match &self.claude_config_dir {
+            Some(dir) => dir.clone(),
+            None => self.home.join(".claude"),
+        }
+    }
+
     /// The person's Claude Code settings: `~/.claude/settings.json`, or
     /// `$CLAUDE_CONFIG_DIR/settings.json`.
     pub fn user_settings(&self) -> PathBuf {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_manager_connect::needs_auth::NeedsAuthCache;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
@@ -56,6 +57,7 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
     runtime().block_on(async {
         let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
         supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
+        supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
         supervisor.start(&catalog).await;
         let statuses = supervisor.statuses();
         supervisor.shutdown().await;
@@ -197,6 +199,7 @@ pub fn login(
         let granted = oauth::authorize(&target, &browser, challenge.as_deref(), &scopes)
             .await
             .map_err(oauth_failure)?;
+        NeedsAuthCache::in_dir(&locations.claude_dir()).clear(name);
         let check = mcp_manager_connect::Connection::open_authorized(
             name,
             &config,
@@ -313,6 +316,7 @@ pub fn ask(
     runtime().block_on(async {
         let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
         supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
+        supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
         if let Ask::Call {
             elicit: Some(content),
             ..

@@ -34,7 +34,18 @@ pub fn is_machine(target: &Target) -> bool {
 }
 
 /// Obtains a token for `target` by its machine grant and stores it.
+///
+/// rmcp's exchanges hold a non-`Send` form encoder across an await, so the work runs on a
+/// blocking thread of the same runtime: callers (the supervisor's pools) can stay `Send`.
 pub async fn obtain(target: &Target) -> Result<Granted, OAuthError> {
+    let target = target.clone();
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || runtime.block_on(obtain_here(&target)))
+        .await
+        .map_err(|err| OAuthError::Config(err.to_string()))?
+}
+
+async fn obtain_here(target: &Target) -> Result<Granted, OAuthError> {
     match target.oauth.machine.grant_type.as_deref() {
         Some(CLIENT_CREDENTIALS) => client_credentials(target).await,
         Some(JWT_BEARER) => cross_app(target).await,
