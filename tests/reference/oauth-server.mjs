@@ -6,7 +6,8 @@
 //
 //   node oauth-server.mjs [PORT] [TOKEN_TTL_SECONDS]
 //
-// Prints "listening PORT". The password is "letmein". GET /stats returns the counters.
+// Prints "listening PORT". The password is "letmein". GET /stats returns the counters;
+// POST /quirk switches on a misbehaviour (see below).
 import { randomUUID } from "node:crypto";
 import express from "express";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -16,7 +17,10 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 
 const ttl = Number(process.argv[3] ?? 3600);
-const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, revocations: 0, calls: 0, unauthenticated: 0 };
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0 };
+// POST /quirk {"quirk": "refresh-error-as-200"}: refuse refreshes the way some providers do,
+// with an OAuth error in the body of an HTTP 200.
+let quirk = null;
 const clients = new Map();
 const pending = new Map(); // login form id → authorization params
 const codes = new Map();
@@ -89,6 +93,17 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   const port = server.address().port;
   const base = new URL(`http://localhost:${port}`);
   const mcpUrl = new URL(`http://localhost:${port}/mcp`);
+  app.post("/quirk", express.json(), (req, res) => {
+    quirk = req.body.quirk ?? null;
+    res.json({ quirk });
+  });
+  app.post("/token", (req, res, next) => {
+    if (quirk === "refresh-error-as-200" && req.body.grant_type === "refresh_token") {
+      stats.refusedRefreshes += 1;
+      return res.status(200).json({ error: "invalid_grant", error_description: "the refresh token was revoked" });
+    }
+    next();
+  });
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));
   app.post("/login", (req, res) => {
     const login = pending.get(req.body.id);

@@ -347,13 +347,32 @@ async fn run_ask(
                 .find(|s| s.server == name)
                 .map(|s| match s.status {
                     ServerStatus::Failed { error } => error,
+                    ServerStatus::NeedsAuth => {
+                        format!("it needs authentication: run `mcpctl login {name}`")
+                    }
                     other => other.label().to_string(),
                 })
                 .unwrap_or_default();
             failure(format!("\"{name}\" is not connected: {status}"))
         })
     };
-    let service = |err: rmcp_error::Error| failure(err.to_string());
+    let server = names.first().cloned().unwrap_or_default();
+    let service = |err: rmcp_error::Error| match err.auth_challenge() {
+        Some(challenge) if challenge.contains("insufficient_scope") => {
+            let scope = challenge
+                .split("scope=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or("");
+            failure(format!(
+                "\"{server}\" needs more access ({scope}): run `mcpctl login {server} --scope \"{scope}\"`"
+            ))
+        }
+        Some(_) => failure(format!(
+            "\"{server}\" needs authentication again: run `mcpctl login {server}`"
+        )),
+        None => failure(err.to_string()),
+    };
     match ask {
         Ask::Tools => {
             let mut all = serde_json::Map::new();

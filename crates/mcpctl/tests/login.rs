@@ -49,18 +49,24 @@ impl OAuthServer {
         format!("http://localhost:{}/mcp", self.port)
     }
 
-    /// The server's counters (GET /stats).
-    fn stats(&self) -> Value {
+    fn request(&self, method: &str, path: &str, body: &str) -> Value {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         write!(
             stream,
-            "GET /stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
         )
         .unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
-        serde_json::from_str(body).unwrap_or_else(|_| panic!("stats: {response}"))
+        serde_json::from_str(body).unwrap_or_else(|_| panic!("{path}: {response}"))
+    }
+
+    /// The server's counters (GET /stats).
+    fn stats(&self) -> Value {
+        self.request("GET", "/stats", "")
     }
 }
 
@@ -262,4 +268,40 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
         "{}",
         text(&status)
     );
+}
+
+#[test]
+fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registration() {
+    let server = OAuthServer::start(3);
+    let name = "oauth-refused";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = repo("tests/fixtures/browser/complete-login.mjs");
+    let tripwire = tripwire(&world);
+
+    let login = world.run(&person, &["login", name]);
+    assert!(login.status.success(), "{}", text(&login));
+    // The provider now refuses refreshes with {"error": "invalid_grant"} in an HTTP 200.
+    server.request("POST", "/quirk", r#"{"quirk": "refresh-error-as-200"}"#);
+    std::thread::sleep(Duration::from_secs(4));
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "a refused refresh makes the server need a login, not fail: {}",
+        text(&status)
+    );
+    assert!(server.stats()["refusedRefreshes"].as_u64().unwrap() >= 1);
+    assert!(!world.root.join("browser-used").exists());
+
+    server.request("POST", "/quirk", r#"{"quirk": null}"#);
+    let login = world.run(&person, &["login", name]);
+    assert!(login.status.success(), "{}", text(&login));
+    let stats = server.stats();
+    assert_eq!(stats["logins"], 2, "{stats}");
+    assert_eq!(
+        stats["registrations"], 1,
+        "the registration was kept and reused: {stats}"
+    );
+    let status = world.run(&tripwire, &["status"]);
+    assert!(text(&status).contains("connected"), "{}", text(&status));
+    world.run(&tripwire, &["logout", name]);
 }

@@ -129,22 +129,28 @@ impl Loopback {
                 continue;
             }
             let url = format!("http://localhost:{}{target}", self.port);
-            let failed = url::Url::parse(&url).ok().and_then(|parsed| {
-                parsed
-                    .query_pairs()
-                    .find(|(k, _)| k == "error")
-                    .map(|(_, v)| v.into_owned())
+            let refused = url::Url::parse(&url).ok().and_then(|parsed| {
+                let get = |key: &str| {
+                    parsed
+                        .query_pairs()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.into_owned())
+                };
+                get("error").map(|error| match get("error_description") {
+                    Some(description) => format!("{error}: {description}"),
+                    None => error,
+                })
             });
-            let page = match &failed {
+            let page = match &refused {
                 None => PAGE.replace("{title}", "Logged in").replace(
                     "{text}",
                     "You are logged in. You can close this tab and return to MCP Manager.",
                 ),
-                Some(error) => PAGE.replace("{title}", "Login failed").replace(
+                Some(reason) => PAGE.replace("{title}", "Login failed").replace(
                     "{text}",
                     &format!(
                         "The server refused the login ({}). Return to MCP Manager to try again.",
-                        html_escape(error)
+                        html_escape(reason)
                     ),
                 ),
             };
@@ -154,7 +160,10 @@ impl Loopback {
             );
             let _ = stream.write_all(response.as_bytes()).await;
             let _ = stream.shutdown().await;
-            return Ok(url);
+            return match refused {
+                None => Ok(url),
+                Some(reason) => Err(OAuthError::Refused(reason)),
+            };
         }
     }
 }
@@ -237,5 +246,126 @@ impl Browser for Headless {
                     response.status()
                 ))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// What a browser does at the redirect: GET the callback, read the page.
+    async fn visit(url: &str) -> String {
+        let parsed = url::Url::parse(url).unwrap();
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", parsed.port().unwrap()))
+            .await
+            .unwrap();
+        let path = &url[url.find("/callback").unwrap()..];
+        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut page = String::new();
+        stream.read_to_string(&mut page).await.unwrap();
+        page
+    }
+
+    async fn listening() -> Loopback {
+        Loopback::bind(None, Opener::Print)
+            .await
+            .unwrap()
+            .with_timeout(Duration::from_secs(5))
+    }
+
+    #[tokio::test]
+    async fn the_redirect_gets_a_success_page_and_its_url_is_returned() {
+        let browser = listening().await;
+        let redirect = browser.redirect_uri();
+        assert!(redirect.starts_with("http://localhost:") && redirect.ends_with("/callback"));
+        let visited = tokio::spawn(async move {
+            // A stray request first (a favicon) does not end the wait.
+            let base = redirect.trim_end_matches("/callback").to_string();
+            let port = url::Url::parse(&base).unwrap().port().unwrap();
+            let mut stray = tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .unwrap();
+            stray
+                .write_all(b"GET /favicon.ico HTTP/1.1\r\n\r\n")
+                .await
+                .unwrap();
+            visit(&format!("{redirect}?code=abc&state=xyz")).await
+        });
+        let url = browser
+            .authorize("https://as.example/authorize")
+            .await
+            .unwrap();
+        assert!(url.ends_with("/callback?code=abc&state=xyz"), "{url}");
+        let page = visited.await.unwrap();
+        assert!(
+            page.starts_with("HTTP/1.1 200") && page.contains("Logged in"),
+            "{page}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refusal_gets_a_failure_page_and_says_why() {
+        let browser = listening().await;
+        let redirect = browser.redirect_uri();
+        let visited = tokio::spawn(async move {
+            visit(&format!(
+                "{redirect}?error=access_denied&error_description=%3Cb%3Enope%3C%2Fb%3E&state=x"
+            ))
+            .await
+        });
+        let err = browser
+            .authorize("https://as.example/authorize")
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, OAuthError::Refused(r) if r == "access_denied: <b>nope</b>"),
+            "{err}"
+        );
+        let page = visited.await.unwrap();
+        assert!(
+            page.contains("Login failed") && page.contains("&lt;b&gt;nope"),
+            "escaped: {page}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_login_nobody_completes_times_out_and_one_can_be_cancelled() {
+        let browser = Loopback::bind(None, Opener::Print)
+            .await
+            .unwrap()
+            .with_timeout(Duration::from_millis(200));
+        let err = browser
+            .authorize("https://as.example/authorize")
+            .await
+            .unwrap_err();
+        assert!(matches!(err, OAuthError::TimedOut(_)), "{err}");
+
+        let browser = listening().await;
+        let cancel = browser.cancel_token();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            cancel.cancel();
+        });
+        let err = browser
+            .authorize("https://as.example/authorize")
+            .await
+            .unwrap_err();
+        assert!(matches!(err, OAuthError::Cancelled), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_fixed_port_that_is_taken_is_a_clear_error() {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = taken.local_addr().unwrap().port();
+        let err = Loopback::bind(Some(port), Opener::Print)
+            .await
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().contains(&format!("localhost:{port}")),
+            "{err}"
+        );
     }
 }

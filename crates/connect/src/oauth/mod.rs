@@ -24,8 +24,9 @@ use std::sync::Arc;
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, Transport};
 use mcp_manager_core::secrets::{server_key, SecretError, SecretStore};
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationMetadata, AuthorizationRequest,
-    AuthorizationSession,
+    default_oauth_http_client, AuthError, AuthorizationManager, AuthorizationMetadata,
+    AuthorizationRequest, AuthorizationSession, OAuthHttpClient, OAuthHttpClientFuture,
+    OAuthHttpRequest,
 };
 
 pub use browser::{Browser, Headless, Loopback, Opener};
@@ -50,6 +51,8 @@ pub enum OAuthError {
     TimedOut(std::time::Duration),
     #[error("the login was cancelled")]
     Cancelled,
+    #[error("the server refused the login ({0})")]
+    Refused(String),
     #[error("{0}")]
     Config(String),
 }
@@ -93,9 +96,35 @@ pub(crate) async fn manager(
     url: &str,
     secrets: &ServerSecrets,
 ) -> Result<AuthorizationManager, AuthError> {
-    let mut manager = AuthorizationManager::new_allowing_private_addresses(url).await?;
+    let http: Arc<dyn OAuthHttpClient> =
+        Arc::new(ErrorBodies(Arc::new(default_oauth_http_client()?)));
+    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, http).await?;
     manager.set_credential_store(secrets.credential_store());
     Ok(manager)
+}
+
+/// rmcp's OAuth HTTP client, but an HTTP 200 whose JSON body is an OAuth error (`error`, no
+/// token) — which some providers send — is passed on as the 400 it means, so that a refused
+/// refresh counts as refused (and the server needs a login) rather than as a garbled answer.
+struct ErrorBodies(Arc<dyn OAuthHttpClient>);
+
+impl OAuthHttpClient for ErrorBodies {
+    fn execute(&self, request: OAuthHttpRequest) -> OAuthHttpClientFuture<'_> {
+        Box::pin(async move {
+            let mut response = self.0.execute(request).await?;
+            if response.status() == http::StatusCode::OK && is_oauth_error(response.body()) {
+                *response.status_mut() = http::StatusCode::BAD_REQUEST;
+            }
+            Ok(response)
+        })
+    }
+}
+
+fn is_oauth_error(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|value| {
+        value.get("error").is_some_and(serde_json::Value::is_string)
+            && value.get("access_token").is_none()
+    })
 }
 
 /// `oauth.authServerMetadataUrl`: fetched as given (HTTPS only) instead of discovered.
@@ -186,6 +215,14 @@ async fn legacy_root_metadata(url: &str) -> Option<AuthorizationMetadata> {
     response.json().await.ok()
 }
 
+/// `http://localhost`, `127.0.0.1` or `[::1]`, any port.
+fn is_loopback_redirect(uri: &str) -> bool {
+    url::Url::parse(uri).is_ok_and(|url| {
+        url.scheme() == "http"
+            && matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"))
+    })
+}
+
 fn supports_client_metadata_documents(metadata: &AuthorizationMetadata) -> bool {
     metadata
         .additional_fields
@@ -211,6 +248,11 @@ pub async fn login(
     manager.set_metadata(metadata.clone());
 
     let redirect_uri = browser.redirect_uri();
+    if !is_loopback_redirect(&redirect_uri) {
+        return Err(OAuthError::Config(format!(
+            "the redirect URI must be http on localhost (RFC 8252), not {redirect_uri}"
+        )));
+    }
     let mut wanted: Vec<String> = target.oauth.scopes.clone().unwrap_or_default();
     if !scopes.is_empty() {
         // A step-up: what is held already, plus what the server asked for.
@@ -407,4 +449,44 @@ async fn revoke(
 /// A shared handle to a keychain, for targets.
 pub fn keychain() -> Arc<dyn mcp_manager_core::secrets::SecretStore> {
     Arc::new(mcp_manager_core::secrets::Keychain::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirects_are_loopback_only() {
+        assert!(is_loopback_redirect("http://localhost:4567/callback"));
+        assert!(is_loopback_redirect("http://127.0.0.1:1/callback"));
+        assert!(is_loopback_redirect("http://[::1]:80/callback"));
+        assert!(!is_loopback_redirect("https://app.example.com/callback"));
+        assert!(!is_loopback_redirect(
+            "http://localhost.example.com/callback"
+        ));
+        assert!(!is_loopback_redirect("http://192.168.1.2/callback"));
+    }
+
+    #[test]
+    fn only_an_error_without_a_token_is_an_oauth_error() {
+        assert!(is_oauth_error(br#"{"error":"invalid_grant"}"#));
+        assert!(!is_oauth_error(br#"{"access_token":"x","error":"odd"}"#));
+        assert!(!is_oauth_error(br#"{"access_token":"x"}"#));
+        assert!(!is_oauth_error(b"not json"));
+    }
+
+    #[test]
+    fn debug_never_shows_a_registration_secret() {
+        let registration = Registration {
+            client_id: "id-1".into(),
+            client_secret: Some("s3cret-value".into()),
+            redirect_uri: "http://localhost:1/callback".into(),
+            issuer: None,
+        };
+        let shown = format!("{registration:?}");
+        assert!(
+            shown.contains("id-1") && !shown.contains("s3cret-value"),
+            "{shown}"
+        );
+    }
 }
