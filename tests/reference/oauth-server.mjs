@@ -95,6 +95,12 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   const mcpUrl = new URL(`http://localhost:${port}/mcp`);
   app.post("/quirk", express.json(), (req, res) => {
     quirk = req.body.quirk ?? null;
+    // "forget-tokens": every token issued so far stops working (as after a server-side
+    // revocation), refresh tokens included.
+    if (quirk === "forget-tokens") {
+      access.clear();
+      refresh.clear();
+    }
     res.json({ quirk });
   });
   app.post("/token", (req, res, next) => {

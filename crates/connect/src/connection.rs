@@ -238,6 +238,8 @@ pub struct Connection {
     changes: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>>>,
     /// Woken when a request fails at the transport: the session is lost.
     lost: tokio::sync::Notify,
+    /// A request was refused with 401 and no refresh helped: the session needs a login.
+    auth_required: std::sync::atomic::AtomicBool,
     /// Tool name → outputSchema, from the last `tools/list`.
     output_schemas: std::sync::Mutex<Option<std::collections::HashMap<String, Value>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
@@ -563,6 +565,7 @@ impl Connection {
             progress,
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
+            auth_required: std::sync::atomic::AtomicBool::new(false),
             output_schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
@@ -596,12 +599,23 @@ impl Connection {
         })
     }
 
+    /// Whether a request of this session was refused for want of authorization (a 401 that
+    /// no refresh cured): the session [ended](Self::ended) and needs a login.
+    pub fn needs_auth(&self) -> bool {
+        self.auth_required.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Passes a request's result through, counting transport failures: after
     /// [`TERMINAL_ERRORS`] in a row the session is lost and [`Self::ended`] resolves; any
     /// success resets the count.
     fn note<T>(&self, result: Result<T, ServiceError>) -> Result<T, ServiceError> {
         use std::sync::atomic::Ordering;
         match &result {
+            // A 401 that a refresh could not cure: the token is gone for good.
+            Err(err) if err.is_authorization_required() => {
+                self.auth_required.store(true, Ordering::SeqCst);
+                self.lost.notify_one();
+            }
             Err(ServiceError::TransportSend(_) | ServiceError::TransportClosed) => {
                 if self.transport_errors.fetch_add(1, Ordering::SeqCst) + 1 >= TERMINAL_ERRORS {
                     self.lost.notify_one();
@@ -655,7 +669,11 @@ impl Connection {
                 };
                 tokio::select! {
                     _ = closed => "the connection was closed".into(),
-                    _ = self.lost.notified() => "a request could not reach the server".into(),
+                    _ = self.lost.notified() => if self.needs_auth() {
+                        "the server asks for authorization again".into()
+                    } else {
+                        "a request could not reach the server".into()
+                    },
                     _ = wedged => format!("no answer to a ping within {}s", PING_TIMEOUT.as_secs()),
                 }
             }
@@ -672,7 +690,7 @@ impl Connection {
         if !self.info.capabilities.tools {
             return Ok(Vec::new());
         }
-        let tools = self.peer.list_all_tools().await?;
+        let tools = self.note(self.peer.list_all_tools().await)?;
         let summaries: Vec<ToolSummary> = tools
             .into_iter()
             .map(|tool| {
@@ -705,7 +723,7 @@ impl Connection {
         if !self.info.capabilities.resources {
             return Ok(Vec::new());
         }
-        Ok(to_values(self.peer.list_all_resources().await?))
+        Ok(to_values(self.note(self.peer.list_all_resources().await)?))
     }
 
     /// Every resource template as sent; empty without the resources capability.
@@ -713,7 +731,9 @@ impl Connection {
         if !self.info.capabilities.resources {
             return Ok(Vec::new());
         }
-        Ok(to_values(self.peer.list_all_resource_templates().await?))
+        Ok(to_values(
+            self.note(self.peer.list_all_resource_templates().await)?,
+        ))
     }
 
     /// Every prompt as sent; empty without the prompts capability.
@@ -721,15 +741,16 @@ impl Connection {
         if !self.info.capabilities.prompts {
             return Ok(Vec::new());
         }
-        Ok(to_values(self.peer.list_all_prompts().await?))
+        Ok(to_values(self.note(self.peer.list_all_prompts().await)?))
     }
 
     /// `resources/read`, the result as sent.
     pub async fn read_resource(&self, uri: &str) -> Result<Value, rmcp::ServiceError> {
-        let result = self
-            .peer
-            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_string()))
-            .await?;
+        let result = self.note(
+            self.peer
+                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_string()))
+                .await,
+        )?;
         Ok(serde_json::to_value(result).unwrap_or(Value::Null))
     }
 
@@ -788,7 +809,7 @@ impl Connection {
     ) -> Result<Value, rmcp::ServiceError> {
         let mut params = rmcp::model::GetPromptRequestParams::new(name.to_string());
         params.arguments = arguments;
-        let result = self.peer.get_prompt(params).await?;
+        let result = self.note(self.peer.get_prompt(params).await)?;
         Ok(serde_json::to_value(result).unwrap_or(Value::Null))
     }
 

@@ -536,6 +536,12 @@ impl Supervisor {
             }
             // Close the old session, so requests still waiting on it fail instead of hanging.
             connection.shutdown().await;
+            if connection.needs_auth() {
+                if let Some(cache) = self.needs_auth_cache() {
+                    cache.mark(&entry.name);
+                }
+                return self.transition(&entry.name, State::NeedsAuth);
+            }
             let mut last_error = ended;
             let mut reconnected = None;
             for attempt in 1..=RECONNECT_ATTEMPTS {

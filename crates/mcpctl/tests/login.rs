@@ -3,79 +3,18 @@
 //! keychain (gnome-keyring on a private D-Bus: `scripts/with-keychain`), and `$BROWSER`
 //! pointing at a script that fills in the server's login page.
 
-use std::io::{BufRead, BufReader, Read, Write};
+#[path = "../../connect/tests/support/mod.rs"]
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
+
+use support::OAuthServer;
 
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::secrets::{server_key, Keychain, SecretStore};
 use serde_json::{json, Value};
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-        .canonicalize()
-        .unwrap_or_else(|_| panic!("{path} is missing: run `scripts/setup test`"))
-}
-
-struct OAuthServer {
-    child: Child,
-    port: u16,
-}
-
-impl OAuthServer {
-    fn start(token_ttl_seconds: u32) -> OAuthServer {
-        let mut child = Command::new("node")
-            .arg(repo("tests/reference/oauth-server.mjs"))
-            .args(["0", &token_ttl_seconds.to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("oauth-server did not start: {line:?}"));
-        OAuthServer { child, port }
-    }
-
-    fn url(&self) -> String {
-        format!("http://localhost:{}/mcp", self.port)
-    }
-
-    fn request(&self, method: &str, path: &str, body: &str) -> Value {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
-        serde_json::from_str(body).unwrap_or_else(|_| panic!("{path}: {response}"))
-    }
-
-    /// The server's counters (GET /stats).
-    fn stats(&self) -> Value {
-        self.request("GET", "/stats", "")
-    }
-}
-
-impl Drop for OAuthServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 struct World {
     _dir: tempfile::TempDir,
@@ -175,7 +114,7 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
     let server = OAuthServer::start(3);
     let name = "oauth-e2e";
     let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
-    let person = repo("tests/fixtures/browser/complete-login.mjs");
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
     let tripwire = tripwire(&world);
 
     let status = world.run(&tripwire, &["status"]);
@@ -275,7 +214,7 @@ fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registrati
     let server = OAuthServer::start(3);
     let name = "oauth-refused";
     let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
-    let person = repo("tests/fixtures/browser/complete-login.mjs");
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
     let tripwire = tripwire(&world);
 
     let login = world.run(&person, &["login", name]);

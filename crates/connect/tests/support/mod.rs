@@ -137,3 +137,66 @@ impl Drop for EdgeHttp {
         let _ = self.child.wait();
     }
 }
+
+/// A running `tests/reference/oauth-server.mjs` (an OAuth-protected MCP server on the MCP
+/// SDK's authorization server), killed on drop.
+pub struct OAuthServer {
+    child: std::process::Child,
+    pub port: u16,
+}
+
+impl OAuthServer {
+    /// Starts it on an ephemeral port; access tokens live `token_ttl_seconds`.
+    pub fn start(token_ttl_seconds: u32) -> OAuthServer {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("node")
+            .arg(repo("tests/reference/oauth-server.mjs"))
+            .args(["0", &token_ttl_seconds.to_string()])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("listening ")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("oauth-server did not start: {line:?}"));
+        OAuthServer { child, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://localhost:{}/mcp", self.port)
+    }
+
+    /// One plain HTTP request; the JSON it answered.
+    pub fn request(&self, method: &str, path: &str, body: &str) -> Value {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+        serde_json::from_str(body).unwrap_or_else(|_| panic!("{path}: {response}"))
+    }
+
+    /// The server's counters (GET /stats).
+    pub fn stats(&self) -> Value {
+        self.request("GET", "/stats", "")
+    }
+}
+
+impl Drop for OAuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,123 @@
+//! OAuth in the connection engine against a real OAuth-protected server on loopback
+//! (tests/reference/oauth-server.mjs): a login through the product's loopback browser with
+//! a stand-in person (tests/fixtures/browser/complete-login.mjs), then the supervisor's
+//! sessions carrying the token, and a token the server stops honouring mid-session.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use mcp_manager_connect::oauth::{self, Browser, Loopback, OAuthError, Opener, Target};
+use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::secrets::{Secret, SecretError, SecretStore};
+use serde_json::json;
+use support::OAuthServer;
+
+#[derive(Default)]
+struct MemorySecrets(Mutex<HashMap<String, Secret>>);
+
+impl SecretStore for MemorySecrets {
+    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
+        Ok(self.0.lock().unwrap().get(account).cloned())
+    }
+    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
+        self.0
+            .lock()
+            .unwrap()
+            .insert(account.into(), secret.clone());
+        Ok(())
+    }
+    fn delete(&self, account: &str) -> Result<(), SecretError> {
+        self.0.lock().unwrap().remove(account);
+        Ok(())
+    }
+}
+
+/// The product's loopback browser, with the person replaced by complete-login.mjs.
+struct Person(Loopback);
+
+#[async_trait]
+impl Browser for Person {
+    fn redirect_uri(&self) -> String {
+        self.0.redirect_uri()
+    }
+
+    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
+        let mut person = tokio::process::Command::new("node")
+            .arg(support::repo("tests/fixtures/browser/complete-login.mjs"))
+            .arg(url)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let received = self.0.authorize(url).await;
+        let _ = person.wait().await;
+        received
+    }
+}
+
+#[tokio::test]
+async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_auth() {
+    let server = OAuthServer::start(3600);
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let name = "secure";
+    let world =
+        support::World::with_servers(json!({ name: {"type": "http", "url": server.url()} }));
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let target = Target::of(name, &config, &server.url(), Arc::clone(&secrets)).unwrap();
+
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.set_secrets(Arc::clone(&secrets));
+    supervisor.start(&Catalog::load(&world.locations)).await;
+    assert_eq!(supervisor.statuses()[0].status.label(), "needs-auth");
+
+    let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());
+    let granted = oauth::login(&target, &browser, None, &[]).await.unwrap();
+    assert!(!granted.client_id.is_empty());
+    assert!(target.secrets.has_tokens().await.unwrap());
+
+    assert!(
+        supervisor
+            .restart(&Catalog::load(&world.locations), name)
+            .await
+    );
+    let connection = supervisor
+        .connection(name)
+        .expect("connected with the token");
+    let outcome = connection.call_tool("whoami", None, None).await.unwrap();
+    assert_eq!(
+        outcome.result["content"][0]["text"],
+        format!("client {}", granted.client_id)
+    );
+
+    // The server forgets every token, refresh tokens included.
+    let mut events = supervisor.subscribe();
+    server.request("POST", "/quirk", r#"{"quirk": "forget-tokens"}"#);
+    let err = connection
+        .call_tool("whoami", None, None)
+        .await
+        .unwrap_err();
+    assert!(err.auth_challenge().is_some(), "{err}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline && !seen.contains(&"needs-auth") {
+        if let Ok(Ok(event)) = tokio::time::timeout(Duration::from_millis(200), events.recv()).await
+        {
+            seen.push(event.status.label());
+        }
+    }
+    assert_eq!(
+        seen,
+        ["needs-auth"],
+        "straight to needs-auth, no reconnect loop"
+    );
+    assert!(matches!(
+        supervisor.statuses()[0].status,
+        ServerStatus::NeedsAuth
+    ));
+    supervisor.shutdown().await;
+}
