@@ -43,7 +43,8 @@ impl fmt::Debug for Secret {
 pub enum SecretError {
     #[error(
         "no OS keychain is available ({0}); on Linux start a Secret Service such as \
-         gnome-keyring in your desktop session"
+         gnome-keyring in your desktop session, or set MCP_MANAGER_UNENCRYPTED_SECRETS_FILE \
+         to a path to keep secrets in an unencrypted file there"
     )]
     Unavailable(String),
     #[error("the OS keychain refused the request: {0}")]

@@ -45,6 +45,10 @@ impl World {
     }
 
     fn run(&self, browser: &Path, args: &[&str]) -> Output {
+        self.run_with(browser, args, &[])
+    }
+
+    fn run_with(&self, browser: &Path, args: &[&str], envs: &[(&str, &Path)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_mcpctl"))
             .arg("--project")
             .arg(&self.project)
@@ -55,6 +59,7 @@ impl World {
             .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
             .env("BROWSER", browser)
             .env("BROWSER_LOG", self.root.join("browser.log"))
+            .envs(envs.iter().copied())
             .output()
             .unwrap()
     }
@@ -243,4 +248,57 @@ fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registrati
     let status = world.run(&tripwire, &["status"]);
     assert!(text(&status).contains("connected"), "{}", text(&status));
     world.run(&tripwire, &["logout", name]);
+}
+
+#[test]
+fn without_a_keychain_the_unencrypted_file_works_only_when_named_and_says_so() {
+    let server = OAuthServer::start(3600);
+    let name = "oauth-file";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    let no_bus = Path::new("unix:path=/nonexistent/bus");
+
+    let refused = world.run_with(
+        &person,
+        &["login", name],
+        &[("DBUS_SESSION_BUS_ADDRESS", no_bus)],
+    );
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("no OS keychain is available"),
+        "{}",
+        text(&refused)
+    );
+    assert!(
+        text(&refused).contains("MCP_MANAGER_UNENCRYPTED_SECRETS_FILE"),
+        "{}",
+        text(&refused)
+    );
+
+    let file = world.root.join("secrets.json");
+    let envs = [
+        ("DBUS_SESSION_BUS_ADDRESS", no_bus),
+        (
+            mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR,
+            file.as_path(),
+        ),
+    ];
+    let login = world.run_with(&person, &["login", name], &envs);
+    assert!(login.status.success(), "{}", text(&login));
+    assert!(
+        text(&login).contains("UNENCRYPTED secrets file"),
+        "{}",
+        text(&login)
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("tokens:oauth-file|"));
+    let call = world.run_with(&person, &["call", name, "whoami"], &envs);
+    assert!(call.status.success(), "{}", text(&call));
 }
