@@ -380,7 +380,7 @@ impl Connection {
                                 }
                             }
                             other => ConnectError::Initialize {
-                                message: other.to_string(),
+                                message: plain(&other.to_string()),
                                 stderr: tail,
                             },
                         });
@@ -506,7 +506,7 @@ impl Connection {
                     })
             }
             Ok(Err(err)) => Err(ConnectError::Initialize {
-                message: err.to_string(),
+                message: plain(&err.to_string()),
                 stderr: String::new(),
             }),
             Err(_) => Err(ConnectError::Timeout {
@@ -1014,6 +1014,19 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
         .collect()
 }
 
+/// An rmcp error message without the Rust type names it carries: "Transport
+/// [rmcp::transport::worker::WorkerTransport<…>] error: X" becomes "X".
+pub fn plain(message: &str) -> String {
+    let mut out = message.to_string();
+    while let Some(start) = out.find("Transport [") {
+        let Some(end) = out[start..].find("] error: ") else {
+            break;
+        };
+        out.replace_range(start..start + end + "] error: ".len(), "");
+    }
+    out
+}
+
 /// `file://` URI of a folder, for roots.
 fn file_uri(path: &Path) -> String {
     let mut uri = String::from("file://");
@@ -1026,4 +1039,17 @@ fn file_uri(path: &Path) -> String {
         }
     }
     uri
+}
+
+#[cfg(test)]
+mod plain_tests {
+    #[test]
+    fn rust_type_names_leave_error_messages() {
+        let raw = "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::A<B<C>>>] error: Auth required, when send initialize request";
+        assert_eq!(
+            super::plain(raw),
+            "Send message error Auth required, when send initialize request"
+        );
+        assert_eq!(super::plain("nothing to strip"), "nothing to strip");
+    }
 }

@@ -371,7 +371,7 @@ async fn run_ask(
         Some(_) => failure(format!(
             "\"{server}\" needs authentication again: run `mcpctl login {server}`"
         )),
-        None => failure(err.to_string()),
+        None => failure(mcp_manager_connect::connection::plain(&err.to_string())),
     };
     match ask {
         Ask::Tools => {
