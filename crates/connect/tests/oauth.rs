@@ -121,3 +121,38 @@ async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_aut
     ));
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn requests_that_find_the_token_expired_together_refresh_it_once() {
+    let server = OAuthServer::start(2);
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let target = Target::of("together", &config, &server.url(), Arc::clone(&secrets)).unwrap();
+    let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());
+    oauth::login(&target, &browser, None, &[]).await.unwrap();
+    let connection = mcp_manager_connect::Connection::open_authorized(
+        "together",
+        &config,
+        &std::env::temp_dir(),
+        mcp_manager_connect::Limits::connect(Duration::from_secs(30)),
+        Default::default(),
+        Arc::new(mcp_manager_connect::answer::Decline),
+        Some(&target),
+    )
+    .await
+    .unwrap();
+    assert_eq!(server.stats()["refreshes"], 0);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (a, b, c) = tokio::join!(
+        connection.call_tool("whoami", None, None),
+        connection.call_tool("whoami", None, None),
+        connection.call_tool("whoami", None, None),
+    );
+    assert!(a.is_ok() && b.is_ok() && c.is_ok(), "{a:?} {b:?} {c:?}");
+    assert_eq!(
+        server.stats()["refreshes"],
+        1,
+        "one refresh for three requests"
+    );
+    connection.shutdown().await;
+}

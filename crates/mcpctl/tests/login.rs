@@ -302,3 +302,53 @@ fn without_a_keychain_the_unencrypted_file_works_only_when_named_and_says_so() {
     let call = world.run_with(&person, &["call", name, "whoami"], &envs);
     assert!(call.status.success(), "{}", text(&call));
 }
+
+#[test]
+fn no_browser_prints_the_url_for_the_person_to_open() {
+    use std::io::BufRead;
+    let server = OAuthServer::start(3600);
+    let name = "oauth-printed";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let tripwire = tripwire(&world);
+    let mut login = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+        .arg("--project")
+        .arg(&world.project)
+        .args(["login", name, "--no-browser"])
+        .env("HOME", &world.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
+        .env("MCP_MANAGER_MANAGED_DIR", world.home.join("managed"))
+        .env("BROWSER", &tripwire)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(login.stderr.take().unwrap());
+    let mut line = String::new();
+    let url = loop {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "no URL was printed"
+        );
+        if let Some(start) = line.find("http://") {
+            break line[start..].trim().to_string();
+        }
+    };
+    assert!(url.contains("/authorize?"), "{url}");
+    // The person opens it.
+    let person = Command::new("node")
+        .arg(support::repo("tests/fixtures/browser/complete-login.mjs"))
+        .arg(&url)
+        .status()
+        .unwrap();
+    assert!(person.success());
+    let out = login.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("Logged in to {name}")));
+    assert!(
+        !world.root.join("browser-used").exists(),
+        "the browser was not opened"
+    );
+    world.run(&tripwire, &["logout", name]);
+}

@@ -455,6 +455,14 @@ pub fn keychain() -> Arc<dyn mcp_manager_core::secrets::SecretStore> {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn a_configured_metadata_url_must_be_https() {
+        let err = configured_metadata("http://as.example/.well-known/oauth-authorization-server")
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("must be an https:// URL"), "{err}");
+    }
+
     #[test]
     fn redirects_are_loopback_only() {
         assert!(is_loopback_redirect("http://localhost:4567/callback"));
