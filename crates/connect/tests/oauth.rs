@@ -5,8 +5,7 @@
 
 mod support;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -14,29 +13,9 @@ use mcp_manager_connect::oauth::{self, Browser, Loopback, OAuthError, Opener, Ta
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
-use mcp_manager_core::secrets::{Secret, SecretError, SecretStore};
+use mcp_manager_core::secrets::SecretStore;
 use serde_json::json;
 use support::OAuthServer;
-
-#[derive(Default)]
-struct MemorySecrets(Mutex<HashMap<String, Secret>>);
-
-impl SecretStore for MemorySecrets {
-    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
-        Ok(self.0.lock().unwrap().get(account).cloned())
-    }
-    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
-        self.0
-            .lock()
-            .unwrap()
-            .insert(account.into(), secret.clone());
-        Ok(())
-    }
-    fn delete(&self, account: &str) -> Result<(), SecretError> {
-        self.0.lock().unwrap().remove(account);
-        Ok(())
-    }
-}
 
 /// The product's loopback browser, with the person replaced by complete-login.mjs.
 struct Person(Loopback);
@@ -63,7 +42,7 @@ impl Browser for Person {
 #[tokio::test]
 async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_auth() {
     let server = OAuthServer::start(3600);
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let name = "secure";
     let world =
         support::World::with_servers(json!({ name: {"type": "http", "url": server.url()} }));
@@ -125,7 +104,7 @@ async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_aut
 #[tokio::test]
 async fn requests_that_find_the_token_expired_together_refresh_it_once() {
     let server = OAuthServer::start(2);
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
     let target = Target::of("together", &config, &server.url(), Arc::clone(&secrets)).unwrap();
     let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());

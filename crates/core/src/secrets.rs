@@ -140,6 +140,30 @@ pub fn client_secret_account(name: &str, config: &ServerConfig) -> String {
     format!("client-secret:{}", server_key(name, config))
 }
 
+/// Secrets in this process's memory only: for tests, and for the conformance client, whose
+/// tokens must not outlive a run.
+#[derive(Debug, Default)]
+pub struct InMemory(std::sync::Mutex<std::collections::HashMap<String, Secret>>);
+
+impl SecretStore for InMemory {
+    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
+        Ok(self.0.lock().expect("secrets lock").get(account).cloned())
+    }
+
+    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
+        self.0
+            .lock()
+            .expect("secrets lock")
+            .insert(account.into(), secret.clone());
+        Ok(())
+    }
+
+    fn delete(&self, account: &str) -> Result<(), SecretError> {
+        self.0.lock().expect("secrets lock").remove(account);
+        Ok(())
+    }
+}
+
 /// The environment variable that turns on [`UnencryptedFile`] in place of the keychain.
 pub const UNENCRYPTED_FILE_VAR: &str = "MCP_MANAGER_UNENCRYPTED_SECRETS_FILE";
 

@@ -152,16 +152,7 @@ pub fn login(
             &entry.config,
             &mcp_manager_core::config::expand::process_env,
         );
-        let probe = mcp_manager_connect::Connection::open_authorized(
-            name,
-            &config,
-            &locations.project,
-            mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
-            Default::default(),
-            Arc::new(mcp_manager_connect::answer::Decline),
-            None,
-        )
-        .await;
+        let probe = open_once(name, &config, locations, None).await;
         let challenge = match probe {
             Ok(connection) => {
                 connection.shutdown().await;
@@ -200,16 +191,7 @@ pub fn login(
             .await
             .map_err(oauth_failure)?;
         NeedsAuthCache::in_dir(&locations.claude_dir()).clear(name);
-        let check = mcp_manager_connect::Connection::open_authorized(
-            name,
-            &config,
-            &locations.project,
-            mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
-            Default::default(),
-            Arc::new(mcp_manager_connect::answer::Decline),
-            Some(&target),
-        )
-        .await;
+        let check = open_once(name, &config, locations, Some(&target)).await;
         let connected = match check {
             Ok(connection) => {
                 connection.shutdown().await;
@@ -243,6 +225,25 @@ pub fn login(
         }
         Ok(connected.is_ok())
     })
+}
+
+/// One session with `name`, with or without its stored token (for `login`'s probe and check).
+async fn open_once(
+    name: &str,
+    config: &mcp_manager_core::config::entry::ServerConfig,
+    locations: &Locations,
+    auth: Option<&mcp_manager_connect::oauth::Target>,
+) -> Result<mcp_manager_connect::Connection, mcp_manager_connect::ConnectError> {
+    mcp_manager_connect::Connection::open_authorized(
+        name,
+        config,
+        &locations.project,
+        mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
+        Default::default(),
+        Arc::new(mcp_manager_connect::answer::Decline),
+        auth,
+    )
+    .await
 }
 
 fn url_port(url: &str) -> Option<u16> {

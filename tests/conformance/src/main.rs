@@ -9,9 +9,8 @@
 //! arguments made from its schema; on a 403 `insufficient_scope`, log in again for the
 //! challenged scope (at most 3 authorizations in all) and retry the call.
 
-use std::collections::HashMap;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_manager_connect::answer::{Answer, Answerer};
@@ -19,7 +18,7 @@ use mcp_manager_connect::oauth::{self, Headless, Target};
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::{ConnectError, Connection, Limits};
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
-use mcp_manager_core::secrets::{Secret, SecretError, SecretStore};
+use mcp_manager_core::secrets::{Secret, SecretStore};
 use serde_json::{json, Map, Value};
 
 /// Where the suite's authorization server sends the browser (nothing listens: the headless
@@ -29,26 +28,6 @@ const REDIRECT_URI: &str = "http://localhost:3000/callback";
 const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
 /// Authorizations allowed in one run: the first, and step-ups after a 403.
 const AUTHORIZATIONS: usize = 3;
-
-#[derive(Default)]
-struct MemorySecrets(Mutex<HashMap<String, Secret>>);
-
-impl SecretStore for MemorySecrets {
-    fn get(&self, account: &str) -> Result<Option<Secret>, SecretError> {
-        Ok(self.0.lock().unwrap().get(account).cloned())
-    }
-    fn set(&self, account: &str, secret: &Secret) -> Result<(), SecretError> {
-        self.0
-            .lock()
-            .unwrap()
-            .insert(account.into(), secret.clone());
-        Ok(())
-    }
-    fn delete(&self, account: &str) -> Result<(), SecretError> {
-        self.0.lock().unwrap().remove(account);
-        Ok(())
-    }
-}
 
 /// Accepts every elicitation; the handler fills in the schema's defaults.
 struct Accept;
@@ -87,7 +66,7 @@ fn text(context: &Value, key: &str) -> Option<String> {
 }
 
 async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
-    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecrets::default());
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let mut oauth_config = OAuthConfig {
         client_metadata_url: Some(CLIENT_METADATA_URL.into()),
         ..OAuthConfig::default()

@@ -353,18 +353,7 @@ pub async fn authorized<C>(
         return Ok(None);
     }
     // rmcp restores only the client id; a confidential client needs its secret to refresh.
-    let secret = match &target.oauth.client_id {
-        Some(_) => target
-            .secrets
-            .client_secret()
-            .await?
-            .map(|secret| secret.expose().to_string()),
-        None => target
-            .secrets
-            .registration()
-            .await?
-            .and_then(|registration| registration.client_secret),
-    };
+    let secret = client_secret(target).await?;
     if let Some(secret) = secret {
         let (client_id, _) = manager.get_credentials().await?;
         let redirect = target
@@ -379,6 +368,23 @@ pub async fn authorized<C>(
         )?;
     }
     Ok(Some(rmcp::transport::AuthClient::new(client, manager)))
+}
+
+/// The secret of the client the tokens were issued to: the pre-registered client's (from the
+/// keychain), or that of this app's own registration.
+async fn client_secret(target: &Target) -> Result<Option<String>, OAuthError> {
+    Ok(match &target.oauth.client_id {
+        Some(_) => target
+            .secrets
+            .client_secret()
+            .await?
+            .map(|secret| secret.expose().to_string()),
+        None => target
+            .secrets
+            .registration()
+            .await?
+            .and_then(|registration| registration.client_secret),
+    })
 }
 
 /// Forgets `target`'s login: revokes the refresh and access tokens where the authorization
@@ -410,18 +416,7 @@ async fn revoke(
     else {
         return Ok(false);
     };
-    let secret = match &target.oauth.client_id {
-        Some(_) => target
-            .secrets
-            .client_secret()
-            .await?
-            .map(|secret| secret.expose().to_string()),
-        None => target
-            .secrets
-            .registration()
-            .await?
-            .and_then(|registration| registration.client_secret),
-    };
+    let secret = client_secret(target).await?;
     let mut confirmed = false;
     let tokens = [
         token

@@ -90,6 +90,28 @@ pub fn args(value: Value) -> serde_json::Map<String, Value> {
     value.as_object().expect("arguments are an object").clone()
 }
 
+/// Runs a Node script of the repository that prints "listening PORT" once bound; the child
+/// and its port.
+fn listening(script: &str, args: &[&str]) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new("node")
+        .arg(repo(script))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening ")
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("{script} did not start: {line:?}"));
+    (child, port)
+}
+
 /// A running `tests/fixtures/servers/edge-http-server.mjs`, killed on drop.
 pub struct EdgeHttp {
     child: std::process::Child,
@@ -99,22 +121,7 @@ pub struct EdgeHttp {
 impl EdgeHttp {
     /// Starts it on an ephemeral port of 127.0.0.1 and waits until it listens.
     pub fn start() -> EdgeHttp {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new("node")
-            .arg(repo("tests/fixtures/servers/edge-http-server.mjs"))
-            .arg("0")
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening ")
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("edge-http-server did not start: {line:?}"));
+        let (child, port) = listening("tests/fixtures/servers/edge-http-server.mjs", &["0"]);
         EdgeHttp { child, port }
     }
 
@@ -148,22 +155,8 @@ pub struct OAuthServer {
 impl OAuthServer {
     /// Starts it on an ephemeral port; access tokens live `token_ttl_seconds`.
     pub fn start(token_ttl_seconds: u32) -> OAuthServer {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new("node")
-            .arg(repo("tests/reference/oauth-server.mjs"))
-            .args(["0", &token_ttl_seconds.to_string()])
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("oauth-server did not start: {line:?}"));
+        let ttl = token_ttl_seconds.to_string();
+        let (child, port) = listening("tests/reference/oauth-server.mjs", &["0", &ttl]);
         OAuthServer { child, port }
     }
 
