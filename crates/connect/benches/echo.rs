@@ -66,9 +66,19 @@ impl Raw {
             stdout,
             next_id: 0,
         };
+        // The very initialize our client sends (handler.rs): what a server does per call can
+        // depend on the client's capabilities (server-everything's does).
         raw.request(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "floor", "version": "1"}}),
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {
+                    "roots": { "listChanged": true },
+                    "elicitation": { "form": {}, "url": {} },
+                    "sampling": {}
+                },
+                "clientInfo": {"name": "mcp-manager", "title": "MCP Manager", "version": env!("CARGO_PKG_VERSION")},
+            }),
         );
         raw.stdin
             .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
@@ -88,9 +98,20 @@ impl Raw {
         loop {
             line.clear();
             self.stdout.read_line(&mut line).unwrap();
-            let reply: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            if reply["id"] == id {
-                return reply;
+            let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            match message.get("method").and_then(Value::as_str) {
+                // The server's own requests get the answers our client gives.
+                Some("roots/list") => {
+                    let root = format!("file://{}", std::env::temp_dir().display());
+                    let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"roots": [{"uri": root}]}});
+                    self.stdin
+                        .write_all(format!("{answer}\n").as_bytes())
+                        .unwrap();
+                    self.stdin.flush().unwrap();
+                }
+                Some(_) => {}
+                None if message["id"] == id => return message,
+                None => {}
             }
         }
     }
