@@ -467,6 +467,46 @@ impl Connection {
                     progress,
                 ))
             }
+            Transport::Remote {
+                kind: TransportKind::Ws,
+                url,
+                headers,
+            } => {
+                let opened = tokio::time::timeout(timeout, async {
+                    let transport = crate::ws::connect(url, headers, MAX_MESSAGE)
+                        .await
+                        .map_err(|err| ConnectError::Initialize {
+                            message: format!("WebSocket: {err}"),
+                            stderr: String::new(),
+                        })?;
+                    handler
+                        .serve(transport)
+                        .await
+                        .map_err(|err| ConnectError::Initialize {
+                            message: plain(&err.to_string()),
+                            stderr: String::new(),
+                        })
+                })
+                .await;
+                let service = match opened {
+                    Ok(result) => result?,
+                    Err(_) => {
+                        return Err(ConnectError::Timeout {
+                            timeout,
+                            stderr: String::new(),
+                        })
+                    }
+                };
+                Ok(Connection::from_service(
+                    server,
+                    answerer.clone(),
+                    service,
+                    None,
+                    None,
+                    changes,
+                    progress,
+                ))
+            }
             Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
         }
     }

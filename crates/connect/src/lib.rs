@@ -24,6 +24,7 @@ pub mod sse;
 pub mod status;
 pub mod stderr;
 pub mod supervisor;
+pub mod ws;
 
 pub use connection::{CallOutcome, ConnectError, Connection, Limits, ToolSummary};
 pub use status::{ConnectedInfo, ListChanged, ListKind, Progress, ServerStatus, StatusEvent};

@@ -92,7 +92,7 @@ pub fn args(value: Value) -> serde_json::Map<String, Value> {
 
 /// Runs a Node script of the repository that prints "listening PORT" once bound; the child
 /// and its port.
-fn listening(script: &str, args: &[&str]) -> (std::process::Child, u16) {
+pub fn listening(script: &str, args: &[&str]) -> (std::process::Child, u16) {
     use std::io::BufRead;
     let mut child = std::process::Command::new("node")
         .arg(repo(script))
