@@ -17,7 +17,10 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 
 const ttl = Number(process.argv[3] ?? 3600);
-const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0 };
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0 };
+// A pre-registered machine client for the client-credentials grant, which the SDK's token
+// handler does not implement: client id "machine", secret "machine-secret" (Basic or body).
+const MACHINE = { id: "machine", secret: "machine-secret" };
 // POST /quirk {"quirk": "refresh-error-as-200"}: refuse refreshes the way some providers do,
 // with an OAuth error in the body of an HTTP 200.
 let quirk = null;
@@ -104,6 +107,19 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     res.json({ quirk });
   });
   app.post("/token", (req, res, next) => {
+    if (req.body.grant_type === "client_credentials") {
+      const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const [id, secret] = basic
+        ? Buffer.from(basic, "base64").toString().split(":").map(decodeURIComponent)
+        : [req.body.client_id, req.body.client_secret];
+      if (id !== MACHINE.id || secret !== MACHINE.secret) {
+        return res.status(401).json({ error: "invalid_client" });
+      }
+      stats.machineTokens += 1;
+      const token = randomUUID();
+      access.set(token, { clientId: id, scopes: [], expiresAt: Date.now() + ttl * 1000 });
+      return res.json({ access_token: token, token_type: "bearer", expires_in: ttl });
+    }
     if (quirk === "refresh-error-as-200" && req.body.grant_type === "refresh_token") {
       stats.refusedRefreshes += 1;
       return res.status(200).json({ error: "invalid_grant", error_description: "the refresh token was revoked" });

@@ -135,3 +135,40 @@ async fn requests_that_find_the_token_expired_together_refresh_it_once() {
     );
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_client_credentials_server_gets_its_token_by_itself_at_start() {
+    let server = OAuthServer::start(3600);
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
+    let entry = json!({
+        "type": "http",
+        "url": server.url(),
+        "oauth": {"clientId": "machine", "grantType": "client_credentials"}
+    });
+    let world = support::World::with_servers(json!({ "machine": entry }));
+    let catalog = Catalog::load(&world.locations);
+    let raw = &catalog.effective("machine").unwrap().config;
+    // The secret, where `mcpctl add --client-secret` puts it.
+    secrets
+        .set(
+            &mcp_manager_core::secrets::client_secret_account("machine", raw),
+            &mcp_manager_core::secrets::Secret::new("machine-secret"),
+        )
+        .unwrap();
+
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.set_secrets(Arc::clone(&secrets));
+    supervisor.start(&catalog).await;
+    let status = supervisor.statuses()[0].status.clone();
+    assert!(matches!(status, ServerStatus::Connected(_)), "{status:?}");
+    let outcome = supervisor
+        .connection("machine")
+        .unwrap()
+        .call_tool("whoami", None, None)
+        .await
+        .unwrap();
+    assert_eq!(outcome.result["content"][0]["text"], "client machine");
+    assert_eq!(server.stats()["machineTokens"], 1);
+    assert_eq!(server.stats()["logins"], 0, "no person involved");
+    supervisor.shutdown().await;
+}
