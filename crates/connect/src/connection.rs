@@ -403,11 +403,34 @@ impl Connection {
                     progress,
                 ))
             }
-            Transport::Remote {
-                kind: TransportKind::Http,
-                url,
-                headers,
-            } => {
+            Transport::Remote { kind, url, headers } => {
+                let service =
+                    Self::serve_remote(handler, *kind, url, headers, limits, auth).await?;
+                Ok(Connection::from_service(
+                    server,
+                    answerer.clone(),
+                    service,
+                    None,
+                    None,
+                    changes,
+                    progress,
+                ))
+            }
+        }
+    }
+
+    /// Initializes a remote session over the transport `kind` names.
+    async fn serve_remote(
+        handler: Handler,
+        kind: TransportKind,
+        url: &str,
+        headers: &[(String, String)],
+        limits: Limits,
+        auth: Option<&crate::oauth::Target>,
+    ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
+        let timeout = limits.connect;
+        match kind {
+            TransportKind::Http => {
                 let mut custom = std::collections::HashMap::new();
                 for (name, value) in headers {
                     let header_name = http::HeaderName::from_bytes(name.as_bytes())
@@ -416,7 +439,7 @@ impl Connection {
                         .map_err(|_| ConnectError::InvalidHeader(name.clone()))?;
                     custom.insert(header_name, header_value);
                 }
-                let mut http_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                let mut http_config = StreamableHttpClientTransportConfig::with_uri(url)
                     .custom_headers(custom)
                     // A 404 to a known session: rmcp initializes a new one and retries each
                     // POST that failed that way once (tests/http.rs). A restart that wedges the
@@ -431,47 +454,19 @@ impl Connection {
                         .map_err(|err| ConnectError::Auth(err.to_string()))?,
                     None => None,
                 };
-                let service = match authorized {
+                match authorized {
                     Some(client) => {
                         Self::serve_streamable(handler, client, http_config, url, headers, timeout)
-                            .await?
+                            .await
                     }
                     None => {
                         Self::serve_streamable(handler, client, http_config, url, headers, timeout)
-                            .await?
+                            .await
                     }
-                };
-                Ok(Connection::from_service(
-                    server,
-                    answerer.clone(),
-                    service,
-                    None,
-                    None,
-                    changes,
-                    progress,
-                ))
+                }
             }
-            Transport::Remote {
-                kind: TransportKind::Sse,
-                url,
-                headers,
-            } => {
-                let service = Self::serve_sse(handler, url, headers, timeout).await?;
-                Ok(Connection::from_service(
-                    server,
-                    answerer.clone(),
-                    service,
-                    None,
-                    None,
-                    changes,
-                    progress,
-                ))
-            }
-            Transport::Remote {
-                kind: TransportKind::Ws,
-                url,
-                headers,
-            } => {
+            TransportKind::Sse => Self::serve_sse(handler, url, headers, timeout).await,
+            TransportKind::Ws => {
                 let opened = tokio::time::timeout(timeout, async {
                     let transport = crate::ws::connect(url, headers, MAX_MESSAGE)
                         .await
@@ -488,26 +483,12 @@ impl Connection {
                         })
                 })
                 .await;
-                let service = match opened {
-                    Ok(result) => result?,
-                    Err(_) => {
-                        return Err(ConnectError::Timeout {
-                            timeout,
-                            stderr: String::new(),
-                        })
-                    }
-                };
-                Ok(Connection::from_service(
-                    server,
-                    answerer.clone(),
-                    service,
-                    None,
-                    None,
-                    changes,
-                    progress,
-                ))
+                opened.unwrap_or(Err(ConnectError::Timeout {
+                    timeout,
+                    stderr: String::new(),
+                }))
             }
-            Transport::Remote { kind, .. } => Err(ConnectError::Unsupported(kind.as_str())),
+            TransportKind::Stdio => Err(ConnectError::Unsupported(kind.as_str())),
         }
     }
 
