@@ -13,8 +13,8 @@ use rmcp::transport::auth::enterprise::{
     EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
 };
 use rmcp::transport::auth::{
-    default_oauth_http_client, ClientCredentialsConfig, CredentialStore, JwtSigningAlgorithm,
-    OAuthTokenResponse, StoredCredentials,
+    ClientCredentialsConfig, CredentialStore, JwtSigningAlgorithm, OAuthTokenResponse,
+    StoredCredentials,
 };
 
 use super::store::{CLIENT_KEY, ID_TOKEN};
@@ -159,14 +159,14 @@ async fn cross_app(target: &Target) -> Result<Granted, OAuthError> {
     let resource_as = EmaAuthorizationServer::new(issuer, metadata.token_endpoint, &client_id)
         .with_client_authentication(authentication);
     let id_token = required(target, ID_TOKEN, "identity-provider ID token").await?;
-    let http = default_oauth_http_client()?;
+    let http = super::oauth_http()?;
     let mut request =
         EmaExchangeRequest::new_with_id_token(idp, resource_as, &target.url, id_token.expose());
     if let Some(scopes) = &target.oauth.scopes {
         request = request.with_scopes(scopes.clone());
     }
     let token = request
-        .exchange(&http, &http)
+        .exchange(&*http, &*http)
         .await
         .map_err(|err| OAuthError::Config(format!("cross-app access: {err}")))?;
     let scopes: Vec<String> = token.scopes.iter().cloned().collect();

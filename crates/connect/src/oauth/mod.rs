@@ -91,16 +91,28 @@ pub struct Granted {
     pub scopes: Vec<String>,
 }
 
-/// An authorization manager for `url` whose tokens live in `secrets`.
+/// An authorization manager for `url` whose tokens live in `secrets`. Its HTTP client does not
+/// filter resolved addresses: the servers are the person's own choice, often on localhost or a
+/// private network; rmcp still checks the hosts that discovered metadata names.
 pub(crate) async fn manager(
     url: &str,
     secrets: &ServerSecrets,
 ) -> Result<AuthorizationManager, AuthError> {
-    let http: Arc<dyn OAuthHttpClient> =
-        Arc::new(ErrorBodies(Arc::new(default_oauth_http_client()?)));
-    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, http).await?;
+    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, oauth_http()?).await?;
     manager.set_credential_store(secrets.credential_store());
     Ok(manager)
+}
+
+/// One OAuth HTTP client for the process: building one loads the system's root certificates,
+/// tens of milliseconds that every authorized connect would otherwise pay.
+fn oauth_http() -> Result<Arc<dyn OAuthHttpClient>, AuthError> {
+    static CLIENT: std::sync::OnceLock<Arc<dyn OAuthHttpClient>> = std::sync::OnceLock::new();
+    if let Some(client) = CLIENT.get() {
+        return Ok(Arc::clone(client));
+    }
+    let client: Arc<dyn OAuthHttpClient> =
+        Arc::new(ErrorBodies(Arc::new(default_oauth_http_client()?)));
+    Ok(Arc::clone(CLIENT.get_or_init(|| client)))
 }
 
 /// rmcp's OAuth HTTP client, but an HTTP 200 whose JSON body is an OAuth error (`error`, no
