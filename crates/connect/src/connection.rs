@@ -353,9 +353,7 @@ impl Connection {
                     .take()
                     .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
                 let process = Process::watch(child, pid);
-                let transport =
-                    rmcp::transport::async_rw::AsyncRwTransport::new_client(stdout, stdin)
-                        .with_max_line_length(MAX_MESSAGE);
+                let transport = crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE);
                 let started = tokio::time::timeout(timeout, handler.serve(transport)).await;
                 let service = match started {
                     Ok(Ok(service)) => service,

@@ -23,6 +23,7 @@ pub mod sanitize;
 pub mod sse;
 pub mod status;
 pub mod stderr;
+pub mod stdio;
 pub mod supervisor;
 pub mod ws;
 
