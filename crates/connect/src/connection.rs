@@ -465,26 +465,8 @@ impl Connection {
             }
             TransportKind::Sse => Self::serve_sse(handler, url, headers, timeout).await,
             TransportKind::Ws => {
-                let opened = tokio::time::timeout(timeout, async {
-                    let transport = crate::ws::connect(url, headers, MAX_MESSAGE)
-                        .await
-                        .map_err(|err| ConnectError::Initialize {
-                            message: format!("WebSocket: {err}"),
-                            stderr: String::new(),
-                        })?;
-                    handler
-                        .serve(transport)
-                        .await
-                        .map_err(|err| ConnectError::Initialize {
-                            message: plain(&err.to_string()),
-                            stderr: String::new(),
-                        })
-                })
-                .await;
-                opened.unwrap_or(Err(ConnectError::Timeout {
-                    timeout,
-                    stderr: String::new(),
-                }))
+                let transport = crate::ws::connect(url, headers, MAX_MESSAGE);
+                Self::serve_opened(handler, "WebSocket", transport, timeout).await
             }
             TransportKind::Stdio => Err(ConnectError::Unsupported(kind.as_str())),
         }
@@ -541,29 +523,39 @@ impl Connection {
         headers: &[(String, String)],
         timeout: Duration,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
+        let transport = crate::sse::SseTransport::connect(url, headers);
+        Self::serve_opened(handler, "legacy SSE", transport, timeout).await
+    }
+
+    /// Opens a transport (`opening`) and initializes over it, all within `timeout`; failures
+    /// are named after the transport (`what`).
+    async fn serve_opened<T, E, A, OpenError>(
+        handler: Handler,
+        what: &str,
+        opening: impl std::future::Future<Output = Result<T, OpenError>>,
+        timeout: Duration,
+    ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+        OpenError: std::fmt::Display,
+    {
+        let failed = |err: String| ConnectError::Initialize {
+            message: format!("{what}: {}", plain(&err)),
+            stderr: String::new(),
+        };
         let opened = tokio::time::timeout(timeout, async {
-            let transport = crate::sse::SseTransport::connect(url, headers)
-                .await
-                .map_err(|err| ConnectError::Initialize {
-                    message: format!("legacy SSE: {err}"),
-                    stderr: String::new(),
-                })?;
+            let transport = opening.await.map_err(|err| failed(err.to_string()))?;
             handler
                 .serve(transport)
                 .await
-                .map_err(|err| ConnectError::Initialize {
-                    message: format!("legacy SSE: {err}"),
-                    stderr: String::new(),
-                })
+                .map_err(|err| failed(err.to_string()))
         })
         .await;
-        match opened {
-            Ok(result) => result,
-            Err(_) => Err(ConnectError::Timeout {
-                timeout,
-                stderr: String::new(),
-            }),
-        }
+        opened.unwrap_or(Err(ConnectError::Timeout {
+            timeout,
+            stderr: String::new(),
+        }))
     }
 
     fn from_service(
