@@ -1,9 +1,10 @@
-//! Benchmark: 1,000 sequential `echo` calls over stdio to server-everything, through our
-//! connection (rmcp underneath), side by side with a raw JSON-RPC loop over the same kind of
-//! pipes to the same server (the floor), in alternating rounds so both see the same machine.
-//! The floor sends the very bytes rmcp sends (with its `_meta.progressToken`). Ours is measured
-//! on a current-thread runtime (as `mcpctl` runs) and a multi-thread one (as the app's).
-//! Goal: median within 1.2× the floor. Prints figures.
+//! Benchmark: 1,000 sequential `echo` calls over stdio to server-everything through
+//! `Connection::call_tool` (whose stdio calls skip rmcp's service loop, `src/stdio.rs`), side
+//! by side with a raw JSON-RPC loop over the same kind of pipes to the same server (the
+//! floor), in alternating rounds so both see the same machine. The floor sends the request our
+//! client sends (with `_meta.progressToken`; positive ids where ours are negative). Ours is
+//! measured on a current-thread runtime (as `mcpctl` runs) and a multi-thread one (as the
+//! app's). Goal: median within 1.2× the floor. Prints figures.
 //!
 //! Run: `cargo bench -p mcp-manager-connect --bench echo`
 

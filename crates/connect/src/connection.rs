@@ -244,6 +244,8 @@ pub struct Connection {
     output_schemas: std::sync::Mutex<Option<std::collections::HashMap<String, Value>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
+    /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
+    calls: Option<std::sync::Arc<crate::stdio::Calls>>,
     info: ConnectedInfo,
     stderr: Option<StderrLog>,
     process: Option<Process>,
@@ -354,6 +356,7 @@ impl Connection {
                     .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
                 let process = Process::watch(child, pid);
                 let transport = crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE);
+                let calls = transport.calls();
                 let started = tokio::time::timeout(timeout, handler.serve(transport)).await;
                 let service = match started {
                     Ok(Ok(service)) => service,
@@ -391,7 +394,7 @@ impl Connection {
                         });
                     }
                 };
-                Ok(Connection::from_service(
+                let mut connection = Connection::from_service(
                     server,
                     answerer.clone(),
                     service,
@@ -399,7 +402,9 @@ impl Connection {
                     Some(process),
                     changes,
                     progress,
-                ))
+                );
+                connection.calls = Some(calls);
+                Ok(connection)
             }
             Transport::Remote { kind, url, headers } => {
                 let service =
@@ -580,6 +585,7 @@ impl Connection {
             output_schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
+            calls: None,
             info,
             stderr,
             process,
@@ -843,40 +849,20 @@ impl Connection {
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
-        let mut params = CallToolRequestParams::new(name.to_string());
-        if let Some(arguments) = arguments {
-            params = params.with_arguments(arguments);
-        }
-        let options = || match timeout {
-            Some(timeout) => PeerRequestOptions::with_timeout(timeout),
-            None => PeerRequestOptions::no_options(),
-        };
         let started = Instant::now();
         let mut attempt = 0;
-        let response = loop {
-            let request = rmcp::model::ClientRequest::CallToolRequest(
-                rmcp::model::CallToolRequest::new(params.clone()),
-            );
-            let sink = progress.clone();
-            let answer = self.note(
-                async {
-                    let handle = self
-                        .peer
-                        .send_request_with_option(request, options())
-                        .await?;
-                    let token = handle.progress_token.clone();
-                    if let Some(sink) = sink {
-                        self.progress
-                            .lock()
-                            .expect("progress lock")
-                            .insert(token.clone(), sink);
-                    }
-                    let response = handle.await_response().await;
-                    self.progress.lock().expect("progress lock").remove(&token);
-                    response
+        let result = loop {
+            let answer = match &self.calls {
+                Some(calls) => {
+                    self.call_directly(calls, name, arguments.as_ref(), timeout, progress.clone())
+                        .await
                 }
-                .await,
-            );
+                None => {
+                    self.call_through_rmcp(name, arguments.clone(), timeout, progress.clone())
+                        .await
+                }
+            };
+            let answer = self.note(answer);
             // -32042: the server needs the person to visit URLs first. Ask, and retry (at
             // most URL_ELICITATION_RETRIES times, as Claude Code).
             match answer {
@@ -903,12 +889,6 @@ impl Connection {
             }
         };
         let elapsed_ms = started.elapsed().as_millis() as u64;
-        let result = match response {
-            rmcp::model::ServerResult::CallToolResult(result) => {
-                serde_json::to_value(result).unwrap_or(Value::Null)
-            }
-            other => serde_json::to_value(other).unwrap_or(Value::Null),
-        };
         let is_error = result
             .get("isError")
             .and_then(Value::as_bool)
@@ -919,6 +899,62 @@ impl Connection {
             is_error,
             elapsed_ms,
             schema_errors,
+        })
+    }
+
+    /// One `tools/call` written to a local server's pipe by us; its answer as JSON.
+    async fn call_directly(
+        &self,
+        calls: &crate::stdio::Calls,
+        name: &str,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    ) -> Result<Value, ServiceError> {
+        let id = calls.next_id();
+        let token = crate::stdio::Calls::progress_token(id);
+        if let Some(sink) = progress {
+            let mut routes = self.progress.lock().expect("progress lock");
+            routes.insert(token.clone(), sink);
+        }
+        let answer = calls.call_tool(id, name, arguments, timeout).await;
+        self.progress.lock().expect("progress lock").remove(&token);
+        answer
+    }
+
+    /// One `tools/call` through rmcp's session (remote servers); its answer as JSON.
+    async fn call_through_rmcp(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    ) -> Result<Value, ServiceError> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        if let Some(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        let options = match timeout {
+            Some(timeout) => PeerRequestOptions::with_timeout(timeout),
+            None => PeerRequestOptions::no_options(),
+        };
+        let request =
+            rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+        let handle = self.peer.send_request_with_option(request, options).await?;
+        let token = handle.progress_token.clone();
+        if let Some(sink) = progress {
+            self.progress
+                .lock()
+                .expect("progress lock")
+                .insert(token.clone(), sink);
+        }
+        let response = handle.await_response().await;
+        self.progress.lock().expect("progress lock").remove(&token);
+        Ok(match response? {
+            rmcp::model::ServerResult::CallToolResult(result) => {
+                serde_json::to_value(result).unwrap_or(Value::Null)
+            }
+            other => serde_json::to_value(other).unwrap_or(Value::Null),
         })
     }
 

@@ -13,7 +13,7 @@ use mcp_manager_connect::stderr::{StderrLog, MAX_BYTES};
 use mcp_manager_connect::{Connection, ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::ServerConfig;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Processes whose command line contains `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
@@ -202,6 +202,15 @@ async fn ten_thousand_notifications_do_not_drown_the_answer() {
     connection.shutdown().await;
 }
 
+/// The `notifications/cancelled` the edge server has received so far.
+async fn cancellations(connection: &Connection) -> Vec<Value> {
+    let seen = connection
+        .call_tool("cancellations", None, Some(Duration::from_secs(5)))
+        .await
+        .unwrap();
+    serde_json::from_str(seen.result["content"][0]["text"].as_str().unwrap()).unwrap()
+}
+
 #[tokio::test]
 async fn a_tool_timeout_cancels_and_the_session_goes_on() {
     let config = ServerConfig::stdio("node", vec![edge()], vec![]);
@@ -220,6 +229,39 @@ async fn a_tool_timeout_cancels_and_the_session_goes_on() {
         .await
         .unwrap();
     assert_eq!(again.result["content"][0]["text"], "sent 0");
+    let cancelled = cancellations(&connection).await;
+    assert_eq!(cancelled.len(), 1, "{cancelled:?}");
+    assert_eq!(cancelled[0]["reason"], "request timeout");
+    assert!(cancelled[0]["requestId"].is_i64(), "{cancelled:?}");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_call_its_caller_gives_up_on_is_cancelled_at_the_server() {
+    let config = ServerConfig::stdio("node", vec![edge()], vec![]);
+    let connection = open(&config, Duration::from_secs(30)).await.unwrap();
+    // The caller stops waiting (a person pressed Cancel, mcpctl got Ctrl-C): the future
+    // is dropped.
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(200),
+        connection.call_tool("never", None, None),
+    )
+    .await;
+    assert!(gave_up.is_err(), "the call never answers");
+    let cancelled = cancellations(&connection).await;
+    assert_eq!(cancelled.len(), 1, "{cancelled:?}");
+    assert!(cancelled[0]["requestId"].is_i64(), "{cancelled:?}");
+    assert_ne!(cancelled[0]["reason"], "request timeout");
+    // The answer, if it ever came, would go nowhere; the session goes on.
+    let again = connection
+        .call_tool(
+            "flood",
+            Some(json!({"count": 1}).as_object().unwrap().clone()),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.result["content"][0]["text"], "sent 1");
     connection.shutdown().await;
 }
 
