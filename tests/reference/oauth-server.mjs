@@ -6,12 +6,16 @@
 //
 //   node oauth-server.mjs [PORT] [TOKEN_TTL_SECONDS]
 //
+// The MCP endpoint is /mcp (streamable HTTP); /sse (legacy HTTP+SSE, messages POSTed to
+// /messages) is a second protected resource with its own RFC 9728 metadata.
+//
 // Prints "listening PORT". The password is "letmein". GET /stats returns the counters;
 // POST /quirk switches on a misbehaviour (see below).
 import { randomUUID } from "node:crypto";
 import express from "express";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
@@ -146,16 +150,36 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     if (!req.headers.authorization) stats.unauthenticated += 1;
     next();
   };
-  app.post("/mcp", count, bearer, express.json(), async (req, res) => {
+  const whoami = () => {
     const mcp = new McpServer({ name: "oauth-test-server", version: "1.0.0" });
     mcp.tool("whoami", "Says which client the token belongs to", async (extra) => {
       stats.calls += 1;
       return { content: [{ type: "text", text: `client ${extra.authInfo?.clientId}` }] };
     });
+    return mcp;
+  };
+  app.post("/mcp", count, bearer, express.json(), async (req, res) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => transport.close());
-    await mcp.connect(transport);
+    await whoami().connect(transport);
     await transport.handleRequest(req, res, req.body);
+  });
+  const sseUrl = new URL(`http://localhost:${port}/sse`);
+  app.get("/.well-known/oauth-protected-resource/sse", (_req, res) =>
+    res.json({ resource: sseUrl.href, authorization_servers: [base.href], scopes_supported: ["mcp:tools"] }),
+  );
+  const sseBearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(sseUrl) });
+  const streams = new Map();
+  app.get("/sse", count, sseBearer, async (_req, res) => {
+    const transport = new SSEServerTransport("/messages", res);
+    streams.set(transport.sessionId, transport);
+    res.on("close", () => streams.delete(transport.sessionId));
+    await whoami().connect(transport);
+  });
+  app.post("/messages", count, sseBearer, express.json(), async (req, res) => {
+    const transport = streams.get(req.query.sessionId);
+    if (!transport) return res.status(404).send("no such session");
+    await transport.handlePostMessage(req, res, req.body);
   });
   app.get("/mcp", (_req, res) => res.status(405).set("allow", "POST").end());
   console.log(`listening ${port}`);

@@ -85,6 +85,34 @@ pub enum ConnectError {
     Unsupported(&'static str),
 }
 
+/// Where streamable HTTP falls back to legacy SSE, and with what.
+struct Fallback<'a> {
+    url: &'a str,
+    headers: &'a [(String, String)],
+    limits: Limits,
+    auth: Option<&'a crate::oauth::Target>,
+}
+
+/// Opening a transport (`what`) failed for `err`.
+fn opening_failed(what: &str, err: &dyn std::fmt::Display) -> ConnectError {
+    ConnectError::Initialize {
+        message: format!("{what}: {}", plain(&err.to_string())),
+        stderr: String::new(),
+    }
+}
+
+/// The `WWW-Authenticate` challenge of a legacy SSE 401 somewhere in `err`'s sources.
+fn sse_challenge(err: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let mut current = Some(err);
+    while let Some(error) = current {
+        if let Some(crate::sse::SseError::Unauthorized { challenge, .. }) = error.downcast_ref() {
+            return challenge.clone();
+        }
+        current = error.source();
+    }
+    None
+}
+
 fn stderr_suffix(stderr: &str) -> String {
     if stderr.is_empty() {
         String::new()
@@ -457,21 +485,28 @@ impl Connection {
                         .map_err(|err| ConnectError::Auth(err.to_string()))?,
                     None => None,
                 };
+                let fallback = Fallback {
+                    url,
+                    headers,
+                    limits,
+                    auth,
+                };
                 match authorized {
                     Some(client) => {
-                        Self::serve_streamable(handler, client, http_config, url, headers, timeout)
-                            .await
+                        Self::serve_streamable(handler, client, http_config, fallback).await
                     }
-                    None => {
-                        Self::serve_streamable(handler, client, http_config, url, headers, timeout)
-                            .await
-                    }
+                    None => Self::serve_streamable(handler, client, http_config, fallback).await,
                 }
             }
-            TransportKind::Sse => Self::serve_sse(handler, url, headers, timeout).await,
+            TransportKind::Sse => Self::serve_sse(handler, url, headers, limits, auth).await,
             TransportKind::Ws => {
                 let transport = crate::ws::connect(url, headers, MAX_MESSAGE);
-                Self::serve_opened(handler, "WebSocket", transport, timeout).await
+                let opening = async {
+                    transport
+                        .await
+                        .map_err(|err| opening_failed("WebSocket", &err))
+                };
+                Self::serve_opened(handler, "WebSocket", opening, timeout).await
             }
             TransportKind::Stdio => Err(ConnectError::Unsupported(kind.as_str())),
         }
@@ -482,13 +517,12 @@ impl Connection {
         handler: Handler,
         client: C,
         http_config: StreamableHttpClientTransportConfig,
-        url: &str,
-        headers: &[(String, String)],
-        timeout: Duration,
+        fallback_to: Fallback<'_>,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
     where
         C: rmcp::transport::streamable_http_client::StreamableHttpClient + Send + Sync + 'static,
     {
+        let timeout = fallback_to.limits.connect;
         let transport = StreamableHttpClientTransport::with_client(client, http_config);
         let fallback = handler.clone();
         match tokio::time::timeout(timeout, handler.serve(transport)).await {
@@ -504,11 +538,21 @@ impl Connection {
                     .to_string()
                     .contains("unexpected server response: HTTP 4") =>
             {
-                Self::serve_sse(fallback, url, headers, timeout)
+                let Fallback {
+                    url,
+                    headers,
+                    limits,
+                    auth,
+                } = fallback_to;
+                Self::serve_sse(fallback, url, headers, limits, auth)
                     .await
-                    .map_err(|sse| ConnectError::Initialize {
-                        message: format!("{err}; and as legacy SSE: {sse}"),
-                        stderr: String::new(),
+                    .map_err(|sse| match sse {
+                        // The SSE endpoint, at least, wants a login: say so.
+                        ConnectError::NeedsAuth { .. } => sse,
+                        sse => ConnectError::Initialize {
+                            message: format!("{err}; and as legacy SSE: {sse}"),
+                            stderr: String::new(),
+                        },
                     })
             }
             Ok(Err(err)) => Err(ConnectError::Initialize {
@@ -526,35 +570,52 @@ impl Connection {
         handler: Handler,
         url: &str,
         headers: &[(String, String)],
-        timeout: Duration,
+        limits: Limits,
+        auth: Option<&crate::oauth::Target>,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
-        let transport = crate::sse::SseTransport::connect(url, headers);
-        Self::serve_opened(handler, "legacy SSE", transport, timeout).await
+        let bearer = match auth {
+            Some(target) => crate::oauth::authorized(target, ())
+                .await
+                .map_err(|err| ConnectError::Auth(err.to_string()))?,
+            None => None,
+        };
+        let opening = async {
+            crate::sse::SseTransport::connect(url, headers, limits.http_post, bearer)
+                .await
+                .map_err(|err| match err {
+                    crate::sse::SseError::Unauthorized { challenge, .. } => {
+                        ConnectError::NeedsAuth { challenge }
+                    }
+                    other => opening_failed("legacy SSE", &other),
+                })
+        };
+        Self::serve_opened(handler, "legacy SSE", opening, limits.connect).await
     }
 
     /// Opens a transport (`opening`) and initializes over it, all within `timeout`; failures
-    /// are named after the transport (`what`).
-    async fn serve_opened<T, E, A, OpenError>(
+    /// are named after the transport (`what`), and a refusal for want of authorization is
+    /// needs-auth.
+    async fn serve_opened<T, E, A>(
         handler: Handler,
         what: &str,
-        opening: impl std::future::Future<Output = Result<T, OpenError>>,
+        opening: impl std::future::Future<Output = Result<T, ConnectError>>,
         timeout: Duration,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
-        OpenError: std::fmt::Display,
     {
-        let failed = |err: String| ConnectError::Initialize {
-            message: format!("{what}: {}", plain(&err)),
-            stderr: String::new(),
-        };
         let opened = tokio::time::timeout(timeout, async {
-            let transport = opening.await.map_err(|err| failed(err.to_string()))?;
-            handler
-                .serve(transport)
-                .await
-                .map_err(|err| failed(err.to_string()))
+            let transport = opening.await?;
+            handler.serve(transport).await.map_err(|err| {
+                if err.is_authorization_required() {
+                    ConnectError::NeedsAuth {
+                        challenge: sse_challenge(&err),
+                    }
+                } else {
+                    opening_failed(what, &err)
+                }
+            })
         })
         .await;
         opened.unwrap_or(Err(ConnectError::Timeout {

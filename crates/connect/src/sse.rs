@@ -7,12 +7,19 @@
 //! multi-line `data:`, comments, blank line to dispatch); `send` waits for the endpoint and
 //! POSTs. Streamable HTTP falls back to this transport when its initialize POST gets a 4xx, as
 //! the spec's backwards-compatibility section describes.
+//!
+//! OAuth works as on streamable HTTP (Claude Code logs in to SSE servers too): with a stored
+//! token ([`Bearer`]) the stream's GET and every POST carry it, refreshed when it is about to
+//! expire; a POST refused with 401 gets one refresh and one retry. A 401 that no token cures
+//! is [`SseError::Unauthorized`], which carries rmcp's `AuthorizationRequired` as its source, so
+//! the session ends as needs-auth, as a streamable one does.
 
 use std::borrow::Cow;
 use std::time::Duration;
 
 use futures::StreamExt;
 use rmcp::service::TxJsonRpcMessage;
+use rmcp::transport::auth::AuthError;
 use rmcp::transport::Transport;
 use rmcp::RoleClient;
 use tokio::sync::{mpsc, watch};
@@ -25,6 +32,16 @@ pub enum SseError {
     Http(#[from] reqwest::Error),
     #[error("the server answered the POST with HTTP {0}")]
     Status(u16),
+    #[error("the server opened no event stream: HTTP {0}")]
+    StreamStatus(u16),
+    /// Refused for want of authorization (HTTP 401), or no usable token is stored.
+    #[error("the server asks for authorization")]
+    Unauthorized {
+        /// Its `WWW-Authenticate` challenge, which seeds discovery at login.
+        challenge: Option<String>,
+        #[source]
+        source: AuthError,
+    },
     #[error("the event stream ended before the server sent its `endpoint` event")]
     NoEndpoint,
     #[error("the `endpoint` event's URL is not valid: {0}")]
@@ -33,15 +50,18 @@ pub enum SseError {
     InvalidHeader(String),
 }
 
-/// Each POST may take this long; the event stream itself has no limit.
-const POST_TIMEOUT: Duration = Duration::from_secs(60);
-
 type Incoming = rmcp::service::RxJsonRpcMessage<RoleClient>;
+
+/// Where a session's OAuth access token comes from: rmcp's authorized client (its HTTP client
+/// unused), whose `get_access_token` refreshes a token about to expire.
+pub type Bearer = rmcp::transport::AuthClient<()>;
 
 /// A client session over HTTP+SSE.
 pub struct SseTransport {
     http: reqwest::Client,
     headers: reqwest::header::HeaderMap,
+    auth: Option<Bearer>,
+    post_timeout: Duration,
     endpoint: watch::Receiver<Option<Result<String, String>>>,
     incoming: mpsc::Receiver<Incoming>,
     reader: tokio::task::JoinHandle<()>,
@@ -54,10 +74,13 @@ impl Drop for SseTransport {
 }
 
 impl SseTransport {
-    /// Opens the event stream at `url` and returns once it answered 2xx.
+    /// Opens the event stream at `url` and returns once it answered 2xx. Each POST may take
+    /// `post_timeout`; the stream itself has no limit.
     pub async fn connect(
         url: &str,
         headers: &[(String, String)],
+        post_timeout: Duration,
+        auth: Option<Bearer>,
     ) -> Result<SseTransport, SseError> {
         let mut map = reqwest::header::HeaderMap::new();
         for (name, value) in headers {
@@ -68,14 +91,16 @@ impl SseTransport {
             map.insert(header_name, header_value);
         }
         let http = crate::http_client::shared();
-        let response = http
+        let request = http
             .get(url)
             .headers(map.clone())
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .send()
-            .await?;
+            .header(reqwest::header::ACCEPT, "text/event-stream");
+        let response = with_token(request, auth.as_ref()).await?.send().await?;
+        if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+            return Err(refused(&response));
+        }
         if !response.status().is_success() {
-            return Err(SseError::Status(response.status().as_u16()));
+            return Err(SseError::StreamStatus(response.status().as_u16()));
         }
         let base = response.url().clone();
         let (endpoint_tx, endpoint) = watch::channel(None);
@@ -84,10 +109,42 @@ impl SseTransport {
         Ok(SseTransport {
             http,
             headers: map,
+            auth,
+            post_timeout,
             endpoint,
             incoming,
             reader,
         })
+    }
+}
+
+/// `request` with the session's current access token, if it has one.
+async fn with_token(
+    request: reqwest::RequestBuilder,
+    auth: Option<&Bearer>,
+) -> Result<reqwest::RequestBuilder, SseError> {
+    let Some(auth) = auth else {
+        return Ok(request);
+    };
+    let token = auth
+        .get_access_token()
+        .await
+        .map_err(|source| SseError::Unauthorized {
+            challenge: None,
+            source,
+        })?;
+    Ok(request.bearer_auth(token))
+}
+
+/// A 401, with the server's challenge.
+fn refused(response: &reqwest::Response) -> SseError {
+    SseError::Unauthorized {
+        challenge: response
+            .headers()
+            .get(reqwest::header::WWW_AUTHENTICATE)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string),
+        source: AuthError::AuthorizationRequired,
     }
 }
 
@@ -139,6 +196,8 @@ impl Transport<RoleClient> for SseTransport {
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let http = self.http.clone();
         let headers = self.headers.clone();
+        let auth = self.auth.clone();
+        let post_timeout = self.post_timeout;
         let mut endpoint = self.endpoint.clone();
         async move {
             let url = {
@@ -153,13 +212,27 @@ impl Transport<RoleClient> for SseTransport {
                     None => return Err(SseError::NoEndpoint),
                 }
             };
-            let response = http
-                .post(url)
-                .headers(headers)
-                .timeout(POST_TIMEOUT)
-                .json(&item)
-                .send()
-                .await?;
+            let post = || {
+                http.post(&url)
+                    .headers(headers.clone())
+                    .timeout(post_timeout)
+                    .json(&item)
+            };
+            let mut response = with_token(post(), auth.as_ref()).await?.send().await?;
+            if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+                let Some(auth) = &auth else {
+                    return Err(refused(&response));
+                };
+                // The token may have been revoked or expired early: one refresh, one retry.
+                let refreshed = auth.auth_manager.lock().await.refresh_token().await;
+                if refreshed.is_err() {
+                    return Err(refused(&response));
+                }
+                response = with_token(post(), Some(auth)).await?.send().await?;
+                if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+                    return Err(refused(&response));
+                }
+            }
             if !response.status().is_success() {
                 return Err(SseError::Status(response.status().as_u16()));
             }

@@ -39,6 +39,51 @@ impl Browser for Person {
     }
 }
 
+/// A supervisor for `world`'s servers, with `secrets` as its keychain, started.
+async fn started(world: &support::World, secrets: &Arc<dyn SecretStore>) -> Arc<Supervisor> {
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.set_secrets(Arc::clone(secrets));
+    supervisor.start(&Catalog::load(&world.locations)).await;
+    supervisor
+}
+
+/// Logs in to `target` as the stand-in person.
+async fn log_in(target: &Target) -> oauth::Granted {
+    let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());
+    oauth::login(target, &browser, None, &[]).await.unwrap()
+}
+
+/// Server `name`'s session after a restart (as after a login).
+async fn restarted(
+    supervisor: &Arc<Supervisor>,
+    world: &support::World,
+    name: &str,
+) -> Arc<mcp_manager_connect::Connection> {
+    assert!(
+        supervisor
+            .restart(&Catalog::load(&world.locations), name)
+            .await
+    );
+    supervisor
+        .connection(name)
+        .expect("connected with the token")
+}
+
+/// The statuses a server passes through, up to needs-auth (10 s at most).
+async fn statuses_up_to_needs_auth(
+    events: &mut tokio::sync::broadcast::Receiver<mcp_manager_connect::StatusEvent>,
+) -> Vec<&'static str> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline && !seen.contains(&"needs-auth") {
+        if let Ok(Ok(event)) = tokio::time::timeout(Duration::from_millis(200), events.recv()).await
+        {
+            seen.push(event.status.label());
+        }
+    }
+    seen
+}
+
 #[tokio::test]
 async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_auth() {
     let server = OAuthServer::start(3600);
@@ -49,24 +94,14 @@ async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_aut
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
     let target = Target::of(name, &config, &server.url(), Arc::clone(&secrets)).unwrap();
 
-    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
-    supervisor.set_secrets(Arc::clone(&secrets));
-    supervisor.start(&Catalog::load(&world.locations)).await;
+    let supervisor = started(&world, &secrets).await;
     assert_eq!(supervisor.statuses()[0].status.label(), "needs-auth");
 
-    let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());
-    let granted = oauth::login(&target, &browser, None, &[]).await.unwrap();
+    let granted = log_in(&target).await;
     assert!(!granted.client_id.is_empty());
     assert!(target.secrets.has_tokens().await.unwrap());
 
-    assert!(
-        supervisor
-            .restart(&Catalog::load(&world.locations), name)
-            .await
-    );
-    let connection = supervisor
-        .connection(name)
-        .expect("connected with the token");
+    let connection = restarted(&supervisor, &world, name).await;
     let outcome = connection.call_tool("whoami", None, None).await.unwrap();
     assert_eq!(
         outcome.result["content"][0]["text"],
@@ -81,16 +116,8 @@ async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_aut
         .await
         .unwrap_err();
     assert!(err.auth_challenge().is_some(), "{err}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut seen = Vec::new();
-    while Instant::now() < deadline && !seen.contains(&"needs-auth") {
-        if let Ok(Ok(event)) = tokio::time::timeout(Duration::from_millis(200), events.recv()).await
-        {
-            seen.push(event.status.label());
-        }
-    }
     assert_eq!(
-        seen,
+        statuses_up_to_needs_auth(&mut events).await,
         ["needs-auth"],
         "straight to needs-auth, no reconnect loop"
     );
@@ -107,8 +134,7 @@ async fn requests_that_find_the_token_expired_together_refresh_it_once() {
     let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
     let target = Target::of("together", &config, &server.url(), Arc::clone(&secrets)).unwrap();
-    let browser = Person(Loopback::bind(None, Opener::Print).await.unwrap());
-    oauth::login(&target, &browser, None, &[]).await.unwrap();
+    log_in(&target).await;
     let connection = mcp_manager_connect::Connection::open_authorized(
         "together",
         &config,
@@ -170,5 +196,48 @@ async fn a_client_credentials_server_gets_its_token_by_itself_at_start() {
     assert_eq!(outcome.result["content"][0]["text"], "client machine");
     assert_eq!(server.stats()["machineTokens"], 1);
     assert_eq!(server.stats()["logins"], 0, "no person involved");
+    supervisor.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_legacy_sse_server_takes_the_same_login_refresh_and_needs_auth() {
+    let server = OAuthServer::start(2);
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
+    let name = "legacy";
+    let url = format!("http://localhost:{}/sse", server.port);
+    let world = support::World::with_servers(json!({ name: {"type": "sse", "url": url} }));
+    let config = ServerConfig::remote(TransportKind::Sse, url.clone(), vec![]);
+    let target = Target::of(name, &config, &url, Arc::clone(&secrets)).unwrap();
+
+    let supervisor = started(&world, &secrets).await;
+    assert_eq!(
+        supervisor.statuses()[0].status.label(),
+        "needs-auth",
+        "{:?}",
+        supervisor.statuses()[0].status
+    );
+
+    // The login discovers the SSE endpoint's own protected-resource metadata.
+    let granted = log_in(&target).await;
+    let connection = restarted(&supervisor, &world, name).await;
+    let whoami = || connection.call_tool("whoami", None, None);
+    let outcome = whoami().await.unwrap();
+    assert_eq!(
+        outcome.result["content"][0]["text"],
+        format!("client {}", granted.client_id)
+    );
+
+    // The access token expires (2 s): the next POST carries a refreshed one.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    whoami().await.unwrap();
+    assert!(server.stats()["refreshes"].as_u64().unwrap() >= 1);
+    assert_eq!(server.stats()["logins"], 1);
+
+    // The server forgets every token: the session becomes needs-auth, once.
+    let mut events = supervisor.subscribe();
+    server.request("POST", "/quirk", r#"{"quirk": "forget-tokens"}"#);
+    let err = whoami().await.unwrap_err();
+    assert!(err.is_authorization_required(), "{err}");
+    assert_eq!(statuses_up_to_needs_auth(&mut events).await, ["needs-auth"]);
     supervisor.shutdown().await;
 }
