@@ -19,7 +19,7 @@ fn main() {
     // 100 servers: 40 user, 30 local, 30 project, with env, headers and unknown keys, in a
     // ~/.claude.json padded with the kind of state Claude Code keeps there.
     let entry = |i: usize| -> Value {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             json!({"type": "stdio", "command": "npx", "args": ["-y", format!("server-{i}"), "--root", "${HOME:-/tmp}"], "env": {"TOKEN": format!("${{TOKEN_{i}}}"), "LEVEL": "debug"}})
         } else {
             json!({"type": "http", "url": format!("https://mcp{i}.example.com/mcp"), "headers": {"Authorization": "Bearer ${API_KEY}"}, "x-vendor": {"tier": i}})

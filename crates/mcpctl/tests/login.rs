@@ -49,7 +49,16 @@ impl World {
     }
 
     fn run_with(&self, browser: &Path, args: &[&str], envs: &[(&str, &Path)]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+        self.command(browser, args)
+            .envs(envs.iter().copied())
+            .output()
+            .unwrap()
+    }
+
+    /// `mcpctl ARGS` in this world, with `browser` as `$BROWSER`.
+    fn command(&self, browser: &Path, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+        command
             .arg("--project")
             .arg(&self.project)
             .args(args)
@@ -58,10 +67,8 @@ impl World {
             .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
             .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
             .env("BROWSER", browser)
-            .env("BROWSER_LOG", self.root.join("browser.log"))
-            .envs(envs.iter().copied())
-            .output()
-            .unwrap()
+            .env("BROWSER_LOG", self.root.join("browser.log"));
+        command
     }
 
     fn browser_log(&self) -> String {
@@ -214,16 +221,22 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
     );
 }
 
-#[test]
-fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registration() {
-    let server = OAuthServer::start(3);
-    let name = "oauth-refused";
+/// A server whose access tokens live `ttl` seconds, a world with it as `name`, logged in
+/// once; the stand-in person; and a tripwire browser for what follows.
+fn logged_in(name: &str, ttl: u32) -> (OAuthServer, World, PathBuf, PathBuf) {
+    let server = OAuthServer::start(ttl);
     let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
     let person = support::repo("tests/fixtures/browser/complete-login.mjs");
     let tripwire = tripwire(&world);
-
     let login = world.run(&person, &["login", name]);
     assert!(login.status.success(), "{}", text(&login));
+    (server, world, person, tripwire)
+}
+
+#[test]
+fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registration() {
+    let name = "oauth-refused";
+    let (server, world, person, tripwire) = logged_in(name, 3);
     // The provider now refuses refreshes with {"error": "invalid_grant"} in an HTTP 200.
     server.request("POST", "/quirk", r#"{"quirk": "refresh-error-as-200"}"#);
     std::thread::sleep(Duration::from_secs(4));
@@ -350,5 +363,35 @@ fn no_browser_prints_the_url_for_the_person_to_open() {
         !world.root.join("browser-used").exists(),
         "the browser was not opened"
     );
+    world.run(&tripwire, &["logout", name]);
+}
+
+#[test]
+fn processes_that_find_the_token_expired_at_once_take_turns_refreshing_it() {
+    // Refresh tokens rotate on this server: two processes refreshing with the same one would
+    // leave the second with a refused refresh (needs authentication).
+    let name = "oauth-race";
+    let (server, world, _, tripwire) = logged_in(name, 2);
+    std::thread::sleep(Duration::from_millis(2500));
+
+    let calls: Vec<_> = (0..4)
+        .map(|_| {
+            world
+                .command(&tripwire, &["call", name, "whoami"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for call in calls {
+        let output = call.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", text(&output));
+        assert!(text(&output).contains("client "), "{}", text(&output));
+    }
+    let stats = server.stats();
+    assert!(stats["refreshes"].as_u64().unwrap() >= 1, "{stats}");
+    assert_eq!(stats["logins"], 1, "{stats}");
+    assert!(!world.root.join("browser-used").exists());
     world.run(&tripwire, &["logout", name]);
 }

@@ -9,7 +9,10 @@
 //!
 //! Keychain calls block, so each runs on a blocking thread. A refresh takes a per-account lock
 //! held from loading the old token to saving the new one: two requests that fail with the
-//! same expired token refresh once, the second finds the new token.
+//! same expired token refresh once, the second finds the new token. The lock is also a file
+//! lock ([`RefreshFileLock`]), because the app and `mcpctl` share the keychain entry: with
+//! refresh tokens that rotate, two processes refreshing with the same one would leave the
+//! loser logged out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -188,6 +191,83 @@ fn refresh_lock(account: &str) -> Arc<tokio::sync::Mutex<()>> {
     )
 }
 
+/// How long a refresh waits for another process's before going ahead anyway (a process that
+/// hangs mid-refresh must not stop this one for good).
+const FILE_LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A lock on a file per keychain account, shared by every process of this user: in
+/// `$XDG_RUNTIME_DIR/mcp-manager/`, else in a folder of the temporary directory named after
+/// the user id (mode 0700). Released when dropped (the OS releases it if the process dies).
+#[derive(Debug)]
+pub struct RefreshFileLock {
+    _file: std::fs::File,
+}
+
+impl RefreshFileLock {
+    /// Waits (up to `patience`) for the lock on `account`; `None` when the folder cannot be
+    /// made or the wait ran out, and the refresh goes on unlocked.
+    pub async fn acquire(account: &str, patience: std::time::Duration) -> Option<Self> {
+        let path = lock_dir()?.join(lock_file_name(account));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .ok()?;
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Some(RefreshFileLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock)
+                    if tokio::time::Instant::now() < deadline =>
+                {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+fn lock_dir() -> Option<std::path::PathBuf> {
+    let dir = match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        Some(runtime) => std::path::PathBuf::from(runtime).join("mcp-manager"),
+        None => std::env::temp_dir().join(format!("mcp-manager-{}", user_id())),
+    };
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(&dir).ok()?;
+    Some(dir)
+}
+
+#[cfg(unix)]
+fn user_id() -> String {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }.to_string()
+}
+
+#[cfg(not(unix))]
+fn user_id() -> String {
+    std::env::var("USERNAME").unwrap_or_default()
+}
+
+/// `tokens:name|0123…` → `tokens_name_0123….lock`: server names and keys stay readable.
+fn lock_file_name(account: &str) -> String {
+    let safe: String = account
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.lock")
+}
+
 #[async_trait]
 impl CredentialStore for TokenStore {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
@@ -209,7 +289,53 @@ impl CredentialStore for TokenStore {
     }
 
     async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
-        let guard = refresh_lock(&self.0.tokens_account()).lock_owned().await;
-        Ok(Some(CredentialRefreshGuard::new(guard)))
+        let account = self.0.tokens_account();
+        // This process's sessions queue on the mutex; one of them at a time on the file.
+        let in_process = refresh_lock(&account).lock_owned().await;
+        let across_processes = RefreshFileLock::acquire(&account, FILE_LOCK_PATIENCE).await;
+        Ok(Some(CredentialRefreshGuard::new((
+            in_process,
+            across_processes,
+        ))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn the_refresh_file_lock_is_held_by_one_holder_at_a_time() {
+        let account = format!("tokens:lock-test-{}|0123456789abcdef", std::process::id());
+        let first = RefreshFileLock::acquire(&account, Duration::ZERO)
+            .await
+            .expect("a free lock is taken at once");
+        // A second open of the file (as another process would) does not get it...
+        assert!(
+            RefreshFileLock::acquire(&account, Duration::from_millis(100))
+                .await
+                .is_none()
+        );
+        // ...until the first lets go, and then it gets it while waiting.
+        let waiting = tokio::spawn({
+            let account = account.clone();
+            async move { RefreshFileLock::acquire(&account, Duration::from_secs(5)).await }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        drop(first);
+        assert!(waiting.await.unwrap().is_some());
+        // Another account is another lock.
+        assert!(RefreshFileLock::acquire("tokens:other|1", Duration::ZERO)
+            .await
+            .is_some());
+    }
+
+    #[test]
+    fn lock_files_are_named_after_the_account_without_path_characters() {
+        assert_eq!(
+            lock_file_name("tokens:my server/../x|0a1b"),
+            "tokens_my_server____x_0a1b.lock"
+        );
     }
 }
