@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::Connection;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
-use serde_json::json;
+use serde_json::{json, Value};
 
 struct Server(Child);
 
@@ -362,5 +362,35 @@ async fn an_unanswered_post_fails_after_the_post_limit_and_the_session_goes_on()
         .await
         .unwrap();
     assert_eq!(outcome.result["content"][0]["text"], "Echo: still here");
+    connection.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_get_stream_is_reopened_with_last_event_id_after_the_servers_retry_delay() {
+    let server = support::EdgeHttp::start_with(&["0", "--stream"]);
+    let connection = support::open(&server.config()).await.unwrap();
+    // The first stream sends event "ev-1" with `retry: 1500` and ends (rmcp's own delay
+    // would be 1 s); the client opens the next one.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let streams = loop {
+        let outcome = connection.call_tool("streams", None, None).await.unwrap();
+        let streams: Vec<Value> =
+            serde_json::from_str(outcome.result["content"][0]["text"].as_str().unwrap()).unwrap();
+        if streams.len() >= 2 || Instant::now() > deadline {
+            break streams;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        streams.len() >= 2,
+        "the stream was not reopened: {streams:?}"
+    );
+    assert_eq!(streams[0]["lastEventId"], Value::Null);
+    assert_eq!(streams[1]["lastEventId"], "ev-1", "{streams:?}");
+    let after = streams[1]["afterMs"].as_u64().unwrap();
+    assert!(
+        (1400..5000).contains(&after),
+        "reopened after the server's retry delay, not ours: {after} ms"
+    );
     connection.shutdown().await;
 }

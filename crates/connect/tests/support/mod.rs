@@ -121,7 +121,12 @@ pub struct EdgeHttp {
 impl EdgeHttp {
     /// Starts it on an ephemeral port of 127.0.0.1 and waits until it listens.
     pub fn start() -> EdgeHttp {
-        let (child, port) = listening("tests/fixtures/servers/edge-http-server.mjs", &["0"]);
+        Self::start_with(&["0"])
+    }
+
+    /// Starts it with these arguments (see the script).
+    pub fn start_with(args: &[&str]) -> EdgeHttp {
+        let (child, port) = listening("tests/fixtures/servers/edge-http-server.mjs", args);
         EdgeHttp { child, port }
     }
 
