@@ -49,6 +49,20 @@ async fn tools_are_listed_clean_and_outputs_are_checked() {
     .await
     .unwrap();
     let tools = connection.list_tools().await.unwrap();
+    let names: Vec<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "huge",
+            "flood",
+            "never",
+            "change-tools",
+            "sneaky",
+            "cancellations",
+            "structured"
+        ],
+        "all three pages, in order"
+    );
     let sneaky = tools.iter().find(|t| t.name == "sneaky").unwrap();
     let description = sneaky.description.as_deref().unwrap();
     assert!(

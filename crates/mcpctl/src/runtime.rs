@@ -576,7 +576,8 @@ fn print_content(result: &Value) {
 }
 
 /// Text contents go to stdout (or the file); a blob is decoded into the file named by `-o`,
-/// or into a temporary file whose path is printed.
+/// or into a new temporary file (a name nobody else can have taken, mode 0600, with the
+/// extension its MIME type suggests) whose path is printed.
 fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Result<(), ApiError> {
     let contents = result["contents"].as_array().cloned().unwrap_or_default();
     let mut written = Vec::new();
@@ -593,10 +594,7 @@ fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Resul
         let path = match (output, is_blob) {
             (Some(path), _) if contents.len() == 1 => Some(path.clone()),
             (Some(path), _) => Some(PathBuf::from(format!("{}.{index}", path.display()))),
-            (None, true) => Some(
-                std::env::temp_dir()
-                    .join(format!("mcpctl-resource-{}-{index}", std::process::id())),
-            ),
+            (None, true) => Some(new_temporary_file(item)?),
             (None, false) => None,
         };
         match path {
@@ -620,6 +618,32 @@ fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Resul
         }
     }
     Ok(())
+}
+
+/// A new, empty temporary file for a blob, kept after we exit.
+fn new_temporary_file(item: &Value) -> Result<PathBuf, ApiError> {
+    // "image/png" → ".png"; nothing for what does not look like an extension.
+    let extension = item["mimeType"]
+        .as_str()
+        .and_then(|mime| mime.split(';').next()?.split('/').nth(1))
+        .filter(|sub| {
+            !sub.is_empty() && sub.len() <= 8 && sub.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+        .map(|sub| match sub {
+            "plain" => ".txt".to_string(),
+            "jpeg" => ".jpg".to_string(),
+            sub => format!(".{sub}"),
+        })
+        .unwrap_or_default();
+    let file = tempfile::Builder::new()
+        .prefix("mcpctl-resource-")
+        .suffix(&extension)
+        .tempfile()
+        .map_err(|err| failure(format!("could not create a temporary file: {err}")))?;
+    let (_, path) = file
+        .keep()
+        .map_err(|err| failure(format!("could not keep the temporary file: {err}")))?;
+    Ok(path)
 }
 
 fn decode_base64(text: &str) -> Option<Vec<u8>> {

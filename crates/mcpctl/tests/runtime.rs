@@ -43,6 +43,11 @@ impl World {
         }
     }
 
+    /// A world whose one server, "everything", is server-everything over stdio.
+    fn with_everything() -> World {
+        World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}))
+    }
+
     fn run(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_mcpctl"))
             .arg("--project")
@@ -118,8 +123,7 @@ fn status_reports_each_server_and_exits_1_when_one_failed() {
 
 #[test]
 fn call_prints_the_result_and_tools_lists() {
-    let world =
-        World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}));
+    let world = World::with_everything();
     let out = world.run(&[
         "call",
         "everything",
@@ -164,10 +168,135 @@ fn call_prints_the_result_and_tools_lists() {
 
 #[test]
 fn unapproved_or_disabled_servers_are_not_started_by_runtime_verbs() {
-    let world =
-        World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}));
+    let world = World::with_everything();
     world.run(&["disable", "everything"]);
     let out = world.run(&["tools", "everything"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("mcpctl enable everything"));
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn resources_are_listed_and_read_and_blobs_land_in_files() {
+    let world = World::with_everything();
+    let listed = stdout(&world.run(&["resources", "everything"]));
+    assert!(
+        listed.contains("demo://resource/static/document/startup.md"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(
+            "demo://resource/dynamic/blob/{resourceId}  Dynamic Blob Resource (template)"
+        ),
+        "templates are listed too: {listed}"
+    );
+
+    // Text goes to stdout.
+    let text = stdout(&world.run(&[
+        "read",
+        "everything",
+        "demo://resource/static/document/startup.md",
+    ]));
+    assert!(text.starts_with("# Everything Server"), "{text}");
+
+    // A blob is decoded into a new temporary file whose path is printed...
+    let read = world.run(&[
+        "--json",
+        "read",
+        "everything",
+        "demo://resource/dynamic/blob/7",
+    ]);
+    let answer: Value = serde_json::from_str(&stdout(&read)).unwrap();
+    let file = PathBuf::from(answer["files"][0].as_str().unwrap());
+    let bytes = std::fs::read(&file).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "only the person can read it");
+    }
+    std::fs::remove_file(&file).unwrap();
+    assert!(
+        String::from_utf8_lossy(&bytes).starts_with("Resource 7: This is a base64 blob"),
+        "decoded, not base64: {bytes:?}"
+    );
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("mcpctl-resource-") && name.ends_with(".txt"),
+        "a fresh name with the MIME type's extension: {name}"
+    );
+    // ...or into the file -o names.
+    let chosen = world.project.join("blob.bin");
+    let read = world.run(&[
+        "read",
+        "everything",
+        "demo://resource/dynamic/blob/7",
+        "-o",
+        chosen.to_str().unwrap(),
+    ]);
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&read.stderr).contains(&format!("written: {}", chosen.display()))
+    );
+    // The server stamps each read with the time: compare what comes before.
+    let chosen = String::from_utf8(std::fs::read(&chosen).unwrap()).unwrap();
+    assert!(
+        chosen.starts_with("Resource 7: This is a base64 blob"),
+        "{chosen}"
+    );
+
+    // An unknown resource is the server's error, and exit status 1.
+    let missing = world.run(&["read", "everything", "demo://nothing/here"]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn prompts_are_listed_with_their_arguments_and_got_with_values() {
+    let world = World::with_everything();
+    let listed = stdout(&world.run(&["prompts", "everything"]));
+    assert!(listed.contains("args-prompt  city [state]"), "{listed}");
+    let prompt = stdout(&world.run(&[
+        "prompt",
+        "everything",
+        "args-prompt",
+        "--args",
+        r#"{"city": "Lyon", "state": "Rhône"}"#,
+    ]));
+    assert!(prompt.contains("[user]"), "{prompt}");
+    assert!(
+        prompt.contains("Lyon") && prompt.contains("Rhône"),
+        "{prompt}"
+    );
+    let got: Value = serde_json::from_str(&stdout(&world.run(&[
+        "--json",
+        "prompt",
+        "everything",
+        "args-prompt",
+        "--args",
+        r#"{"city": "Lyon"}"#,
+    ])))
+    .unwrap();
+    assert_eq!(got["messages"][0]["role"], "user");
+    // A required argument left out is the server's error.
+    let missing = world.run(&["prompt", "everything", "args-prompt"]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn logs_show_the_servers_stderr() {
+    let world = World::with_everything();
+    let logs = stdout(&world.run(&["logs", "everything"]));
+    assert!(logs.contains("Starting default (STDIO) server"), "{logs}");
 }
