@@ -394,3 +394,56 @@ async fn the_get_stream_is_reopened_with_last_event_id_after_the_servers_retry_d
     );
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_server_that_stays_down_gets_five_attempts_with_backoff_then_fails() {
+    use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
+    use mcp_manager_core::config::catalog::Catalog;
+
+    let server = support::EdgeHttp::start();
+    let world =
+        support::World::with_servers(json!({"remote": {"type": "http", "url": server.url()}}));
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.start(&Catalog::load(&world.locations)).await;
+    let connection = supervisor.connection("remote").expect("connected");
+    let mut events = supervisor.subscribe();
+    drop(server);
+    for _ in 0..3 {
+        let failed = connection.call_tool("echo", None, None).await;
+        assert!(failed.is_err(), "{failed:?}");
+    }
+    // Attempts 1 to 5, each after twice the wait of the one before (1, 2, 4, 8, 16 s), then
+    // failed: about 31 s in all.
+    let mut attempts = Vec::new();
+    let failed = loop {
+        let event = tokio::time::timeout(Duration::from_secs(60), events.recv())
+            .await
+            .expect("an answer within a minute")
+            .unwrap();
+        match event.status {
+            ServerStatus::Pending { attempt } => attempts.push((attempt, Instant::now())),
+            ServerStatus::Failed { error } => break (error, Instant::now()),
+            other => panic!("only pending, then failed: {other:?}"),
+        }
+    };
+    let numbers: Vec<u32> = attempts.iter().map(|(n, _)| *n).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
+    // Attempt n is announced, then waits 2^(n-1) s before it tries; the next is announced
+    // when it failed.
+    let mut waits: Vec<Duration> = attempts.windows(2).map(|w| w[1].1 - w[0].1).collect();
+    waits.push(failed.1 - attempts[4].1);
+    for (n, wait) in waits.iter().enumerate() {
+        let expected = Duration::from_secs(1 << n);
+        assert!(
+            *wait >= expected.mul_f32(0.9) && *wait < expected + Duration::from_secs(3),
+            "attempt {} waited {wait:?}, expected about {expected:?}",
+            n + 1
+        );
+    }
+    assert!(
+        failed.0.contains("5 reconnection attempts failed"),
+        "{}",
+        failed.0
+    );
+    supervisor.shutdown().await;
+}
