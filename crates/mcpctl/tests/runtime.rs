@@ -300,3 +300,40 @@ fn logs_show_the_servers_stderr() {
     let logs = stdout(&world.run(&["logs", "everything"]));
     assert!(logs.contains("Starting default (STDIO) server"), "{logs}");
 }
+
+#[test]
+fn call_draws_a_progress_bar_on_a_terminal_and_not_in_a_pipe() {
+    let world = World::with_everything();
+    let args = r#"{"duration": 1, "steps": 4}"#;
+    // `script` gives mcpctl a pseudo-terminal, as a person's shell would.
+    let command = format!(
+        "'{}' --project '{}' call everything trigger-long-running-operation --args '{args}'",
+        env!("CARGO_BIN_EXE_mcpctl"),
+        world.project.display()
+    );
+    let on_terminal = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("HOME", &world.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("MCP_MANAGER_MANAGED_DIR", world.home.join("managed"))
+        .output()
+        .expect("script (util-linux) runs");
+    let seen = String::from_utf8_lossy(&on_terminal.stdout);
+    for step in ["]  25%", "]  50%", "]  75%", "] 100%"] {
+        assert!(seen.contains(step), "{step} in {seen:?}");
+    }
+    assert!(
+        seen.contains("Long running operation completed"),
+        "{seen:?}"
+    );
+
+    let in_a_pipe = world.run(&[
+        "call",
+        "everything",
+        "trigger-long-running-operation",
+        "--args",
+        args,
+    ]);
+    let text = String::from_utf8_lossy(&in_a_pipe.stderr);
+    assert!(!text.contains('%') && !text.contains('\r'), "{text:?}");
+}
