@@ -59,6 +59,7 @@ async fn tools_are_listed_clean_and_outputs_are_checked() {
             "change-tools",
             "sneaky",
             "cancellations",
+            "whole",
             "structured"
         ],
         "all three pages, in order"

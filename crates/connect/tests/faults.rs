@@ -311,3 +311,28 @@ async fn a_server_killed_mid_call_fails_the_call_and_becomes_failed() {
     }
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_tool_result_is_kept_whole_down_to_fields_no_spec_names() {
+    let config = ServerConfig::stdio("node", vec![edge()], vec![]);
+    let connection = open(&config, Duration::from_secs(30)).await.unwrap();
+    let outcome = connection.call_tool("whole", None, None).await.unwrap();
+    assert_eq!(
+        outcome.result,
+        json!({
+            "content": [
+                {"type": "text", "text": "plain", "annotations": {"audience": ["user"], "priority": 0.5}, "_meta": {"example.com/x": 1}},
+                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                {"type": "resource_link", "uri": "file:///tmp/a.txt", "name": "a.txt", "mimeType": "text/plain"},
+                {"type": "resource", "resource": {"uri": "file:///tmp/b.txt", "mimeType": "text/plain", "text": "embedded"}},
+            ],
+            "structuredContent": {"n": 1, "nested": {"list": [1, 2.5, "three", null]}},
+            "isError": false,
+            "_meta": {"example.com/trace": "abc"},
+            "laterSpecField": {"kept": true},
+        })
+    );
+    assert!(!outcome.is_error);
+    connection.shutdown().await;
+}
