@@ -85,6 +85,36 @@ pub enum ConnectError {
     Unsupported(&'static str),
 }
 
+/// A call's progress notifications on their way to its caller, for as long as the call
+/// lasts (also when the caller stops waiting).
+struct ProgressRoute<'a> {
+    routes: &'a ProgressRoutes,
+    token: rmcp::model::ProgressToken,
+}
+
+impl<'a> ProgressRoute<'a> {
+    fn open(
+        routes: &'a ProgressRoutes,
+        token: rmcp::model::ProgressToken,
+        sink: tokio::sync::mpsc::UnboundedSender<Progress>,
+    ) -> Self {
+        routes
+            .lock()
+            .expect("progress lock")
+            .insert(token.clone(), sink);
+        ProgressRoute { routes, token }
+    }
+}
+
+impl Drop for ProgressRoute<'_> {
+    fn drop(&mut self) {
+        self.routes
+            .lock()
+            .expect("progress lock")
+            .remove(&self.token);
+    }
+}
+
 /// Where streamable HTTP falls back to legacy SSE, and with what.
 struct Fallback<'a> {
     url: &'a str,
@@ -339,7 +369,7 @@ impl Connection {
     }
 
     /// [`Connection::open_with`], sending the stored OAuth token of `auth` (when one is stored)
-    /// to a streamable HTTP server, and refreshing it as needed.
+    /// to a remote server (streamable HTTP or legacy SSE), and refreshing it as needed.
     pub async fn open_authorized(
         server: &str,
         config: &ServerConfig,
@@ -973,14 +1003,14 @@ impl Connection {
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
     ) -> Result<Value, ServiceError> {
         let id = calls.next_id();
-        let token = crate::stdio::Calls::progress_token(id);
-        if let Some(sink) = progress {
-            let mut routes = self.progress.lock().expect("progress lock");
-            routes.insert(token.clone(), sink);
-        }
-        let answer = calls.call_tool(id, name, arguments, timeout).await;
-        self.progress.lock().expect("progress lock").remove(&token);
-        answer
+        let _route = progress.map(|sink| {
+            ProgressRoute::open(
+                &self.progress,
+                crate::stdio::Calls::progress_token(id),
+                sink,
+            )
+        });
+        calls.call_tool(id, name, arguments, timeout).await
     }
 
     /// One `tools/call` through rmcp's session (remote servers); its answer as JSON.
@@ -1002,16 +1032,9 @@ impl Connection {
         let request =
             rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
         let handle = self.peer.send_request_with_option(request, options).await?;
-        let token = handle.progress_token.clone();
-        if let Some(sink) = progress {
-            self.progress
-                .lock()
-                .expect("progress lock")
-                .insert(token.clone(), sink);
-        }
-        let response = handle.await_response().await;
-        self.progress.lock().expect("progress lock").remove(&token);
-        Ok(match response? {
+        let _route = progress
+            .map(|sink| ProgressRoute::open(&self.progress, handle.progress_token.clone(), sink));
+        Ok(match handle.await_response().await? {
             rmcp::model::ServerResult::CallToolResult(result) => {
                 serde_json::to_value(result).unwrap_or(Value::Null)
             }
