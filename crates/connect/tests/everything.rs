@@ -455,3 +455,49 @@ async fn url_elicitation_required_is_answered_then_the_call_is_retried() {
     );
     declining.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn many_calls_at_once_each_get_their_own_answer() {
+    // Tool calls (written to the pipe by their callers) and lists (through rmcp) interleave
+    // on one session; every answer must reach the caller that asked.
+    let config = support::everything_stdio();
+    let connection = std::sync::Arc::new(support::open(&config).await.unwrap());
+    let calls = (0..200).map(|n| {
+        let connection = std::sync::Arc::clone(&connection);
+        tokio::spawn(async move {
+            if n % 20 == 0 {
+                let tools = connection.list_tools().await.unwrap();
+                return (n, format!("{} tools", tools.len()));
+            }
+            let message = format!("message {n}");
+            let outcome = connection
+                .call_tool(
+                    "echo",
+                    Some(json!({ "message": message }).as_object().unwrap().clone()),
+                    None,
+                )
+                .await
+                .unwrap();
+            (
+                n,
+                outcome.result["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+    });
+    let answers = futures::future::join_all(calls).await;
+    for answer in answers {
+        let (n, text) = answer.unwrap();
+        if n % 20 == 0 {
+            assert!(text.ends_with(" tools") && text != "0 tools", "{text}");
+        } else {
+            assert_eq!(text, format!("Echo: message {n}"));
+        }
+    }
+    std::sync::Arc::try_unwrap(connection)
+        .unwrap()
+        .shutdown()
+        .await;
+}
