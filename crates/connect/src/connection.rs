@@ -365,11 +365,17 @@ impl Connection {
         stderr: StderrLog,
         answerer: std::sync::Arc<dyn Answerer>,
     ) -> Result<Connection, ConnectError> {
-        Self::open_authorized(server, config, project, limits, stderr, answerer, None).await
+        let roots = crate::handler::Roots::of(&[project.to_path_buf()]);
+        Self::open_authorized(
+            server, config, project, limits, stderr, answerer, roots, None,
+        )
+        .await
     }
 
-    /// [`Connection::open_with`], sending the stored OAuth token of `auth` (when one is stored)
-    /// to a remote server (streamable HTTP or legacy SSE), and refreshing it as needed.
+    /// [`Connection::open_with`], with `roots` for the server's `roots/list` (instead of the
+    /// project folder), sending the stored OAuth token of `auth` (when one is stored) to a
+    /// remote server (streamable HTTP or legacy SSE), and refreshing it as needed.
+    #[allow(clippy::too_many_arguments)]
     pub async fn open_authorized(
         server: &str,
         config: &ServerConfig,
@@ -377,16 +383,12 @@ impl Connection {
         limits: Limits,
         stderr: StderrLog,
         answerer: std::sync::Arc<dyn Answerer>,
+        roots: crate::handler::Roots,
         auth: Option<&crate::oauth::Target>,
     ) -> Result<Connection, ConnectError> {
         let timeout = limits.connect;
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
-        let handler = Handler::new(
-            server.to_string(),
-            answerer.clone(),
-            vec![file_uri(project)],
-            changes_tx,
-        );
+        let handler = Handler::new(server.to_string(), answerer.clone(), roots, changes_tx);
         let progress = handler.progress.clone();
         match &config.transport {
             Transport::Stdio { command, args, env } => {
@@ -681,6 +683,11 @@ impl Connection {
             stderr,
             process,
         }
+    }
+
+    /// Tells the server its roots changed (it asks for them again).
+    pub async fn roots_changed(&self) -> Result<(), ServiceError> {
+        self.note(self.peer.notify_roots_list_changed().await)
     }
 
     /// What the server said about itself.
@@ -1156,20 +1163,6 @@ pub fn plain(message: &str) -> String {
         out.replace_range(start..start + end + "] error: ".len(), "");
     }
     out
-}
-
-/// `file://` URI of a folder, for roots.
-fn file_uri(path: &Path) -> String {
-    let mut uri = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                uri.push(byte as char)
-            }
-            other => uri.push_str(&format!("%{other:02X}")),
-        }
-    }
-    uri
 }
 
 #[cfg(test)]

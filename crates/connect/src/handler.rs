@@ -1,7 +1,7 @@
 //! Our side of the MCP session: what we tell a server about ourselves (client info and
-//! capabilities) and how we answer its requests. For now: roots (the project folder) and
-//! list-changed notifications passed on; sampling and elicitation are declined by rmcp's
-//! defaults until the UI provides answers.
+//! capabilities) and how we answer its requests: roots ([`Roots`], the project folder unless
+//! set otherwise), elicitation and sampling (handed to an [`Answerer`]), progress and
+//! list-changed notifications passed on.
 //!
 //! rmcp marks roots deprecated (SEP-2577 moves them into per-request metadata), but the
 //! servers people run today, and Claude Code, still use `roots/list`.
@@ -23,13 +23,52 @@ use rmcp::model::{ClientConfig, ListRootsResult, Root};
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, ErrorData, RoleClient};
 
+/// The folders servers are told they may work in (`roots/list`), as `file://` URIs. One list
+/// is shared by every session of a supervisor, so that a change reaches all of them; each is
+/// then sent `notifications/roots/list_changed`.
+#[derive(Debug, Clone, Default)]
+pub struct Roots(Arc<std::sync::RwLock<Vec<String>>>);
+
+impl Roots {
+    /// Roots for these folders.
+    pub fn of(folders: &[std::path::PathBuf]) -> Roots {
+        let roots = Roots::default();
+        roots.set(folders);
+        roots
+    }
+
+    /// Replaces the folders (sessions still need to hear of it).
+    pub fn set(&self, folders: &[std::path::PathBuf]) {
+        *self.0.write().expect("roots lock") = folders.iter().map(|f| file_uri(f)).collect();
+    }
+
+    /// The current roots, as URIs.
+    pub fn uris(&self) -> Vec<String> {
+        self.0.read().expect("roots lock").clone()
+    }
+}
+
+/// `file://` URI of a folder, for roots.
+fn file_uri(path: &std::path::Path) -> String {
+    let mut uri = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                uri.push(byte as char)
+            }
+            other => uri.push_str(&format!("%{other:02X}")),
+        }
+    }
+    uri
+}
+
 /// One per connection.
 #[derive(Clone)]
 pub(crate) struct Handler {
     server: String,
     answerer: Arc<dyn Answerer>,
     config: ClientConfig,
-    roots: Vec<Root>,
+    roots: Roots,
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
     changes: UnboundedSender<ListKind>,
     pub(crate) progress: ProgressRoutes,
@@ -39,7 +78,7 @@ impl Handler {
     pub(crate) fn new(
         server: String,
         answerer: Arc<dyn Answerer>,
-        roots: Vec<String>,
+        roots: Roots,
         changes: UnboundedSender<ListKind>,
     ) -> Handler {
         let config: ClientConfig = serde_json::from_value(serde_json::json!({
@@ -63,7 +102,7 @@ impl Handler {
             server,
             answerer,
             config,
-            roots: roots.into_iter().map(Root::new).collect(),
+            roots,
             changes,
             progress: ProgressRoutes::default(),
         }
@@ -110,7 +149,9 @@ impl ClientHandler for Handler {
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        Ok(ListRootsResult::new(self.roots.clone()))
+        Ok(ListRootsResult::new(
+            self.roots.uris().into_iter().map(Root::new).collect(),
+        ))
     }
 
     async fn on_progress(

@@ -28,5 +28,6 @@ pub mod supervisor;
 pub mod ws;
 
 pub use connection::{CallOutcome, ConnectError, Connection, Limits, ToolSummary};
+pub use handler::Roots;
 pub use status::{ConnectedInfo, ListChanged, ListKind, Progress, ServerStatus, StatusEvent};
 pub use supervisor::{Reconciled, Settings, Supervisor};

@@ -24,6 +24,7 @@ use tokio::sync::{broadcast, Semaphore};
 
 use crate::answer::{Answerer, Decline};
 use crate::connection::{ConnectError, Connection};
+use crate::handler::Roots;
 use crate::needs_auth::NeedsAuthCache;
 use crate::status::{ListChanged, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
@@ -135,6 +136,8 @@ pub struct Supervisor {
     secrets: Mutex<Option<Arc<dyn SecretStore>>>,
     /// Claude Code's needs-auth cache; `None`: every start asks every server.
     needs_auth: Mutex<Option<NeedsAuthCache>>,
+    /// What every session answers to `roots/list`: the project folder unless set.
+    roots: Roots,
 }
 
 impl Supervisor {
@@ -142,6 +145,7 @@ impl Supervisor {
         let (events, _) = broadcast::channel(4096);
         let (lists, _) = broadcast::channel(1024);
         Arc::new(Supervisor {
+            roots: Roots::of(std::slice::from_ref(&project)),
             project,
             settings,
             slots: Mutex::new(BTreeMap::new()),
@@ -167,6 +171,28 @@ impl Supervisor {
     /// sessions opened from now on.
     pub fn set_secrets(&self, secrets: Arc<dyn SecretStore>) {
         *self.secrets.lock().expect("secrets lock") = Some(secrets);
+    }
+
+    /// The folders servers may work in (`roots/list`; the project folder until set). Every
+    /// live session is told with `notifications/roots/list_changed`, and asks again.
+    pub async fn set_roots(&self, folders: &[PathBuf]) {
+        self.roots.set(folders);
+        let live: Vec<Arc<Connection>> = self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .values()
+            .filter_map(|slot| match &slot.state {
+                State::Connected { connection } => Some(Arc::clone(connection)),
+                _ => None,
+            })
+            .collect();
+        futures::future::join_all(live.iter().map(|c| c.roots_changed())).await;
+    }
+
+    /// The folders servers are told about, as `file://` URIs.
+    pub fn roots(&self) -> Vec<String> {
+        self.roots.uris()
     }
 
     /// The OAuth target of a remote entry, when tokens are kept somewhere.
@@ -467,6 +493,7 @@ impl Supervisor {
                 self.limits(),
                 stderr.clone(),
                 self.answerer(),
+                self.roots.clone(),
                 auth.as_ref(),
             )
         };
@@ -571,6 +598,7 @@ impl Supervisor {
                     self.limits(),
                     StderrLog::default(),
                     self.answerer(),
+                    self.roots.clone(),
                     auth.as_ref(),
                 )
                 .await

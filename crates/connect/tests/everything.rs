@@ -4,7 +4,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::{Connection, Limits, ServerStatus, Settings, Supervisor};
@@ -500,4 +500,60 @@ async fn many_calls_at_once_each_get_their_own_answer() {
         .unwrap()
         .shutdown()
         .await;
+}
+
+#[tokio::test]
+async fn roots_are_the_project_until_set_and_every_session_hears_of_a_change() {
+    use mcp_manager_connect::{Settings, Supervisor};
+    use mcp_manager_core::config::catalog::Catalog;
+
+    let world = support::World::with_servers(json!({
+        "everything": {"command": "node", "args": [everything().display().to_string(), "stdio"]}
+    }));
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.start(&Catalog::load(&world.locations)).await;
+    let connection = supervisor.connection("everything").expect("connected");
+    // server-everything asks for the roots after initialize and on list_changed, and shows
+    // what it last got.
+    let roots_seen = || async {
+        let outcome = connection
+            .call_tool("get-roots-list", None, None)
+            .await
+            .unwrap();
+        outcome.result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let project = world.locations.project.display().to_string();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !roots_seen().await.contains(&project) {
+        assert!(Instant::now() < deadline, "{}", roots_seen().await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let other = tempfile::tempdir().unwrap();
+    let folders = [
+        world.locations.project.join("src"),
+        other.path().join("with space"),
+    ];
+    supervisor.set_roots(&folders).await;
+    assert_eq!(
+        supervisor.roots(),
+        [
+            format!("file://{}/src", world.locations.project.display()),
+            format!("file://{}/with%20space", other.path().display()),
+        ]
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let seen = roots_seen().await;
+        if seen.contains("with%20space") && seen.contains(&format!("{project}/src")) {
+            assert!(seen.contains("(2 total)"), "{seen}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server asked again: {seen}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    supervisor.shutdown().await;
 }

@@ -142,6 +142,7 @@ async fn requests_that_find_the_token_expired_together_refresh_it_once() {
         mcp_manager_connect::Limits::connect(Duration::from_secs(30)),
         Default::default(),
         Arc::new(mcp_manager_connect::answer::Decline),
+        mcp_manager_connect::Roots::default(),
         Some(&target),
     )
     .await

@@ -241,6 +241,7 @@ async fn open_once(
         mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
         Default::default(),
         Arc::new(mcp_manager_connect::answer::Decline),
+        mcp_manager_connect::Roots::of(std::slice::from_ref(&locations.project)),
         auth,
     )
     .await

@@ -193,6 +193,7 @@ async fn connect(
             Limits::connect(Duration::from_secs(30)),
             StderrLog::default(),
             Arc::new(Accept),
+            mcp_manager_connect::Roots::of(&[std::env::temp_dir()]),
             Some(target),
         )
         .await;
