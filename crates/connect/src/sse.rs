@@ -42,6 +42,10 @@ pub enum SseError {
         #[source]
         source: AuthError,
     },
+    /// The stored token could not be refreshed for another reason (the token endpoint is
+    /// down, say): not a reason to log in again.
+    #[error("could not get an access token: {0}")]
+    Token(AuthError),
     #[error("the event stream ended before the server sent its `endpoint` event")]
     NoEndpoint,
     #[error("the `endpoint` event's URL is not valid: {0}")]
@@ -126,13 +130,13 @@ async fn with_token(
     let Some(auth) = auth else {
         return Ok(request);
     };
-    let token = auth
-        .get_access_token()
-        .await
-        .map_err(|source| SseError::Unauthorized {
+    let token = auth.get_access_token().await.map_err(|err| match err {
+        AuthError::AuthorizationRequired => SseError::Unauthorized {
             challenge: None,
-            source,
-        })?;
+            source: err,
+        },
+        other => SseError::Token(other),
+    })?;
     Ok(request.bearer_auth(token))
 }
 
