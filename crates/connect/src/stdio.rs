@@ -80,6 +80,42 @@ impl Lines {
     pub fn calls(&self) -> Arc<Calls> {
         Arc::clone(&self.calls)
     }
+
+    /// The next message for rmcp (answers to direct calls are handed over on the way);
+    /// `None` when the stream ended or a line was over the limit.
+    async fn next_message(&mut self) -> Option<ServerJsonRpcMessage> {
+        loop {
+            let room = (self.max_line + 1).saturating_sub(self.line.len()) as u64;
+            let read = (&mut self.reader)
+                .take(room)
+                .read_until(b'\n', &mut self.line)
+                .await;
+            match read {
+                Ok(0) if self.line.is_empty() => return None,
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+            if !self.line.ends_with(b"\n") {
+                if self.line.len() > self.max_line {
+                    // A message over the limit: the session cannot go on in step.
+                    return None;
+                }
+                // End of stream in the middle of a line: what is there is the last message.
+                let last = parse(&self.line, &self.expected, &self.calls);
+                self.line.clear();
+                return last;
+            }
+            let message = parse(&self.line, &self.expected, &self.calls);
+            self.line.clear();
+            if self.line.capacity() > 1 << 20 {
+                // A huge message came through: do not keep its buffer for the session's life.
+                self.line = Vec::new();
+            }
+            if message.is_some() {
+                return message;
+            }
+        }
+    }
 }
 
 impl Drop for Lines {
@@ -457,47 +493,12 @@ impl rmcp::transport::Transport<RoleClient> for Lines {
     }
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
-        loop {
-            let room = (self.max_line + 1).saturating_sub(self.line.len()) as u64;
-            let read = (&mut self.reader)
-                .take(room)
-                .read_until(b'\n', &mut self.line)
-                .await;
-            match read {
-                Ok(0) if self.line.is_empty() => {
-                    self.calls.end();
-                    return None;
-                }
-                Ok(_) => {}
-                Err(_) => {
-                    self.calls.end();
-                    return None;
-                }
-            }
-            if !self.line.ends_with(b"\n") {
-                if self.line.len() > self.max_line {
-                    // A message over the limit: the session cannot go on in step.
-                    self.calls.end();
-                    return None;
-                }
-                // End of stream in the middle of a line: what is there is the last message.
-                let last = parse(&self.line, &self.expected, &self.calls);
-                self.line.clear();
-                if last.is_none() {
-                    self.calls.end();
-                }
-                return last;
-            }
-            let message = parse(&self.line, &self.expected, &self.calls);
-            self.line.clear();
-            if self.line.capacity() > 1 << 20 {
-                // A huge message came through: do not keep its buffer for the session's life.
-                self.line = Vec::new();
-            }
-            if message.is_some() {
-                return message;
-            }
+        let message = self.next_message().await;
+        if message.is_none() {
+            // The session is over: direct calls waiting for an answer will get none.
+            self.calls.end();
         }
+        message
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
