@@ -1,6 +1,10 @@
-//! Tauri commands: one line each, into `mcp_manager_core::api`.
+//! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
+//! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
-use mcp_manager_core::{ApiError, ServerList};
+use mcp_manager_connect::project::StderrTail;
+use mcp_manager_connect::StatusEvent;
+use mcp_manager_core::api::{self, Written};
+use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use tauri::State;
 
 use crate::Context;
@@ -9,5 +13,74 @@ use crate::Context;
 #[tauri::command]
 #[specta::specta]
 pub async fn list_servers(context: State<'_, Context>) -> Result<ServerList, ApiError> {
-    Ok(mcp_manager_core::list_servers(&context.locations))
+    Ok(api::list_servers(context.project.locations()))
+}
+
+/// Each server's status now; later changes arrive as `server-status-changed` events.
+#[tauri::command]
+#[specta::specta]
+pub async fn server_statuses(context: State<'_, Context>) -> Result<Vec<StatusEvent>, ApiError> {
+    Ok(context.project.statuses())
+}
+
+/// Starts a server again (stops it first when it runs).
+#[tauri::command]
+#[specta::specta]
+pub async fn restart_server(context: State<'_, Context>, name: String) -> Result<(), ApiError> {
+    context.project.restart(&name).await
+}
+
+/// Enables or disables a server for this project (Claude Code's `disabledMcpServers`).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_server_enabled(
+    context: State<'_, Context>,
+    name: String,
+    enabled: bool,
+) -> Result<Written, ApiError> {
+    Ok(api::set_enabled(
+        context.project.locations(),
+        &name,
+        enabled,
+    )?)
+}
+
+/// Approves or rejects a project server (in `.claude/settings.local.json`).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_server_approval(
+    context: State<'_, Context>,
+    name: String,
+    approve: bool,
+) -> Result<Approval, ApiError> {
+    Ok(api::set_approval(
+        context.project.locations(),
+        &name,
+        approve,
+    )?)
+}
+
+/// Removes a server entry from one scope.
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_server(
+    context: State<'_, Context>,
+    name: String,
+    scope: Scope,
+) -> Result<Written, ApiError> {
+    Ok(api::remove_server(
+        context.project.locations(),
+        &name,
+        Some(scope),
+    )?)
+}
+
+/// What a local server has written to stderr (the last 64 KiB).
+#[tauri::command]
+#[specta::specta]
+pub async fn server_stderr(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<StderrTail, ApiError> {
+    Ok(context.project.stderr(&name))
 }

@@ -1,13 +1,22 @@
-//! The Tauri layer: window, one-line commands into the core, and the typed bindings.
+//! The Tauri layer: window, one-line commands into the core, the hosted servers, and the
+//! typed bindings.
 //!
-//! Nothing here decides anything. Each command forwards to a function of
-//! `mcp_manager_core::api` with the app's [`Context`], so the same behaviour is reachable from
-//! `mcpctl` and from core tests without a window. The command list in [`bindings_builder`] is
-//! the single source of the TypeScript bindings in `ui/src/bindings.ts`; the `bindings` test
-//! regenerates them and fails when the committed file has drifted.
+//! Nothing here decides anything. The app owns one [`LiveProject`] (the open project's
+//! configuration and the supervisor running its servers) for as long as it runs: opening the
+//! window starts every server that may start, each status change is forwarded to the UI as a
+//! typed `server-status-changed` event, a change on disk is announced (`config-changed`) and
+//! reconciled, and leaving the app (closing the window, SIGTERM, SIGINT) shuts every server
+//! down before the process ends. Each command forwards to `mcp_manager_core::api` or to the
+//! [`LiveProject`], so the same behaviour is reachable from `mcpctl` and from tests without a
+//! window. The command list in [`bindings_builder`] is the single source of the TypeScript
+//! bindings in `ui/src/bindings.ts`; the `bindings` test fails when that file has drifted.
 
 mod commands;
 
+use std::sync::Arc;
+
+use mcp_manager_connect::project::LiveProject;
+use mcp_manager_connect::{Settings, StatusEvent};
 use mcp_manager_core::config::watch::{ConfigChange, ConfigWatcher};
 use mcp_manager_core::Locations;
 use serde::Serialize;
@@ -19,22 +28,38 @@ use tauri_specta::Event;
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct ConfigChanged(pub ConfigChange);
 
+/// Broadcast on every change of a server's status: exactly one per supervisor transition, in
+/// order.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct ServerStatusChanged(pub StatusEvent);
+
 /// What every command may use. Owned by Tauri's state.
 pub struct Context {
-    pub locations: Locations,
+    pub project: Arc<LiveProject>,
 }
 
 /// Where the generated TypeScript goes, relative to the workspace root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings.ts";
 
-/// The commands (and, as they come, events) the UI can use, for Tauri and for the bindings.
+/// The commands and events the UI can use, for Tauri and for the bindings.
 pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
-    // Every type crossing the boundary is an answer, never parsed back from the UI, so one
-    // shape per type (no serde "phases" splitting `T_Serialize` from `T_Deserialize`).
+    // Every type crossing the boundary has one shape both ways (no serde "phases" splitting
+    // `T_Serialize` from `T_Deserialize`).
     tauri_specta::Builder::<tauri::Wry>::new()
         .disable_serde_phases()
-        .commands(tauri_specta::collect_commands![commands::list_servers])
-        .events(tauri_specta::collect_events![ConfigChanged])
+        .commands(tauri_specta::collect_commands![
+            commands::list_servers,
+            commands::server_statuses,
+            commands::restart_server,
+            commands::set_server_enabled,
+            commands::set_server_approval,
+            commands::remove_server,
+            commands::server_stderr,
+        ])
+        .events(tauri_specta::collect_events![
+            ConfigChanged,
+            ServerStatusChanged
+        ])
 }
 
 /// The exporter settings used for `ui/src/bindings.ts`.
@@ -43,24 +68,90 @@ pub fn typescript() -> specta_typescript::Typescript {
         .header("// Generated from Rust by the `bindings` test (src-tauri/tests/bindings.rs). Do not edit.\n")
 }
 
-/// Opens the main window and runs until it is closed.
+/// Opens the main window, runs the project's servers, and returns once the app has left and
+/// every server has been shut down.
 pub fn run(locations: Locations) {
     let builder = bindings_builder();
-    let watched = locations.clone();
-    tauri::Builder::default()
-        .manage(Context { locations })
+    let project = LiveProject::open(locations, Settings::from_env());
+    let hosted = Arc::clone(&project);
+    let app = tauri::Builder::default()
+        .manage(Context {
+            project: Arc::clone(&project),
+        })
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let handle = app.handle().clone();
-            let watcher = ConfigWatcher::start(watched, move |change| {
-                if let Err(err) = ConfigChanged(change).emit(&handle) {
-                    eprintln!("mcp-manager: could not emit config-changed: {err}");
-                }
-            })?;
+            forward_statuses(app.handle().clone(), &hosted);
+            let watcher = watch_config(app.handle().clone(), Arc::clone(&hosted))?;
             app.manage(watcher);
+            leave_on_signals(app.handle().clone());
+            let starting = Arc::clone(&hosted);
+            tauri::async_runtime::spawn(async move { starting.start().await });
             Ok(())
         })
-        .run(tauri::generate_context!())
+        .build(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
+    app.run(move |_, event| {
+        if let tauri::RunEvent::Exit = event {
+            tauri::async_runtime::block_on(project.shutdown());
+        }
+    });
+}
+
+/// Every supervisor transition becomes one `server-status-changed` event, in order.
+fn forward_statuses(handle: tauri::AppHandle, project: &LiveProject) {
+    let mut statuses = project.supervisor().subscribe();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match statuses.recv().await {
+                Ok(event) => {
+                    if let Err(err) = ServerStatusChanged(event).emit(&handle) {
+                        eprintln!("mcp-manager: could not emit server-status-changed: {err}");
+                    }
+                }
+                // The UI reloads every status on `config-changed`; a lag only delays it.
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
+}
+
+/// A change on disk is announced to the UI and reconciled: only the servers whose content
+/// hash, or whether they start, changed are started, stopped or restarted.
+fn watch_config(
+    handle: tauri::AppHandle,
+    project: Arc<LiveProject>,
+) -> Result<ConfigWatcher, Box<dyn std::error::Error>> {
+    let watched = project.locations().clone();
+    let watcher = ConfigWatcher::start(watched, move |change| {
+        if let Err(err) = ConfigChanged(change).emit(&handle) {
+            eprintln!("mcp-manager: could not emit config-changed: {err}");
+        }
+        let project = Arc::clone(&project);
+        tauri::async_runtime::spawn(async move {
+            project.reconcile().await;
+        });
+    })?;
+    Ok(watcher)
+}
+
+/// SIGTERM and SIGINT leave the app as closing its window does, so the servers are shut down.
+fn leave_on_signals(handle: tauri::AppHandle) {
+    #[cfg(unix)]
+    tauri::async_runtime::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        handle.exit(0);
+    });
 }

@@ -1,12 +1,34 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ServerList } from "./bindings";
-import type { Outcome } from "./api";
-import { App } from "./App";
-import { ServerListStore } from "./store";
-import { server } from "./fixtures";
+import type { Outcome } from "./ipc/api";
+import { App, type Backend } from "./App";
+import { ServerListStore } from "./servers/listStore";
+import { StatusStore } from "./servers/statusStore";
+import type { ServerActions } from "./servers/actions";
+import { server } from "./servers/fixtures";
 
 afterEach(cleanup);
+
+const ok = <T,>(value: T): Promise<Outcome<T>> => Promise.resolve({ ok: true, value });
+
+/** Actions that record what was asked and succeed. */
+function recordingActions(log: string[]): ServerActions {
+  const written = { scope: "project" as const, path: "/p/.mcp.json" };
+  return {
+    restart: (name) => (log.push(`restart ${name}`), ok(null)),
+    setEnabled: (name, enabled) => (log.push(`enabled ${name} ${enabled}`), ok(written)),
+    setApproval: (name, approve) => (
+      log.push(`approve ${name} ${approve}`), ok(approve ? ("approved" as const) : ("rejected" as const))
+    ),
+    remove: (name, scope) => (log.push(`remove ${name} ${scope}`), ok(written)),
+    stderr: () => ok({ lines: ["listening on stdio"], droppedLines: 0 }),
+  };
+}
+
+function renderApp(store: ServerListStore, more: Partial<Backend> = {}, statuses = new StatusStore()) {
+  return render(<App store={store} statuses={statuses} backend={{ actions: recordingActions([]), ...more }} />);
+}
 
 const list: ServerList = {
   projectDir: "/home/ada/project",
@@ -43,7 +65,7 @@ function storeOf(outcome: Outcome<ServerList>) {
 
 describe("App", () => {
   it("lists each server under its scope with its transport and marks shadowed ones", async () => {
-    render(<App store={storeOf({ ok: true, value: list })} />);
+    renderApp(storeOf({ ok: true, value: list }));
     const rows = await screen.findAllByTestId("server-row");
     expect(rows.map((r) => [r.dataset.serverName, r.dataset.scope, r.dataset.transport])).toEqual([
       ["github", "local", "http"],
@@ -57,20 +79,18 @@ describe("App", () => {
   });
 
   it("shows a broken file's problem with its line and column while listing the rest", async () => {
-    render(<App store={storeOf({ ok: true, value: list })} />);
+    renderApp(storeOf({ ok: true, value: list }));
     const problem = await screen.findByTestId("config-problem");
     expect(problem.textContent).toContain("line 3 column 7");
     expect(screen.getAllByTestId("server-row")).toHaveLength(3);
   });
 
   it("shows a failed load by its code", async () => {
-    render(
-      <App
-        store={storeOf({
-          ok: false,
-          error: { code: "project-not-found", message: "project folder /nope: No such file" },
-        })}
-      />,
+    renderApp(
+      storeOf({
+        ok: false,
+        error: { code: "project-not-found", message: "project folder /nope: No such file" },
+      }),
     );
     const alert = await screen.findByTestId("load-error");
     expect(alert.dataset.code).toBe("project-not-found");
@@ -78,7 +98,7 @@ describe("App", () => {
   });
 
   it("says so when nothing is configured", async () => {
-    render(<App store={storeOf({ ok: true, value: { ...list, servers: [], problems: [] } })} />);
+    renderApp(storeOf({ ok: true, value: { ...list, servers: [], problems: [] } }));
     await waitFor(() => expect(screen.getByTestId("empty")).toBeTruthy());
   });
 });
@@ -92,17 +112,14 @@ describe("live updates", () => {
     });
     let fire: (() => void) | undefined;
     let unsubscribed = false;
-    const view = render(
-      <App
-        store={store}
-        onConfigChanged={(refresh) => {
-          fire = refresh;
-          return Promise.resolve(() => {
-            unsubscribed = true;
-          });
-        }}
-      />,
-    );
+    const view = renderApp(store, {
+      onConfigChanged: (refresh) => {
+        fire = refresh;
+        return Promise.resolve(() => {
+          unsubscribed = true;
+        });
+      },
+    });
     await screen.findAllByTestId("server-row");
     expect(loads).toBe(1);
     fire?.();
@@ -127,5 +144,89 @@ describe("ServerListStore", () => {
     expect(store.getSnapshot().status, "the stale failure must not replace the newer list").toBe(
       "ready",
     );
+  });
+});
+
+describe("live status", () => {
+  it("shows each transition as it arrives and counts every state in the header", async () => {
+    const statuses = new StatusStore();
+    renderApp(storeOf({ ok: true, value: list }), {}, statuses);
+    await screen.findAllByTestId("server-row");
+    const local = () => screen.getAllByTestId("server-row")[0]!;
+    expect(local().dataset.state, "a server that will start and has no status yet is pending").toBe("pending");
+    statuses.apply({ server: "github", status: { state: "pending", attempt: 3 } });
+    await waitFor(() => expect(local().textContent).toContain("reconnecting (attempt 3)"));
+    statuses.apply({
+      server: "github",
+      status: {
+        state: "connected",
+        serverName: "gh",
+        serverVersion: "1.2.0",
+        serverTitle: null,
+        protocolVersion: "2025-11-25",
+        instructions: null,
+        capabilities: {
+          tools: true,
+          toolsListChanged: false,
+          resources: false,
+          resourcesSubscribe: false,
+          resourcesListChanged: false,
+          prompts: true,
+          promptsListChanged: false,
+          logging: false,
+          completions: false,
+        },
+        counts: { tools: 12, resources: null, prompts: 1 },
+      },
+    });
+    await waitFor(() => expect(local().dataset.state).toBe("connected"));
+    expect(local().textContent).toContain("12 tools · 1 prompt");
+    expect(screen.getByTestId("count-connected").dataset.count).toBe("1");
+    expect(
+      screen.getByTestId("count-disabled").dataset.count,
+      "the unapproved project server counts as not running; the shadowed one not at all",
+    ).toBe("1");
+  });
+
+  it("keeps an event that arrived before the snapshot answered", async () => {
+    const statuses = new StatusStore();
+    statuses.apply({ server: "a", status: { state: "failed", error: "exit 1" } });
+    await statuses.load(() => ok([{ server: "a", status: { state: "pending", attempt: 1 } }, { server: "b", status: { state: "needs-auth" } }]));
+    expect(statuses.getSnapshot().get("a")?.state).toBe("failed");
+    expect(statuses.getSnapshot().get("b")?.state).toBe("needs-auth");
+  });
+
+  it("filters by name, command or URL as the person types", async () => {
+    renderApp(storeOf({ ok: true, value: list }));
+    await screen.findAllByTestId("server-row");
+    fireEvent.change(screen.getByTestId("search"), { target: { value: "EXAMPLE.com" } });
+    expect(screen.getAllByTestId("server-row").map((r) => r.dataset.serverName)).toEqual(["github"]);
+    fireEvent.change(screen.getByTestId("search"), { target: { value: "nothing-like-this" } });
+    expect(screen.getByTestId("no-match")).toBeTruthy();
+  });
+});
+
+describe("server detail", () => {
+  it("asks before approving, showing exactly what would run, then approves", async () => {
+    const log: string[] = [];
+    renderApp(storeOf({ ok: true, value: list }), { actions: recordingActions(log) });
+    const fresh = (await screen.findAllByTestId("server-open"))[2]!;
+    fireEvent.click(fresh);
+    fireEvent.click(await screen.findByTestId("approve"));
+    expect(screen.getByTestId("approve-target").textContent).toBe("node server.js");
+    expect(log, "nothing is approved before the person confirms").toEqual([]);
+    fireEvent.click(screen.getByTestId("approve-confirm-yes"));
+    await waitFor(() => expect(log).toEqual(["approve fresh true"]));
+  });
+
+  it("shows a refused action's message by its code", async () => {
+    const actions = recordingActions([]);
+    actions.restart = () =>
+      Promise.resolve({ ok: false, error: { code: "invalid-request", message: "\"github\" cannot be restarted: it is disabled" } });
+    renderApp(storeOf({ ok: true, value: list }), { actions });
+    fireEvent.click((await screen.findAllByTestId("server-open"))[0]!);
+    fireEvent.click(screen.getByTestId("restart"));
+    const alert = await screen.findByTestId("action-error");
+    expect(alert.textContent).toContain("cannot be restarted");
   });
 });

@@ -1,25 +1,63 @@
-import { useEffect, useSyncExternalStore } from "react";
+// The window's shell: header (project, state counts, search), the server list, and the
+// selected server's detail or the editor. State lives in the stores; this only arranges it.
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import type { ConfigProblem, ServerList, ServerSummary } from "./bindings";
-import type { ServerListStore } from "./store";
-import { errorTitle, groupByScope, stateBadges, TRANSPORT_LABEL, type ScopeGroup } from "./servers";
+import type { ServerSummary } from "./bindings";
+import type { ServerListStore } from "./servers/listStore";
+import type { StatusStore } from "./servers/statusStore";
+import type { ServerActions } from "./servers/actions";
+import { countStates, errorTitle, STATE_LABEL, STATE_ORDER } from "./servers/present";
+import { rowKey, ServerList } from "./servers/ServerList";
+import { Button, ServerDetail } from "./servers/ServerDetail";
+
+export interface Backend {
+  /** Subscribes to "configuration changed on disk"; returns the unsubscribe function. */
+  onConfigChanged?: (refresh: () => void) => Promise<() => void>;
+  /** Connects the status store to the backend's events; returns the unsubscribe function. */
+  connectStatuses?: (store: StatusStore) => Promise<() => void>;
+  actions: ServerActions;
+}
 
 export function App({
   store,
-  onConfigChanged,
+  statuses: statusStore,
+  backend,
 }: {
   store: ServerListStore;
-  /** Subscribes to "configuration changed on disk"; returns the unsubscribe function. */
-  onConfigChanged?: (refresh: () => void) => Promise<() => void>;
+  statuses: StatusStore;
+  backend: Backend;
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const statuses = useSyncExternalStore(statusStore.subscribe, statusStore.getSnapshot);
+  const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState<string | null>(null);
+  const search = useRef<HTMLInputElement>(null);
+
   useEffect(() => {
     void store.refresh();
-    const unsubscribe = onConfigChanged?.(() => void store.refresh());
+    const unsubscribe = backend.onConfigChanged?.(() => void store.refresh());
+    const disconnect = backend.connectStatuses?.(statusStore);
     return () => {
       void unsubscribe?.then((stop) => stop());
+      void disconnect?.then((stop) => stop());
     };
-  }, [store, onConfigChanged]);
+  }, [store, statusStore, backend]);
+
+  useEffect(() => {
+    const focusSearch = (event: KeyboardEvent) => {
+      const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select");
+      if ((event.key === "/" && !typing) || (event.key === "k" && (event.ctrlKey || event.metaKey))) {
+        event.preventDefault();
+        search.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", focusSearch);
+    return () => window.removeEventListener("keydown", focusSearch);
+  }, []);
+
+  const list = state.status === "ready" ? state.list : null;
+  const current = list?.servers.find((server) => rowKey(server) === selected) ?? null;
+  const counts = list ? countStates(list.servers, statuses) : null;
 
   return (
     <Tooltip.Provider delayDuration={300}>
@@ -27,179 +65,83 @@ export function App({
         <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-5 py-3 dark:border-slate-800 dark:bg-slate-900">
           <Logo />
           <h1 className="text-base font-semibold tracking-tight">MCP Manager</h1>
-          {state.status === "ready" && (
+          {list && (
             <span
               data-testid="project-dir"
-              className="truncate font-mono text-xs text-slate-500 dark:text-slate-400"
-              title={state.list.projectDir}
+              className="min-w-0 truncate font-mono text-xs text-slate-500 dark:text-slate-400"
+              title={list.projectDir}
             >
-              {state.list.projectDir}
+              {list.projectDir}
             </span>
           )}
-          <button
-            type="button"
-            data-testid="refresh"
-            onClick={() => void store.refresh()}
-            className="ml-auto rounded-md border border-slate-300 px-3 py-1 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
+          <input
+            ref={search}
+            type="search"
+            data-testid="search"
+            aria-label="Search servers by name, command or URL"
+            placeholder="Search  /"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            className="ml-auto w-56 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+          />
+          <Button testId="refresh" onClick={() => void store.refresh()}>
             Refresh
-          </button>
+          </Button>
         </header>
-        <main className="flex-1 overflow-y-auto px-5 py-4">
-          {state.status === "loading" && (
-            <p className="text-sm text-slate-500" data-testid="loading">
-              Reading configuration…
-            </p>
+        {counts && (
+          <div
+            data-testid="state-counts"
+            aria-label="Servers by state"
+            className="flex gap-4 border-b border-slate-200 bg-white px-5 py-1.5 text-xs dark:border-slate-800 dark:bg-slate-900"
+          >
+            {STATE_ORDER.map((name) => (
+              <span key={name} data-testid={`count-${name}`} data-count={counts[name]}>
+                <strong>{counts[name]}</strong> {STATE_LABEL[name]}
+              </span>
+            ))}
+          </div>
+        )}
+        <div className="flex min-h-0 flex-1">
+          <main className="min-w-0 flex-1 overflow-y-auto px-5 py-4">
+            {state.status === "loading" && (
+              <p className="text-sm text-slate-500" data-testid="loading">
+                Reading configuration…
+              </p>
+            )}
+            {state.status === "error" && (
+              <div
+                role="alert"
+                data-testid="load-error"
+                data-code={state.error.code}
+                className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm dark:border-red-900 dark:bg-red-950"
+              >
+                <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(state.error)}</p>
+                <p className="mt-1 text-red-700 dark:text-red-300">{state.error.message}</p>
+              </div>
+            )}
+            {list && (
+              <ServerList
+                list={list}
+                statuses={statuses}
+                query={query}
+                selected={selected}
+                onSelect={(server: ServerSummary) => setSelected(rowKey(server))}
+              />
+            )}
+          </main>
+          {current && (
+            <aside className="w-[26rem] shrink-0 overflow-y-auto border-l border-slate-200 bg-white px-5 py-4 dark:border-slate-800 dark:bg-slate-900">
+              <ServerDetail
+                server={current}
+                status={statuses.get(current.name)}
+                actions={backend.actions}
+                onEdit={() => {}}
+              />
+            </aside>
           )}
-          {state.status === "error" && (
-            <div
-              role="alert"
-              data-testid="load-error"
-              data-code={state.error.code}
-              className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm dark:border-red-900 dark:bg-red-950"
-            >
-              <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(state.error)}</p>
-              <p className="mt-1 text-red-700 dark:text-red-300">{state.error.message}</p>
-            </div>
-          )}
-          {state.status === "ready" && <ServerOverview list={state.list} />}
-        </main>
+        </div>
       </div>
     </Tooltip.Provider>
-  );
-}
-
-function ServerOverview({ list }: { list: ServerList }) {
-  return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-5">
-      {list.managed && (
-        <p
-          data-testid="managed-banner"
-          className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-2 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
-        >
-          {list.managed} is present: your administrator's servers are the only ones used.
-        </p>
-      )}
-      {list.problems.length > 0 && <Problems problems={list.problems} />}
-      {list.servers.length === 0 && (
-        <p data-testid="empty" className="text-sm text-slate-500 dark:text-slate-400">
-          No MCP servers are configured for this project yet.
-        </p>
-      )}
-      {groupByScope(list.servers).map((group) => (
-        <ScopeSection key={group.scope} group={group} />
-      ))}
-    </div>
-  );
-}
-
-function Problems({ problems }: { problems: ConfigProblem[] }) {
-  return (
-    <ul className="flex flex-col gap-2" aria-label="Configuration problems">
-      {problems.map((problem, index) => (
-        <li
-          key={index}
-          role="alert"
-          data-testid="config-problem"
-          data-code={problem.code}
-          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          {problem.message}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function ScopeSection({ group }: { group: ScopeGroup }) {
-  return (
-    <section data-testid={`scope-${group.scope}`} aria-labelledby={`scope-${group.scope}-title`}>
-      <div className="mb-2 flex items-baseline gap-2">
-        <h2 id={`scope-${group.scope}-title`} className="text-sm font-semibold">
-          {group.title}
-        </h2>
-        <span className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-          {group.servers.length}
-        </span>
-        <span className="text-xs text-slate-500 dark:text-slate-400">{group.description}</span>
-      </div>
-      {group.servers.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 px-4 py-3 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
-          No servers in this scope.
-        </p>
-      ) : (
-        <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-          {group.servers.map((server) => (
-            <ServerRow key={server.name} server={server} />
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function ServerRow({ server }: { server: ServerSummary }) {
-  const badges = stateBadges(server).filter((b) => !b.startsWith("shadowed"));
-  return (
-    <li
-      data-testid="server-row"
-      data-server-name={server.name}
-      data-scope={server.scope}
-      data-transport={server.transport}
-      data-will-start={server.willStart}
-      className={`flex items-center gap-3 px-4 py-2.5 ${server.willStart ? "" : "opacity-60"}`}
-    >
-      <span className="min-w-40 font-mono text-sm font-semibold">{server.name}</span>
-      <span
-        data-testid="transport"
-        className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
-      >
-        {TRANSPORT_LABEL[server.transport]}
-      </span>
-      <span className="truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={server.target}>
-        {server.target}
-      </span>
-      {badges.map((badge) => (
-        <span
-          key={badge}
-          data-testid="state-badge"
-          className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-        >
-          {badge}
-        </span>
-      ))}
-      {server.missingVariables.length > 0 && (
-        <span
-          data-testid="missing-variables"
-          title={server.missingVariables
-            .map((m) => `${m.variable} (in ${m.field}) is not set`)
-            .join("\n")}
-          className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          unset: {server.missingVariables.map((m) => m.variable).join(", ")}
-        </span>
-      )}
-      {server.shadowedBy && (
-        <Tooltip.Root>
-          <Tooltip.Trigger asChild>
-            <span
-              data-testid="shadowed"
-              className="ml-auto shrink-0 rounded bg-slate-200 px-1.5 py-0.5 text-xs dark:bg-slate-800"
-            >
-              shadowed by {server.shadowedBy}
-            </span>
-          </Tooltip.Trigger>
-          <Tooltip.Portal>
-            <Tooltip.Content
-              sideOffset={4}
-              className="max-w-xs rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow dark:bg-slate-100 dark:text-slate-900"
-            >
-              The {server.shadowedBy} scope defines “{server.name}” too; that entry is used whole.
-            </Tooltip.Content>
-          </Tooltip.Portal>
-        </Tooltip.Root>
-      )}
-    </li>
   );
 }
 

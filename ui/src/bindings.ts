@@ -9,11 +9,24 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 export const commands = {
 	/**  Every configured server by scope, with the problems met reading the files. */
 	listServers: () => typedError<ServerList, ApiError>(__TAURI_INVOKE("list_servers")),
+	/**  Each server's status now; later changes arrive as `server-status-changed` events. */
+	serverStatuses: () => typedError<StatusEvent[], ApiError>(__TAURI_INVOKE("server_statuses")),
+	/**  Starts a server again (stops it first when it runs). */
+	restartServer: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("restart_server", { name })),
+	/**  Enables or disables a server for this project (Claude Code's `disabledMcpServers`). */
+	setServerEnabled: (name: string, enabled: boolean) => typedError<Written, ApiError>(__TAURI_INVOKE("set_server_enabled", { name, enabled })),
+	/**  Approves or rejects a project server (in `.claude/settings.local.json`). */
+	setServerApproval: (name: string, approve: boolean) => typedError<Approval, ApiError>(__TAURI_INVOKE("set_server_approval", { name, approve })),
+	/**  Removes a server entry from one scope. */
+	removeServer: (name: string, scope: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("remove_server", { name, scope })),
+	/**  What a local server has written to stderr (the last 64 KiB). */
+	serverStderr: (name: string) => typedError<StderrTail, ApiError>(__TAURI_INVOKE("server_stderr", { name })),
 };
 
 /** Events */
 export const events = {
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
+	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
 };
 
 /* Types */
@@ -31,6 +44,19 @@ export type Approval =
 "rejected" | 
 /**  Nobody has decided: it does not start. Show Approve and Reject buttons. */
 "pending";
+
+/**  The server capabilities that decide what may be asked of it. */
+export type Capabilities = {
+	tools: boolean,
+	toolsListChanged: boolean,
+	resources: boolean,
+	resourcesSubscribe: boolean,
+	resourcesListChanged: boolean,
+	prompts: boolean,
+	promptsListChanged: boolean,
+	logging: boolean,
+	completions: boolean,
+};
 
 /**
  *  Which servers changed on disk: added, removed, edited in a way that affects the
@@ -59,6 +85,21 @@ export type ConfigProblem = {
 	column: number | null,
 	/**  What failed and what to do, with path, line and column where known. */
 	message: string,
+};
+
+/**  What the server said about itself when the session started. */
+export type ConnectedInfo = {
+	serverName: string,
+	serverVersion: string,
+	serverTitle: string | null,
+	protocolVersion: string,
+	instructions: string | null,
+	capabilities: Capabilities,
+	/**
+	 *  How many tools, resources and prompts the server lists (fetched when it connected, and
+	 *  again after each `list_changed`); `None` for a list the server does not offer.
+	 */
+	counts: ListCounts,
 };
 
 /**  Stable error codes. New codes may be added; existing ones never change meaning. */
@@ -92,6 +133,13 @@ export type ErrorCode =
 /**  A bug: the message says where. */
 "internal";
 
+/**  The sizes of a server's lists. `None`: the server lacks that capability, or listing failed. */
+export type ListCounts = {
+	tools: number | null,
+	resources: number | null,
+	prompts: number | null,
+};
+
 /**  A variable that was not set and had no default. */
 export type MissingVariable = {
 	variable: string,
@@ -124,6 +172,30 @@ export type ServerList = {
 	problems: ConfigProblem[],
 };
 
+/**  A server's status. Each variant says what the UI should show. */
+export type ServerStatus = 
+/**  Connecting (attempt 1 is the first). Show a spinner. */
+({ state: "pending"; attempt: number }) & { error?: never } | 
+/**  Ready: show the server's name and version; tools, resources and prompts can be used. */
+{
+	state: "connected",
+} & ConnectedInfo | 
+/**
+ *  Gave up. Show `error` (it includes the stderr tail of a local server) and a Retry
+ *  button.
+ */
+({ state: "failed"; error: string }) & { attempt?: never } | 
+/**  The server asks for authorization. Show a Log in button. */
+({ state: "needs-auth" }) & { attempt?: never; error?: never } | 
+/**  Disabled, or a project server nobody approved: never started. Show Enable / Approve. */
+({ state: "disabled" }) & { attempt?: never; error?: never };
+
+/**
+ *  Broadcast on every change of a server's status: exactly one per supervisor transition, in
+ *  order.
+ */
+export type ServerStatusChanged = StatusEvent;
+
 /**  One server entry as the list shows it. */
 export type ServerSummary = {
 	name: string,
@@ -155,6 +227,20 @@ export type ServerSummary = {
 	missingVariables: MissingVariable[],
 };
 
+/**  One change of one server's status. */
+export type StatusEvent = {
+	server: string,
+	status: ServerStatus,
+};
+
+/**  The stderr of a local server as kept: the last 64 KiB, split into lines. */
+export type StderrTail = {
+	/**  Oldest first. */
+	lines: string[],
+	/**  Lines dropped at the front to stay within the bound. */
+	droppedLines: number,
+};
+
 /**  How a server is reached. */
 export type TransportKind = 
 /**  A child process spoken to over stdin and stdout. */
@@ -165,6 +251,12 @@ export type TransportKind =
 "sse" | 
 /**  WebSocket. */
 "ws";
+
+/**  Where a change was written. */
+export type Written = {
+	scope: Scope,
+	path: string,
+};
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

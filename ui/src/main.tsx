@@ -1,19 +1,29 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import { loadServerList } from "./api";
+import { App, type Backend } from "./App";
+import { loadServerList, loadStatuses } from "./ipc/api";
 import { events } from "./bindings";
-import { ServerListStore } from "./store";
+import { ServerListStore } from "./servers/listStore";
+import { StatusStore } from "./servers/statusStore";
+import { serverActions } from "./servers/actions";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
+const backend: Backend = {
+  onConfigChanged: (refresh) => events.configChanged.listen(() => refresh()),
+  // Listen first, then ask for the snapshot: no transition falls between the two.
+  connectStatuses: async (store) => {
+    const stop = await events.serverStatusChanged.listen((event) => store.apply(event.payload));
+    await store.load(loadStatuses);
+    return stop;
+  },
+  actions: serverActions,
+};
+
 createRoot(root).render(
   <StrictMode>
-    <App
-      store={new ServerListStore(loadServerList)}
-      onConfigChanged={(refresh) => events.configChanged.listen(() => refresh())}
-    />
+    <App store={new ServerListStore(loadServerList)} statuses={new StatusStore()} backend={backend} />
   </StrictMode>,
 );

@@ -28,7 +28,7 @@ use tokio::sync::watch;
 use crate::answer::{Answerer, Decline};
 use crate::handler::{Handler, ProgressRoutes};
 use crate::sanitize;
-use crate::status::{Capabilities, ConnectedInfo, ListKind, Progress};
+use crate::status::{Capabilities, ConnectedInfo, ListCounts, ListKind, Progress};
 use crate::stderr::StderrLog;
 
 /// An error from a request on an open session (rmcp's).
@@ -403,6 +403,16 @@ impl Connection {
                 // Its own process group, so that shutdown reaches whatever it starts (npx → node).
                 #[cfg(unix)]
                 cmd.process_group(0);
+                // Should this process die without shutting down (SIGKILL, a crash), the server
+                // is told with SIGTERM instead of living on as an orphan.
+                #[cfg(target_os = "linux")]
+                // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent.
+                unsafe {
+                    cmd.pre_exec(|| {
+                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                        Ok(())
+                    });
+                }
                 let mut child = cmd.spawn().map_err(|source| ConnectError::Spawn {
                     command: command.clone(),
                     source,
@@ -703,6 +713,28 @@ impl Connection {
     /// The stream of list-changed notifications; `None` once taken.
     pub fn take_list_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>> {
         self.changes.lock().expect("changes lock").take()
+    }
+
+    /// How many tools, resources and prompts the server lists now, fetched together; `None`
+    /// for a list it does not offer or that could not be fetched.
+    pub async fn counts(&self) -> ListCounts {
+        let caps = self.info.capabilities;
+        let count = |offered: bool, listed: Result<usize, ServiceError>| {
+            offered
+                .then(|| listed.ok())
+                .flatten()
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+        };
+        let (tools, resources, prompts) = tokio::join!(
+            self.refetch(ListKind::Tools),
+            self.refetch(ListKind::Resources),
+            self.refetch(ListKind::Prompts)
+        );
+        ListCounts {
+            tools: count(caps.tools, tools),
+            resources: count(caps.resources, resources),
+            prompts: count(caps.prompts, prompts),
+        }
     }
 
     /// Fetches one list again and returns how many items it has.
@@ -1108,6 +1140,7 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             protocol_version: String::new(),
             instructions: None,
             capabilities: Capabilities::default(),
+            counts: ListCounts::default(),
         };
     };
     let caps = serde_json::to_value(&info.capabilities).unwrap_or(Value::Null);
@@ -1142,6 +1175,7 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             logging: caps.get("logging").is_some(),
             completions: caps.get("completions").is_some(),
         },
+        counts: ListCounts::default(),
     }
 }
 

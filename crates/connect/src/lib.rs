@@ -7,6 +7,8 @@
 //!   servers), and every transition goes through one function that stores the new state and
 //!   emits exactly one event.
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
+//! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
+//!   `mcpctl` builds it for one command.
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
 //! - [`sanitize`]: control and format characters stripped from what servers describe.
 //!
@@ -19,6 +21,7 @@ pub mod headers;
 pub mod http_client;
 pub mod needs_auth;
 pub mod oauth;
+pub mod project;
 pub mod sanitize;
 pub mod sse;
 pub mod status;
@@ -29,5 +32,7 @@ pub mod ws;
 
 pub use connection::{CallOutcome, ConnectError, Connection, Limits, ToolSummary};
 pub use handler::Roots;
-pub use status::{ConnectedInfo, ListChanged, ListKind, Progress, ServerStatus, StatusEvent};
+pub use status::{
+    ConnectedInfo, ListChanged, ListCounts, ListKind, Progress, ServerStatus, StatusEvent,
+};
 pub use supervisor::{Reconciled, Settings, Supervisor};

@@ -49,6 +49,39 @@ pub struct ConnectedInfo {
     pub protocol_version: String,
     pub instructions: Option<String>,
     pub capabilities: Capabilities,
+    /// How many tools, resources and prompts the server lists (fetched when it connected, and
+    /// again after each `list_changed`); `None` for a list the server does not offer.
+    pub counts: ListCounts,
+}
+
+/// The sizes of a server's lists. `None`: the server lacks that capability, or listing failed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ListCounts {
+    pub tools: Option<u32>,
+    pub resources: Option<u32>,
+    pub prompts: Option<u32>,
+}
+
+impl ListCounts {
+    /// The counts with one list's size replaced.
+    pub fn with(self, list: ListKind, count: usize) -> ListCounts {
+        let count = Some(u32::try_from(count).unwrap_or(u32::MAX));
+        match list {
+            ListKind::Tools => ListCounts {
+                tools: count,
+                ..self
+            },
+            ListKind::Resources => ListCounts {
+                resources: count,
+                ..self
+            },
+            ListKind::Prompts => ListCounts {
+                prompts: count,
+                ..self
+            },
+        }
+    }
 }
 
 /// The server capabilities that decide what may be asked of it.

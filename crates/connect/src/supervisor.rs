@@ -26,7 +26,7 @@ use crate::answer::{Answerer, Decline};
 use crate::connection::{ConnectError, Connection};
 use crate::handler::Roots;
 use crate::needs_auth::NeedsAuthCache;
-use crate::status::{ListChanged, ServerStatus, StatusEvent};
+use crate::status::{ConnectedInfo, ListChanged, ListCounts, ListKind, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
 
 /// How often a lost remote server is tried again before it is reported failed.
@@ -88,9 +88,16 @@ impl Settings {
 
 /// A server's state with its data.
 enum State {
-    Pending { attempt: u32 },
-    Connected { connection: Arc<Connection> },
-    Failed { error: String },
+    Pending {
+        attempt: u32,
+    },
+    Connected {
+        connection: Arc<Connection>,
+        counts: ListCounts,
+    },
+    Failed {
+        error: String,
+    },
     NeedsAuth,
     Disabled,
 }
@@ -99,7 +106,10 @@ impl State {
     fn status(&self) -> ServerStatus {
         match self {
             State::Pending { attempt } => ServerStatus::Pending { attempt: *attempt },
-            State::Connected { connection } => ServerStatus::Connected(connection.info().clone()),
+            State::Connected { connection, counts } => ServerStatus::Connected(ConnectedInfo {
+                counts: *counts,
+                ..connection.info().clone()
+            }),
             State::Failed { error } => ServerStatus::Failed {
                 error: error.clone(),
             },
@@ -138,6 +148,8 @@ pub struct Supervisor {
     needs_auth: Mutex<Option<NeedsAuthCache>>,
     /// What every session answers to `roots/list`: the project folder unless set.
     roots: Roots,
+    /// Cancelled by [`Supervisor::shutdown`]: starts under way are dropped, none begin.
+    closing: tokio_util::sync::CancellationToken,
 }
 
 impl Supervisor {
@@ -154,6 +166,7 @@ impl Supervisor {
             answerer: Mutex::new(Arc::new(Decline)),
             secrets: Mutex::new(None),
             needs_auth: Mutex::new(None),
+            closing: tokio_util::sync::CancellationToken::new(),
         })
     }
 
@@ -183,7 +196,7 @@ impl Supervisor {
             .expect("supervisor lock")
             .values()
             .filter_map(|slot| match &slot.state {
-                State::Connected { connection } => Some(Arc::clone(connection)),
+                State::Connected { connection, .. } => Some(Arc::clone(connection)),
                 _ => None,
             })
             .collect();
@@ -243,6 +256,7 @@ impl Supervisor {
                     return;
                 }
                 if let Ok(count) = connection.refetch(list).await {
+                    this.recount(&server, &connection, list, count);
                     let _ = this.lists.send(ListChanged {
                         server: server.clone(),
                         list,
@@ -251,6 +265,30 @@ impl Supervisor {
                 }
             }
         });
+    }
+
+    /// A connected server's list has a new size: the same state with new counts, announced.
+    fn recount(&self, server: &str, connection: &Arc<Connection>, list: ListKind, count: usize) {
+        let counts = match self
+            .slots
+            .lock()
+            .expect("supervisor lock")
+            .get(server)
+            .map(|s| &s.state)
+        {
+            Some(State::Connected {
+                connection: live,
+                counts,
+            }) if Arc::ptr_eq(live, connection) => counts.with(list, count),
+            _ => return,
+        };
+        self.transition(
+            server,
+            State::Connected {
+                connection: Arc::clone(connection),
+                counts,
+            },
+        );
     }
 
     /// Every status change from now on.
@@ -440,7 +478,7 @@ impl Supervisor {
             .get(server)
             .map(|s| &s.state)
         {
-            Some(State::Connected { connection }) => Some(Arc::clone(connection)),
+            Some(State::Connected { connection, .. }) => Some(Arc::clone(connection)),
             _ => None,
         };
         self.transition(server, State::Disabled);
@@ -472,6 +510,9 @@ impl Supervisor {
     }
 
     async fn connect(self: &Arc<Self>, entry: CatalogEntry, ask_again: bool) {
+        if self.closing.is_cancelled() {
+            return self.transition(&entry.name, State::Disabled);
+        }
         let remote = entry.config.kind() != TransportKind::Stdio;
         let cache = self.needs_auth_cache().filter(|_| remote);
         if let Some(cache) = &cache {
@@ -497,18 +538,31 @@ impl Supervisor {
                 auth.as_ref(),
             )
         };
-        let mut opened = open().await;
-        // A server authorized without a person gets its token now, and one more try.
-        if let (Err(ConnectError::NeedsAuth { .. }), Some(target)) = (&opened, &auth) {
-            if crate::oauth::machine::is_machine(target) {
-                opened = match crate::oauth::machine::obtain(target).await {
-                    Ok(_) => open().await,
-                    Err(err) => Err(ConnectError::Auth(err.to_string())),
-                };
+        let opening = async {
+            let mut opened = open().await;
+            // A server authorized without a person gets its token now, and one more try.
+            if let (Err(ConnectError::NeedsAuth { .. }), Some(target)) = (&opened, &auth) {
+                if crate::oauth::machine::is_machine(target) {
+                    opened = match crate::oauth::machine::obtain(target).await {
+                        Ok(_) => open().await,
+                        Err(err) => Err(ConnectError::Auth(err.to_string())),
+                    };
+                }
             }
-        }
-        let connection = match opened {
-            Ok(connection) => Arc::new(connection),
+            let counts = match &opened {
+                Ok(connection) => connection.counts().await,
+                Err(_) => ListCounts::default(),
+            };
+            opened.map(|connection| (connection, counts))
+        };
+        // Closing the app drops a start still under way: its process group is killed with it.
+        let opened = tokio::select! {
+            biased;
+            _ = self.closing.cancelled() => return self.transition(&entry.name, State::Disabled),
+            opened = opening => opened,
+        };
+        let (connection, counts) = match opened {
+            Ok((connection, counts)) => (Arc::new(connection), counts),
             Err(ConnectError::NeedsAuth { .. }) => {
                 if let Some(cache) = &cache {
                     cache.mark(&entry.name);
@@ -527,10 +581,15 @@ impl Supervisor {
         if let Some(cache) = &cache {
             cache.clear(&entry.name);
         }
+        if self.closing.is_cancelled() {
+            connection.shutdown().await;
+            return self.transition(&entry.name, State::Disabled);
+        }
         self.transition(
             &entry.name,
             State::Connected {
                 connection: Arc::clone(&connection),
+                counts,
             },
         );
         self.follow_list_changes(&entry.name, &connection);
@@ -543,7 +602,7 @@ impl Supervisor {
     fn is_current(&self, server: &str, connection: &Arc<Connection>) -> bool {
         matches!(
             self.slots.lock().expect("supervisor lock").get(server).map(|s| &s.state),
-            Some(State::Connected { connection: live }) if Arc::ptr_eq(live, connection)
+            Some(State::Connected { connection: live, .. }) if Arc::ptr_eq(live, connection)
         )
     }
 
@@ -604,7 +663,8 @@ impl Supervisor {
                 .await
                 {
                     Ok(new) => {
-                        reconnected = Some(Arc::new(new));
+                        let counts = new.counts().await;
+                        reconnected = Some((Arc::new(new), counts));
                         break;
                     }
                     Err(ConnectError::NeedsAuth { .. }) => {
@@ -614,12 +674,13 @@ impl Supervisor {
                 }
             }
             match reconnected {
-                Some(new) => {
+                Some((new, counts)) => {
                     connection = new;
                     self.transition(
                         &entry.name,
                         State::Connected {
                             connection: Arc::clone(&connection),
+                            counts,
                         },
                     );
                     self.follow_list_changes(&entry.name, &connection);
@@ -656,7 +717,7 @@ impl Supervisor {
             .get(server)?
             .state
         {
-            State::Connected { connection } => Some(Arc::clone(connection)),
+            State::Connected { connection, .. } => Some(Arc::clone(connection)),
             _ => None,
         }
     }
@@ -672,14 +733,29 @@ impl Supervisor {
 
     /// Ends every session; local servers get stdin closed, then SIGTERM, then SIGKILL. Each
     /// connected server becomes disabled first, so its exit is not mistaken for a crash.
+    /// Starts still under way are abandoned (their process group killed) and none begin
+    /// afterwards: the supervisor is done.
     pub async fn shutdown(&self) {
+        self.closing.cancel();
+        // An abandoned start settles as disabled at its next poll; give them that moment.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while tokio::time::Instant::now() < deadline
+            && self
+                .slots
+                .lock()
+                .expect("supervisor lock")
+                .values()
+                .any(|slot| matches!(slot.state, State::Pending { .. }))
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         let connections: Vec<(String, Arc<Connection>)> = self
             .slots
             .lock()
             .expect("supervisor lock")
             .iter()
             .filter_map(|(name, slot)| match &slot.state {
-                State::Connected { connection } => Some((name.clone(), Arc::clone(connection))),
+                State::Connected { connection, .. } => Some((name.clone(), Arc::clone(connection))),
                 _ => None,
             })
             .collect();

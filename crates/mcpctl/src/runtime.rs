@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_manager_connect::needs_auth::NeedsAuthCache;
+use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
@@ -55,9 +55,8 @@ fn runtime() -> tokio::runtime::Runtime {
 pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
     runtime().block_on(async {
-        let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
-        supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
-        supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
+        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let supervisor = project.supervisor();
         supervisor.start(&catalog).await;
         let statuses = supervisor.statuses();
         supervisor.shutdown().await;
@@ -190,7 +189,8 @@ pub fn login(
         let granted = oauth::authorize(&target, &browser, challenge.as_deref(), &scopes)
             .await
             .map_err(oauth_failure)?;
-        NeedsAuthCache::in_dir(&locations.claude_dir()).clear(name);
+        mcp_manager_connect::needs_auth::NeedsAuthCache::in_dir(&locations.claude_dir())
+            .clear(name);
         let check = open_once(name, &config, locations, Some(&target)).await;
         let connected = match check {
             Ok(connection) => {
@@ -316,9 +316,8 @@ pub fn ask(
             .collect(),
     };
     runtime().block_on(async {
-        let supervisor = Supervisor::new(locations.project.clone(), Settings::from_env());
-        supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
-        supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
+        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let supervisor = project.supervisor();
         if let Ask::Call {
             elicit: Some(content),
             ..
@@ -329,7 +328,7 @@ pub fn ask(
             ));
         }
         supervisor.start_selected(&catalog, Some(&names)).await;
-        let outcome = run_ask(&supervisor, &names, ask, json).await;
+        let outcome = run_ask(supervisor, &names, ask, json).await;
         supervisor.shutdown().await;
         outcome
     })

@@ -1,5 +1,5 @@
 // Test data shared by the unit tests: a complete ServerSummary with overridable fields.
-import type { ServerSummary } from "./bindings";
+import type { ServerSummary } from "../bindings";
 
 export function server(
   name: string,

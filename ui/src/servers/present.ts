@@ -1,5 +1,5 @@
 // Pure presentation logic for the server list, kept out of components so it is unit-tested.
-import type { ApiError, Scope, ServerSummary } from "./bindings";
+import type { ApiError, ListCounts, Scope, ServerStatus, ServerSummary } from "../bindings";
 
 export interface ScopeGroup {
   scope: Scope;
@@ -88,4 +88,65 @@ export function errorTitle(error: ApiError): string {
     case "internal":
       return "Something went wrong inside MCP Manager";
   }
+}
+
+/** The states a person sees in the header, in the order shown. */
+export const STATE_ORDER = ["connected", "pending", "needs-auth", "failed", "disabled"] as const;
+export type StateName = (typeof STATE_ORDER)[number];
+
+export const STATE_LABEL: Record<StateName, string> = {
+  connected: "connected",
+  pending: "connecting",
+  "needs-auth": "needs login",
+  failed: "failed",
+  disabled: "not running",
+};
+
+/**
+ * How many of the servers that are used (not shadowed) are in each state. A server with no
+ * status yet counts as pending when it will start and as not running when it will not.
+ */
+export function countStates(
+  servers: readonly ServerSummary[],
+  statuses: ReadonlyMap<string, ServerStatus>,
+): Record<StateName, number> {
+  const counts: Record<StateName, number> = {
+    connected: 0,
+    pending: 0,
+    "needs-auth": 0,
+    failed: 0,
+    disabled: 0,
+  };
+  for (const server of servers) {
+    if (server.shadowedBy) continue;
+    counts[stateOf(server, statuses.get(server.name))] += 1;
+  }
+  return counts;
+}
+
+/** The state to show for an entry: the live status, or what its configuration implies. */
+export function stateOf(server: ServerSummary, status: ServerStatus | undefined): StateName {
+  if (!server.willStart) return "disabled";
+  return status?.state ?? "pending";
+}
+
+/** Whether a server matches the search: by name, command line or URL, ignoring case. */
+export function matches(server: ServerSummary, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  if (needle === "") return true;
+  return (
+    server.name.toLowerCase().includes(needle) || server.target.toLowerCase().includes(needle)
+  );
+}
+
+/** "12 tools · 3 resources" for a connected server; lists it does not offer are left out. */
+export function describeCounts(counts: ListCounts): string {
+  const parts: string[] = [];
+  const add = (n: number | null, one: string, many: string) => {
+    if (n !== null) parts.push(`${n} ${n === 1 ? one : many}`);
+  };
+  add(counts.tools, "tool", "tools");
+  add(counts.resources, "resource", "resources");
+  add(counts.prompts, "prompt", "prompts");
+  return parts.join(" · ");
 }

@@ -1,7 +1,7 @@
 // A framework-free store for the server list: React reads it through useSyncExternalStore,
-// tests drive it with any loader. Later, backend events call `refresh()`.
-import type { ApiError, ServerList } from "./bindings";
-import type { Outcome } from "./api";
+// tests drive it with any loader; the `config-changed` event calls `refresh()`.
+import type { ApiError, ServerList } from "../bindings";
+import type { Outcome } from "../ipc/api";
 
 export type ServerListState =
   | { status: "loading" }

@@ -1,7 +1,7 @@
 // The UI's only door to the backend: the generated bindings, with every failure turned into
 // an ApiError `{ code, message }`. Framework-level Tauri failures (unknown command, ACL denial)
 // arrive as plain strings; they become code "internal" so callers branch on `code` alone.
-import { commands, type ApiError, type ErrorCode, type ServerList } from "./bindings";
+import { commands, type ApiError, type ErrorCode } from "../bindings";
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
@@ -22,9 +22,12 @@ export function toApiError(raw: unknown): ApiError {
   return { code: internal, message };
 }
 
-export async function loadServerList(): Promise<Outcome<ServerList>> {
+type Typed<T> = { status: "ok"; data: T } | { status: "error"; error: ApiError };
+
+/** Runs one generated command and folds every way it can fail into an Outcome. */
+export async function call<T>(command: () => Promise<Typed<T>>): Promise<Outcome<T>> {
   try {
-    const result = await commands.listServers();
+    const result = await command();
     return result.status === "ok"
       ? { ok: true, value: result.data }
       : { ok: false, error: toApiError(result.error) };
@@ -32,3 +35,6 @@ export async function loadServerList(): Promise<Outcome<ServerList>> {
     return { ok: false, error: toApiError(raw) };
   }
 }
+
+export const loadServerList = () => call(commands.listServers);
+export const loadStatuses = () => call(commands.serverStatuses);

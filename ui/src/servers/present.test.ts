@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { server } from "./fixtures";
-import { errorTitle, groupByScope, stateBadges } from "./servers";
+import { errorTitle, groupByScope, stateBadges } from "./present";
 
 
 describe("groupByScope", () => {

@@ -1,0 +1,145 @@
+//! One open project with its servers running: what the app hosts for as long as its window is
+//! open, and what `mcpctl` builds for one command.
+//!
+//! [`LiveProject`] ties the configuration on disk ([`Locations`], read afresh as a
+//! [`Catalog`] whenever asked) to one [`Supervisor`] set up as both doors need it: tokens from
+//! the configured secret store, Claude Code's needs-auth cache, Claude Code's environment
+//! settings. The app and `mcpctl` call the same methods, so "restart", "why can it not
+//! start" and "the stderr tail" read the same everywhere.
+//!
+//! Reconciling is serialized: a change on disk and a second change right after it must not
+//! both see a server as stopped and start it twice.
+
+use std::sync::Arc;
+
+use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
+use mcp_manager_core::{ApiError, Approval, ConfigError, ErrorCode, Locations};
+use serde::Serialize;
+
+use crate::needs_auth::NeedsAuthCache;
+use crate::status::StatusEvent;
+use crate::supervisor::{Reconciled, Settings, Supervisor};
+
+/// The stderr of a local server as kept: the last 64 KiB, split into lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct StderrTail {
+    /// Oldest first.
+    pub lines: Vec<String>,
+    /// Lines dropped at the front to stay within the bound.
+    pub dropped_lines: u32,
+}
+
+/// A project's configuration and the supervisor running its servers.
+pub struct LiveProject {
+    locations: Locations,
+    supervisor: Arc<Supervisor>,
+    reconciling: tokio::sync::Mutex<()>,
+}
+
+impl LiveProject {
+    /// A supervisor for the project of `locations`, with tokens from the configured secret
+    /// store (the OS keychain, or the unencrypted file when named) and Claude Code's
+    /// needs-auth cache. Nothing starts until [`Self::start`].
+    pub fn open(locations: Locations, settings: Settings) -> Arc<LiveProject> {
+        let supervisor = Supervisor::new(locations.project.clone(), settings);
+        supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
+        supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
+        Arc::new(LiveProject {
+            locations,
+            supervisor,
+            reconciling: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    pub fn locations(&self) -> &Locations {
+        &self.locations
+    }
+
+    pub fn supervisor(&self) -> &Arc<Supervisor> {
+        &self.supervisor
+    }
+
+    /// Starts every server the configuration says should run (in Claude Code's batches) and
+    /// returns when each has settled.
+    pub async fn start(&self) {
+        let _turn = self.reconciling.lock().await;
+        self.supervisor.start(&Catalog::load(&self.locations)).await;
+    }
+
+    /// Brings what runs in line with the files as they are now: only servers whose content
+    /// hash, or whether they start, changed are touched.
+    pub async fn reconcile(&self) -> Reconciled {
+        let _turn = self.reconciling.lock().await;
+        self.supervisor
+            .reconcile(&Catalog::load(&self.locations))
+            .await
+    }
+
+    /// Each server's current status.
+    pub fn statuses(&self) -> Vec<StatusEvent> {
+        self.supervisor.statuses()
+    }
+
+    /// Starts a server again (a failed local server is restarted only this way). Fails,
+    /// saying why and what to do, when the server is unknown or may not start.
+    pub async fn restart(&self, server: &str) -> Result<(), ApiError> {
+        let catalog = Catalog::load(&self.locations);
+        let entry = catalog.effective(server).ok_or_else(|| {
+            ApiError::from(ConfigError::ServerNotFound {
+                name: server.to_string(),
+                scope: None,
+            })
+        })?;
+        if let Some(reason) = why_not_started(entry) {
+            return Err(ApiError {
+                code: ErrorCode::InvalidRequest,
+                message: format!("\"{server}\" cannot be restarted: {reason}"),
+            });
+        }
+        self.supervisor.restart(&catalog, server).await;
+        Ok(())
+    }
+
+    /// The stderr a local server has written (kept after it exited). Empty for a server that
+    /// never ran or is remote.
+    pub fn stderr(&self, server: &str) -> StderrTail {
+        match self.supervisor.stderr(server) {
+            Some(log) => StderrTail {
+                lines: log.lines(),
+                dropped_lines: u32::try_from(log.dropped_lines()).unwrap_or(u32::MAX),
+            },
+            None => StderrTail {
+                lines: Vec::new(),
+                dropped_lines: 0,
+            },
+        }
+    }
+
+    /// Ends every server (no process outlives this) and starts none afterwards.
+    pub async fn shutdown(&self) {
+        self.supervisor.shutdown().await;
+    }
+}
+
+/// Why Claude Code would not start this entry, in words for a person, with what to do.
+pub fn why_not_started(entry: &CatalogEntry) -> Option<String> {
+    if let Some(scope) = entry.shadowed_by {
+        return Some(format!(
+            "the {} entry of the same name is used instead",
+            scope.as_str()
+        ));
+    }
+    if entry.disabled {
+        return Some("it is disabled for this project; enable it first".into());
+    }
+    match entry.approval {
+        Some(Approval::Pending) => {
+            Some("nobody has approved this project server yet; approve it first".into())
+        }
+        Some(Approval::Rejected) => {
+            Some("this project server was rejected; approve it first".into())
+        }
+        _ => None,
+    }
+}

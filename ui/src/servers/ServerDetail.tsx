@@ -1,0 +1,312 @@
+// One server in full: its live state, what it runs, and what a person can do to it.
+import { useEffect, useState } from "react";
+import type { ApiError, ServerStatus, ServerSummary, StderrTail } from "../bindings";
+import type { Outcome } from "../ipc/api";
+import type { ServerActions } from "./actions";
+import { describeCounts, errorTitle, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
+
+export function ServerDetail({
+  server,
+  status,
+  actions,
+  onEdit,
+}: {
+  server: ServerSummary;
+  status: ServerStatus | undefined;
+  actions: ServerActions;
+  onEdit: (server: ServerSummary) => void;
+}) {
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
+  useEffect(() => {
+    setRefusal(null);
+    setConfirming(null);
+  }, [server.name, server.scope]);
+
+  const act = async (run: () => Promise<Outcome<unknown>>) => {
+    setConfirming(null);
+    const outcome = await run();
+    setRefusal(outcome.ok ? null : outcome.error);
+  };
+  const state = server.shadowedBy ? null : stateOf(server, status);
+  const isProject = server.scope === "project";
+
+  return (
+    <section
+      data-testid="server-detail"
+      data-server-name={server.name}
+      data-scope={server.scope}
+      aria-label={`Server ${server.name}`}
+      className="flex flex-col gap-4"
+    >
+      <div>
+        <h2 className="font-mono text-lg font-semibold">{server.name}</h2>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          {TRANSPORT_LABEL[server.transport]} · {server.scope} scope ·{" "}
+          <span className="font-mono" title="The file this entry is in">
+            {server.source}
+          </span>
+        </p>
+      </div>
+
+      <Field label={server.transport === "stdio" ? "Runs" : "URL"}>
+        <code data-testid="detail-target" className="break-all">
+          {server.target}
+        </code>
+      </Field>
+
+      {server.shadowedBy ? (
+        <p data-testid="detail-shadowed" className="text-sm">
+          Not used: the {server.shadowedBy} scope defines “{server.name}” too, and that entry is used
+          whole.
+        </p>
+      ) : (
+        <StatusBlock server={server} status={status} state={state} />
+      )}
+
+      {refusal && (
+        <div role="alert" data-testid="action-error" data-code={refusal.code} className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
+          <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(refusal)}</p>
+          <p className="mt-1 text-red-700 dark:text-red-300">{refusal.message}</p>
+        </div>
+      )}
+
+      {confirming === "approve" && (
+        <div data-testid="approve-confirm" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
+          <p className="font-semibold">Approve “{server.name}”?</p>
+          <p className="mt-1">
+            {server.transport === "stdio"
+              ? "It will run this command on your computer, with your permissions:"
+              : "MCP Manager and Claude Code will connect to this address:"}
+          </p>
+          <pre data-testid="approve-target" className="mt-2 overflow-x-auto rounded bg-white p-2 font-mono text-xs dark:bg-slate-900">
+            {server.target}
+          </pre>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            It comes from {server.source}, a file anyone with access to the project can change.
+          </p>
+          <div className="mt-3 flex gap-2">
+            <Button testId="approve-confirm-yes" onClick={() => act(() => actions.setApproval(server.name, true))} tone="primary">
+              Approve and start
+            </Button>
+            <Button testId="approve-confirm-no" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
+
+      {confirming === "remove" && (
+        <div data-testid="remove-confirm" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
+          <p>
+            Remove “{server.name}” from {server.source}? The server is stopped and its entry deleted
+            from that file.
+          </p>
+          <div className="mt-3 flex gap-2">
+            <Button testId="remove-confirm-yes" onClick={() => act(() => actions.remove(server.name, server.scope))} tone="danger">
+              Remove
+            </Button>
+            <Button testId="remove-confirm-no" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
+
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Actions">
+        {server.willStart && (
+          <Button testId="restart" onClick={() => act(() => actions.restart(server.name))}>
+            {state === "failed" || state === "needs-auth" ? "Retry" : "Restart"}
+          </Button>
+        )}
+        {isProject && server.approval !== "approved" && !server.readOnly && (
+          <Button testId="approve" onClick={() => setConfirming("approve")} tone="primary">
+            Approve…
+          </Button>
+        )}
+        {isProject && server.approval !== "rejected" && !server.readOnly && (
+          <Button testId="reject" onClick={() => act(() => actions.setApproval(server.name, false))}>
+            Reject
+          </Button>
+        )}
+        {!server.readOnly && !server.shadowedBy && (
+          <Button
+            testId={server.enabled ? "disable" : "enable"}
+            onClick={() => act(() => actions.setEnabled(server.name, !server.enabled))}
+          >
+            {server.enabled ? "Disable" : "Enable"}
+          </Button>
+        )}
+        {!server.readOnly && (
+          <Button testId="edit" onClick={() => onEdit(server)}>
+            Edit…
+          </Button>
+        )}
+        {!server.readOnly && (
+          <Button testId="remove" onClick={() => setConfirming("remove")} tone="danger">
+            Remove…
+          </Button>
+        )}
+      </div>
+
+      {server.transport === "stdio" && !server.shadowedBy && (
+        <Stderr server={server.name} status={status} actions={actions} />
+      )}
+    </section>
+  );
+}
+
+function StatusBlock({
+  server,
+  status,
+  state,
+}: {
+  server: ServerSummary;
+  status: ServerStatus | undefined;
+  state: ReturnType<typeof stateOf> | null;
+}) {
+  if (!state) return null;
+  return (
+    <div data-testid="detail-status" data-state={state} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
+      <p className="font-semibold">{STATE_LABEL[state]}</p>
+      {state === "disabled" && (
+        <p className="mt-1 text-slate-600 dark:text-slate-400">
+          {!server.enabled
+            ? "Disabled for this project: enable it to start it."
+            : server.approval === "pending"
+              ? "A project server nobody has approved yet: it does not start until you approve it."
+              : server.approval === "rejected"
+                ? "You rejected this project server: it never starts."
+                : "It is not running."}
+        </p>
+      )}
+      {status?.state === "pending" && (
+        <p className="mt-1">{status.attempt > 1 ? `Reconnecting, attempt ${status.attempt} of 5…` : "Connecting…"}</p>
+      )}
+      {status?.state === "connected" && (
+        <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
+          <dt className="text-slate-500">Server</dt>
+          <dd data-testid="server-info">
+            {status.serverTitle ?? status.serverName} {status.serverVersion}
+          </dd>
+          <dt className="text-slate-500">Offers</dt>
+          <dd data-testid="server-counts">{describeCounts(status.counts) || "nothing listed"}</dd>
+          <dt className="text-slate-500">Protocol</dt>
+          <dd>{status.protocolVersion}</dd>
+        </dl>
+      )}
+      {status?.state === "failed" && (
+        <>
+          <pre data-testid="failure" className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-red-50 p-2 font-mono text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
+            {status.error}
+          </pre>
+          <CopyButton text={status.error} label="Copy the error" />
+        </>
+      )}
+      {status?.state === "needs-auth" && (
+        <p data-testid="needs-auth-help" className="mt-1">
+          The server asks you to log in. Run <code className="font-mono">mcpctl login {server.name}</code>{" "}
+          in a terminal, then Retry.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The stderr tail of a local server, loaded when shown and again on each status change. */
+function Stderr({
+  server,
+  status,
+  actions,
+}: {
+  server: string;
+  status: ServerStatus | undefined;
+  actions: ServerActions;
+}) {
+  const [tail, setTail] = useState<StderrTail | null>(null);
+  useEffect(() => {
+    let current = true;
+    void actions.stderr(server).then((outcome) => {
+      if (current && outcome.ok) setTail(outcome.value);
+    });
+    return () => {
+      current = false;
+    };
+  }, [server, status, actions]);
+  const text = tail?.lines.join("\n") ?? "";
+  return (
+    <div>
+      <div className="mb-1 flex items-center gap-2">
+        <h3 className="text-sm font-semibold">Standard error</h3>
+        {tail && tail.droppedLines > 0 && (
+          <span className="text-xs text-slate-500">({tail.droppedLines} older lines dropped)</span>
+        )}
+        {text && <CopyButton text={text} label="Copy stderr" />}
+      </div>
+      <pre data-testid="stderr" className="max-h-64 overflow-auto whitespace-pre-wrap rounded border border-slate-200 bg-slate-100 p-2 font-mono text-xs dark:border-slate-800 dark:bg-slate-900">
+        {text || "Nothing written to stderr."}
+      </pre>
+    </div>
+  );
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() =>
+        void navigator.clipboard?.writeText(text).then(
+          () => setDone(true),
+          () => setDone(false),
+        )
+      }
+      className="rounded border border-slate-300 px-2 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+    >
+      {done ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="text-sm">
+      <div className="text-xs font-medium text-slate-500 dark:text-slate-400">{label}</div>
+      <div className="font-mono text-xs">{children}</div>
+    </div>
+  );
+}
+
+export function Button({
+  testId,
+  onClick,
+  children,
+  tone = "plain",
+  disabled,
+  type = "button",
+}: {
+  testId: string;
+  onClick?: () => void;
+  children: React.ReactNode;
+  tone?: "plain" | "primary" | "danger";
+  disabled?: boolean;
+  type?: "button" | "submit";
+}) {
+  const tones = {
+    plain: "border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800",
+    primary: "border-indigo-600 bg-indigo-600 text-white hover:bg-indigo-700",
+    danger: "border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950",
+  };
+  return (
+    <button
+      type={type}
+      data-testid={testId}
+      onClick={onClick}
+      disabled={disabled}
+      className={`rounded-md border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-50 ${tones[tone]}`}
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,17 @@
+// What a person can do to a server, each one command through the IPC door. The results
+// arrive as events too (config-changed, server-status-changed); these outcomes only carry
+// the refusal, if any, to show next to the button that was pressed.
+import { commands, type Scope } from "../bindings";
+import { call } from "../ipc/api";
+
+export const serverActions = {
+  restart: (name: string) => call(() => commands.restartServer(name)),
+  setEnabled: (name: string, enabled: boolean) =>
+    call(() => commands.setServerEnabled(name, enabled)),
+  setApproval: (name: string, approve: boolean) =>
+    call(() => commands.setServerApproval(name, approve)),
+  remove: (name: string, scope: Scope) => call(() => commands.removeServer(name, scope)),
+  stderr: (name: string) => call(() => commands.serverStderr(name)),
+};
+
+export type ServerActions = typeof serverActions;
