@@ -4,6 +4,7 @@
 use mcp_manager_connect::project::StderrTail;
 use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, Written};
+use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, ServerDraft};
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use tauri::State;
 
@@ -83,4 +84,44 @@ pub async fn server_stderr(
     name: String,
 ) -> Result<StderrTail, ApiError> {
     Ok(context.project.stderr(&name))
+}
+
+/// The form for an existing entry (values that look like secrets come without their value).
+#[tauri::command]
+#[specta::specta]
+pub async fn server_draft(
+    context: State<'_, Context>,
+    entry: EntryRef,
+) -> Result<ServerDraft, ApiError> {
+    Ok(draft::draft_of(context.project.locations(), &entry)?)
+}
+
+/// Checks a form as typed: problems by field, warnings, and the diff a save would write.
+#[tauri::command]
+#[specta::specta]
+pub async fn check_server_draft(
+    context: State<'_, Context>,
+    draft: ServerDraft,
+    original: Option<EntryRef>,
+) -> Result<DraftCheck, ApiError> {
+    Ok(draft::check(
+        context.project.locations(),
+        &draft,
+        original.as_ref(),
+    ))
+}
+
+/// Saves a form: adds the server, or replaces `original` (moving it when the scope changed).
+#[tauri::command]
+#[specta::specta]
+pub async fn save_server_draft(
+    context: State<'_, Context>,
+    draft: ServerDraft,
+    original: Option<EntryRef>,
+) -> Result<Vec<String>, ApiError> {
+    Ok(draft::save(
+        context.project.locations(),
+        &draft,
+        original.as_ref(),
+    )?)
 }

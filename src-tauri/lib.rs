@@ -55,6 +55,9 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::set_server_approval,
             commands::remove_server,
             commands::server_stderr,
+            commands::server_draft,
+            commands::check_server_draft,
+            commands::save_server_draft,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

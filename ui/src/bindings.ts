@@ -21,6 +21,12 @@ export const commands = {
 	removeServer: (name: string, scope: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("remove_server", { name, scope })),
 	/**  What a local server has written to stderr (the last 64 KiB). */
 	serverStderr: (name: string) => typedError<StderrTail, ApiError>(__TAURI_INVOKE("server_stderr", { name })),
+	/**  The form for an existing entry (values that look like secrets come without their value). */
+	serverDraft: (entry: EntryRef) => typedError<ServerDraft, ApiError>(__TAURI_INVOKE("server_draft", { entry })),
+	/**  Checks a form as typed: problems by field, warnings, and the diff a save would write. */
+	checkServerDraft: (draft: ServerDraft, original: EntryRef | null) => typedError<DraftCheck, ApiError>(__TAURI_INVOKE("check_server_draft", { draft, original })),
+	/**  Saves a form: adds the server, or replaces `original` (moving it when the scope changed). */
+	saveServerDraft: (draft: ServerDraft, original: EntryRef | null) => typedError<string[], ApiError>(__TAURI_INVOKE("save_server_draft", { draft, original })),
 };
 
 /** Events */
@@ -102,6 +108,38 @@ export type ConnectedInfo = {
 	counts: ListCounts,
 };
 
+/**  One line of a file change. */
+export type DiffLine = {
+	/**  `" "` unchanged, `"+"` added, `"-"` removed. */
+	sign: string,
+	text: string,
+};
+
+/**  The answer to a check: save is possible when `problems` is empty. */
+export type DraftCheck = {
+	problems: DraftNote[],
+	warnings: DraftNote[],
+	changes: FileChange[],
+};
+
+/**  Something to tell the person about one field. */
+export type DraftNote = {
+	/**
+	 *  `name`, `command`, `url`, `env.3.value`, `headers.0.key`, `callbackPort`, …: the field
+	 *  it is about (rows by index), or `entry` for the whole entry.
+	 */
+	field: string,
+	message: string,
+	/**  A value to put in the field instead (a `${VAR}` reference for a secret). */
+	suggestion: string | null,
+};
+
+/**  The entry a draft replaces when it edits one (its name and scope before the edit). */
+export type EntryRef = {
+	name: string,
+	scope: Scope,
+};
+
 /**  Stable error codes. New codes may be added; existing ones never change meaning. */
 export type ErrorCode = 
 /**  A configuration file exists but could not be read (permissions, I/O). */
@@ -133,6 +171,25 @@ export type ErrorCode =
 /**  A bug: the message says where. */
 "internal";
 
+/**  What saving would do to one file. */
+export type FileChange = {
+	path: string,
+	/**  The changed lines with up to three unchanged lines around each change. */
+	lines: DiffLine[],
+};
+
+/**  One row of `env` or `headers`, in the order shown. */
+export type KeyValue = {
+	key: string,
+	/**  Empty when `kept`. */
+	value: string,
+	/**
+	 *  The value stays as it is in the file. A secret written in a file is never sent to the
+	 *  window: an edit form gets such rows kept, and the save takes the value from the file.
+	 */
+	kept: boolean,
+};
+
 /**  The sizes of a server's lists. `None`: the server lacks that capability, or listing failed. */
 export type ListCounts = {
 	tools: number | null,
@@ -160,6 +217,29 @@ export type Scope =
 "user" | 
 /**  `managed-mcp.json`, written by an administrator; read-only. */
 "managed";
+
+/**
+ *  A server as the form holds it: every field as typed. Fields of the other transport are
+ *  ignored; empty optional fields are left out of the entry.
+ */
+export type ServerDraft = {
+	name: string,
+	scope: Scope,
+	transport: TransportKind,
+	command: string,
+	/**  One argument per row, in order; an empty row is an empty argument. */
+	args: string[],
+	env: KeyValue[],
+	url: string,
+	headers: KeyValue[],
+	headersHelper: string,
+	clientId: string,
+	/**  As typed; must be a port number when not empty. */
+	callbackPort: string,
+	authServerMetadataUrl: string,
+	/**  Space-separated. */
+	scopes: string,
+};
 
 /**  Every server entry of every scope, and the problems met reading them. */
 export type ServerList = {

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::config::approval::{self, Approval, ApprovalSettings};
 use crate::config::catalog::{Catalog, CatalogEntry, CatalogProblem};
 use crate::config::document::{self, NewFileMode};
+use crate::config::draft::servers_location;
 use crate::config::entry::{claude_order, parse_entry_value, ServerConfig, TransportKind};
 use crate::config::expand::{expand_config, process_env, MissingVariable};
 use crate::config::names::validate_new_name;
@@ -189,34 +190,6 @@ fn refuse_when_managed(locations: &Locations) -> Result<(), ConfigError> {
         return Err(ConfigError::Managed { path: managed });
     }
     Ok(())
-}
-
-/// The file and the object path of a scope's `mcpServers`.
-fn servers_location(
-    locations: &Locations,
-    scope: Scope,
-) -> (std::path::PathBuf, Vec<String>, NewFileMode) {
-    match scope {
-        Scope::Project => (
-            locations.project_mcp_json(),
-            vec!["mcpServers".into()],
-            NewFileMode::Shared,
-        ),
-        Scope::User => (
-            locations.claude_json(),
-            vec!["mcpServers".into()],
-            NewFileMode::Private,
-        ),
-        Scope::Local | Scope::Managed => (
-            locations.claude_json(),
-            vec![
-                "projects".into(),
-                locations.project_key(),
-                "mcpServers".into(),
-            ],
-            NewFileMode::Private,
-        ),
-    }
 }
 
 /// Adds a server to a scope, written as `claude mcp add` writes it. Fails when the name

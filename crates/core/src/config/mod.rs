@@ -5,6 +5,8 @@
 //! - [`document`]: a JSON file kept as a `serde_json::Value` with key order preserved, written
 //!   back atomically under Claude Code's lock (`<file>.lock`) as a read-modify-write of the
 //!   latest bytes on disk, so nothing another program wrote meanwhile is lost.
+//! - [`draft`]: a server entry as the window's form holds it, checked as typed, previewed as
+//!   a diff and saved through [`document`].
 //! - [`expand`]: `${VAR}` and `${VAR:-default}` expansion with warnings for unset variables.
 //! - [`names`]: server-name rules, normalisation and `mcp__server__tool` names.
 //! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
@@ -16,6 +18,7 @@
 pub mod approval;
 pub mod catalog;
 pub mod document;
+pub mod draft;
 pub mod entry;
 pub mod expand;
 pub mod interop;

@@ -1,0 +1,927 @@
+//! A server entry as a person fills it in (the window's form), checked as they type and
+//! turned into the exact file change that saving would make.
+//!
+//! The form sends every field as typed ([`ServerDraft`]); nothing is parsed in the UI. A check
+//! ([`check`]) answers with the problems that block saving, the warnings a person should see
+//! before saving (a value that looks like a secret, a `${VAR}` that is not set, a login key
+//! that changes), and the diff of every file the save would write, computed from the latest
+//! bytes on disk with the same closure the save then runs under Claude Code's lock
+//! ([`save`]), so the preview and the write cannot disagree. The entry is written as
+//! `claude mcp add` writes it (`ServerConfig::to_json`); editing keeps the keys Claude Code
+//! does not know and the entry's place in its file.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::catalog::Catalog;
+use super::document::{self, NewFileMode};
+use super::entry::{OAuthConfig, ServerConfig, Transport, TransportKind};
+use super::expand::{expand_config, MissingVariable};
+use super::names::validate_new_name;
+use crate::error::ConfigError;
+use crate::locations::Locations;
+use crate::scope::Scope;
+
+/// One row of `env` or `headers`, in the order shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct KeyValue {
+    pub key: String,
+    /// Empty when `kept`.
+    pub value: String,
+    /// The value stays as it is in the file. A secret written in a file is never sent to the
+    /// window: an edit form gets such rows kept, and the save takes the value from the file.
+    pub kept: bool,
+}
+
+/// A server as the form holds it: every field as typed. Fields of the other transport are
+/// ignored; empty optional fields are left out of the entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDraft {
+    pub name: String,
+    pub scope: Scope,
+    pub transport: TransportKind,
+    pub command: String,
+    /// One argument per row, in order; an empty row is an empty argument.
+    pub args: Vec<String>,
+    pub env: Vec<KeyValue>,
+    pub url: String,
+    pub headers: Vec<KeyValue>,
+    pub headers_helper: String,
+    pub client_id: String,
+    /// As typed; must be a port number when not empty.
+    pub callback_port: String,
+    pub auth_server_metadata_url: String,
+    /// Space-separated.
+    pub scopes: String,
+}
+
+/// The entry a draft replaces when it edits one (its name and scope before the edit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct EntryRef {
+    pub name: String,
+    pub scope: Scope,
+}
+
+/// Something to tell the person about one field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftNote {
+    /// `name`, `command`, `url`, `env.3.value`, `headers.0.key`, `callbackPort`, …: the field
+    /// it is about (rows by index), or `entry` for the whole entry.
+    pub field: String,
+    pub message: String,
+    /// A value to put in the field instead (a `${VAR}` reference for a secret).
+    pub suggestion: Option<String>,
+}
+
+/// One line of a file change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct DiffLine {
+    /// `" "` unchanged, `"+"` added, `"-"` removed.
+    pub sign: String,
+    pub text: String,
+}
+
+/// What saving would do to one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct FileChange {
+    pub path: String,
+    /// The changed lines with up to three unchanged lines around each change.
+    pub lines: Vec<DiffLine>,
+}
+
+/// The answer to a check: save is possible when `problems` is empty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct DraftCheck {
+    pub problems: Vec<DraftNote>,
+    pub warnings: Vec<DraftNote>,
+    pub changes: Vec<FileChange>,
+}
+
+/// A change to one file, run on its latest content.
+struct Edit {
+    path: PathBuf,
+    mode: NewFileMode,
+    apply: Box<dyn Fn(&mut Value) -> Result<(), ConfigError>>,
+}
+
+/// The form for an existing entry. Values that look like secrets come as kept rows, without
+/// their value.
+pub fn draft_of(locations: &Locations, entry: &EntryRef) -> Result<ServerDraft, ConfigError> {
+    let catalog = Catalog::load(locations);
+    let found = find(&catalog, entry).ok_or_else(|| ConfigError::ServerNotFound {
+        name: entry.name.clone(),
+        scope: Some(entry.scope),
+    })?;
+    let rows = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .map(|(key, value)| {
+                let kept = looks_secret(key, value);
+                KeyValue {
+                    key: key.clone(),
+                    value: if kept { String::new() } else { value.clone() },
+                    kept,
+                }
+            })
+            .collect()
+    };
+    let config = &found.config;
+    let oauth = config.oauth.clone().unwrap_or_default();
+    let mut draft = ServerDraft {
+        name: entry.name.clone(),
+        scope: entry.scope,
+        transport: config.kind(),
+        command: String::new(),
+        args: Vec::new(),
+        env: Vec::new(),
+        url: String::new(),
+        headers: Vec::new(),
+        headers_helper: config.headers_helper.clone().unwrap_or_default(),
+        client_id: oauth.client_id.unwrap_or_default(),
+        callback_port: oauth
+            .callback_port
+            .map(|p| p.to_string())
+            .unwrap_or_default(),
+        auth_server_metadata_url: oauth.auth_server_metadata_url.unwrap_or_default(),
+        scopes: oauth.scopes.map(|s| s.join(" ")).unwrap_or_default(),
+    };
+    match &config.transport {
+        Transport::Stdio { command, args, env } => {
+            draft.command = command.clone();
+            draft.args = args.clone();
+            draft.env = rows(env);
+        }
+        Transport::Remote { url, headers, .. } => {
+            draft.url = url.clone();
+            draft.headers = rows(headers);
+        }
+    }
+    Ok(draft)
+}
+
+/// The draft with each kept row's value taken from the entry it edits.
+fn with_kept_values(
+    catalog: &Catalog,
+    draft: &ServerDraft,
+    original: Option<&EntryRef>,
+) -> (ServerDraft, Vec<DraftNote>) {
+    let mut draft = draft.clone();
+    let mut problems = Vec::new();
+    let before = original
+        .and_then(|o| find(catalog, o))
+        .map(|e| &e.config.transport);
+    let (env, headers) = match before {
+        Some(Transport::Stdio { env, .. }) => (env.as_slice(), &[][..]),
+        Some(Transport::Remote { headers, .. }) => (&[][..], headers.as_slice()),
+        None => (&[][..], &[][..]),
+    };
+    for (field, rows, pairs) in [
+        ("env", &mut draft.env, env),
+        ("headers", &mut draft.headers, headers),
+    ] {
+        for (i, row) in rows.iter_mut().enumerate() {
+            if !row.kept {
+                continue;
+            }
+            match pairs.iter().find(|(k, _)| *k == row.key) {
+                Some((_, value)) => row.value = value.clone(),
+                None => problems.push(note(
+                    &format!("{field}.{i}.value"),
+                    "the saved value of this row is no longer in the file: type a value",
+                )),
+            }
+        }
+    }
+    (draft, problems)
+}
+
+/// Checks a draft and previews the change; reads files, writes nothing.
+pub fn check(
+    locations: &Locations,
+    draft: &ServerDraft,
+    original: Option<&EntryRef>,
+) -> DraftCheck {
+    let catalog = Catalog::load(locations);
+    let (draft, mut problems) = with_kept_values(&catalog, draft, original);
+    let draft = &draft;
+    let (config, more) = to_config(draft);
+    problems.extend(more);
+    problems.extend(name_problems(&catalog, draft, original));
+    if draft.scope == Scope::Managed {
+        problems.push(note(
+            "scope",
+            "the managed scope is read-only: choose local, project or user",
+        ));
+    }
+    if let Some(managed) = &catalog.managed {
+        problems.push(note(
+            "entry",
+            &format!(
+                "{} is present: your administrator manages MCP servers here and nothing can be changed",
+                managed.display()
+            ),
+        ));
+    }
+    let mut warnings = secret_warnings(draft);
+    if let Some(config) = &config {
+        let (_, missing) = expand_config(config, &crate::config::expand::process_env);
+        warnings.extend(missing.iter().map(|m| unset_warning(draft, m)));
+        if let Some(before) = original.and_then(|o| find(&catalog, o)) {
+            if login_key_changes(&before.config, config) {
+                warnings.push(note(
+                    "url",
+                    "changing the type, URL or headers changes this server's login key: you will need to log in again",
+                ));
+            }
+        }
+    }
+    let changes = match (&config, problems.is_empty()) {
+        (Some(config), true) => match preview(locations, &catalog, draft, config, original) {
+            Ok(changes) => changes,
+            Err(err) => {
+                problems.push(note("entry", &err.to_string()));
+                Vec::new()
+            }
+        },
+        _ => Vec::new(),
+    };
+    DraftCheck {
+        problems,
+        warnings,
+        changes,
+    }
+}
+
+/// Writes the draft (adding it, or replacing `original`, moving it when the scope changed)
+/// under Claude Code's lock. Refuses, writing nothing, when the check finds a problem.
+pub fn save(
+    locations: &Locations,
+    draft: &ServerDraft,
+    original: Option<&EntryRef>,
+) -> Result<Vec<String>, ConfigError> {
+    let checked = check(locations, draft, original);
+    if let Some(problem) = checked.problems.first() {
+        return Err(ConfigError::Invalid(format!(
+            "\"{}\" was not saved: {} ({})",
+            draft.name, problem.message, problem.field
+        )));
+    }
+    let catalog = Catalog::load(locations);
+    let (draft, _) = with_kept_values(&catalog, draft, original);
+    let draft = &draft;
+    let (config, _) = to_config(draft);
+    let config = config.expect("a draft without problems has a config");
+    let mut written = Vec::new();
+    for edit in edits(locations, &catalog, draft, &config, original)? {
+        document::update(&edit.path, edit.mode, |value| (edit.apply)(value))?;
+        written.push(edit.path.display().to_string());
+    }
+    Ok(written)
+}
+
+/// The entry the draft describes, or the problems that keep it from being one.
+fn to_config(draft: &ServerDraft) -> (Option<ServerConfig>, Vec<DraftNote>) {
+    let mut problems = Vec::new();
+    let rows = |rows: &[KeyValue], field: &str, problems: &mut Vec<DraftNote>| {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let key = row.key.trim();
+            if key.is_empty() {
+                if !row.value.is_empty() {
+                    problems.push(note(&format!("{field}.{i}.key"), "give this value a name"));
+                }
+                continue;
+            }
+            if seen.contains(&key.to_ascii_lowercase()) {
+                problems.push(note(
+                    &format!("{field}.{i}.key"),
+                    &format!("\"{key}\" is set twice"),
+                ));
+                continue;
+            }
+            seen.push(key.to_ascii_lowercase());
+            out.push((key.to_string(), row.value.clone()));
+        }
+        out
+    };
+    let mut config = match draft.transport {
+        TransportKind::Stdio => {
+            if draft.command.trim().is_empty() {
+                problems.push(note("command", "enter the command that starts the server"));
+            }
+            let env = rows(&draft.env, "env", &mut problems);
+            ServerConfig::stdio(draft.command.trim(), draft.args.clone(), env)
+        }
+        kind => {
+            if let Some(problem) = url_problem(kind, draft.url.trim()) {
+                problems.push(note("url", &problem));
+            }
+            let headers = rows(&draft.headers, "headers", &mut problems);
+            ServerConfig::remote(kind, draft.url.trim(), headers)
+        }
+    };
+    if draft.transport != TransportKind::Stdio {
+        let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        config.headers_helper = text(&draft.headers_helper);
+        let callback_port = match draft.callback_port.trim() {
+            "" => None,
+            port => match port.parse::<u16>() {
+                Ok(port) if port > 0 => Some(port),
+                _ => {
+                    problems.push(note(
+                        "callbackPort",
+                        "a port is a whole number from 1 to 65535",
+                    ));
+                    None
+                }
+            },
+        };
+        if let Some(url) = text(&draft.auth_server_metadata_url) {
+            if !url.starts_with("https://") && !url.contains("${") {
+                problems.push(note(
+                    "authServerMetadataUrl",
+                    "the authorization server's metadata URL must start with https://",
+                ));
+            }
+        }
+        let oauth = OAuthConfig {
+            client_id: text(&draft.client_id),
+            callback_port,
+            auth_server_metadata_url: text(&draft.auth_server_metadata_url),
+            scopes: text(&draft.scopes).map(|s| s.split_whitespace().map(str::to_string).collect()),
+            ..OAuthConfig::default()
+        };
+        if oauth != OAuthConfig::default() {
+            config.oauth = Some(oauth);
+        }
+    }
+    (problems.is_empty().then_some(config), problems)
+}
+
+/// Why a URL cannot be used for this transport, if it cannot.
+fn url_problem(kind: TransportKind, url: &str) -> Option<String> {
+    if url.is_empty() {
+        return Some("enter the server's URL".into());
+    }
+    if url.contains("${") {
+        return None;
+    }
+    let schemes: &[&str] = match kind {
+        TransportKind::Ws => &["ws://", "wss://"],
+        _ => &["http://", "https://"],
+    };
+    let Some(rest) = schemes.iter().find_map(|s| url.strip_prefix(s)) else {
+        return Some(format!("the URL must start with {}", schemes.join(" or ")));
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || host.starts_with(':') || url.chars().any(char::is_whitespace) {
+        return Some("the URL has no host, or contains spaces".into());
+    }
+    None
+}
+
+fn name_problems(
+    catalog: &Catalog,
+    draft: &ServerDraft,
+    original: Option<&EntryRef>,
+) -> Vec<DraftNote> {
+    let unchanged = original.is_some_and(|o| o.name == draft.name);
+    if !unchanged {
+        if let Err(err) = validate_new_name(&draft.name) {
+            return vec![note("name", &err.to_string())];
+        }
+    }
+    let same_entry =
+        |scope: Scope| original.is_some_and(|o| o.name == draft.name && o.scope == scope);
+    let clash = catalog
+        .named(&draft.name)
+        .any(|e| e.scope == draft.scope && !same_entry(e.scope));
+    if clash {
+        return vec![note(
+            "name",
+            &format!(
+                "the {} scope already has a server named \"{}\"",
+                draft.scope, draft.name
+            ),
+        )];
+    }
+    Vec::new()
+}
+
+fn find<'a>(catalog: &'a Catalog, entry: &'a EntryRef) -> Option<&'a super::catalog::CatalogEntry> {
+    catalog.named(&entry.name).find(|e| e.scope == entry.scope)
+}
+
+/// Whether Claude Code's token key (type, URL, headers) differs between two remote entries.
+fn login_key_changes(before: &ServerConfig, after: &ServerConfig) -> bool {
+    match (&before.transport, &after.transport) {
+        (
+            Transport::Remote { kind, url, headers },
+            Transport::Remote {
+                kind: kind2,
+                url: url2,
+                headers: headers2,
+            },
+        ) => {
+            let sorted = |h: &[(String, String)]| {
+                let mut h = h.to_vec();
+                h.sort();
+                h
+            };
+            kind != kind2 || url != url2 || sorted(headers) != sorted(headers2)
+        }
+        _ => false,
+    }
+}
+
+/// The files a save writes, each with the change to make there.
+fn edits(
+    locations: &Locations,
+    catalog: &Catalog,
+    draft: &ServerDraft,
+    config: &ServerConfig,
+    original: Option<&EntryRef>,
+) -> Result<Vec<Edit>, ConfigError> {
+    let before = original.and_then(|o| find(catalog, o));
+    if let (Some(original), None) = (original, before) {
+        return Err(ConfigError::ServerNotFound {
+            name: original.name.clone(),
+            scope: Some(original.scope),
+        });
+    }
+    // Keys Claude Code does not know travel with the entry.
+    let extra: Map<String, Value> = before
+        .and_then(|e| e.raw.as_object().cloned())
+        .unwrap_or_default();
+    let entry = config.to_json(&extra);
+    let name = draft.name.clone();
+    let (path, keys, mode) = servers_location(locations, draft.scope);
+    match (original, before) {
+        (Some(original), Some(before)) if before.scope == draft.scope && before.path == path => {
+            let old = original.name.clone();
+            let shown = path.clone();
+            let apply = move |value: &mut Value| {
+                let servers = document::object_at(&shown, value, &key_refs(&keys))?;
+                replace_in_place(servers, &old, &name, entry.clone());
+                Ok(())
+            };
+            Ok(vec![Edit {
+                path: path.clone(),
+                mode,
+                apply: Box::new(apply),
+            }])
+        }
+        _ => {
+            let mut out = vec![insert_edit(path, keys, mode, name, entry)];
+            if let (Some(original), Some(before)) = (original, before) {
+                out.push(remove_edit(locations, before, &original.name));
+            }
+            Ok(out)
+        }
+    }
+}
+
+fn key_refs(keys: &[String]) -> Vec<&str> {
+    keys.iter().map(String::as_str).collect()
+}
+
+fn insert_edit(
+    path: PathBuf,
+    keys: Vec<String>,
+    mode: NewFileMode,
+    name: String,
+    entry: Value,
+) -> Edit {
+    let shown = path.clone();
+    Edit {
+        path,
+        mode,
+        apply: Box::new(move |value| {
+            let servers = document::object_at(&shown, value, &key_refs(&keys))?;
+            if servers.contains_key(&name) {
+                return Err(ConfigError::Invalid(format!(
+                    "{} already has a server named \"{name}\"",
+                    shown.display()
+                )));
+            }
+            servers.insert(name.clone(), entry.clone());
+            Ok(())
+        }),
+    }
+}
+
+fn remove_edit(locations: &Locations, before: &super::catalog::CatalogEntry, name: &str) -> Edit {
+    let (_, keys, mode) = servers_location(locations, before.scope);
+    let path = before.path.clone();
+    let shown = path.clone();
+    let name = name.to_string();
+    Edit {
+        path,
+        mode,
+        apply: Box::new(move |value| {
+            let servers = document::object_at(&shown, value, &key_refs(&keys))?;
+            servers.shift_remove(&name);
+            Ok(())
+        }),
+    }
+}
+
+/// Puts `entry` under `new` where `old` was, keeping every other key's place.
+fn replace_in_place(servers: &mut Map<String, Value>, old: &str, new: &str, entry: Value) {
+    let taken = std::mem::take(servers);
+    let mut placed = false;
+    for (key, value) in taken {
+        if key == old {
+            servers.insert(new.to_string(), entry.clone());
+            placed = true;
+        } else if key != new {
+            servers.insert(key, value);
+        }
+    }
+    if !placed {
+        servers.insert(new.to_string(), entry);
+    }
+}
+
+/// The file, the keys of its `mcpServers` object, and how a new file is created, per scope.
+pub(crate) fn servers_location(
+    locations: &Locations,
+    scope: Scope,
+) -> (PathBuf, Vec<String>, NewFileMode) {
+    match scope {
+        Scope::Project => (
+            locations.project_mcp_json(),
+            vec!["mcpServers".into()],
+            NewFileMode::Shared,
+        ),
+        Scope::User => (
+            locations.claude_json(),
+            vec!["mcpServers".into()],
+            NewFileMode::Private,
+        ),
+        Scope::Local | Scope::Managed => (
+            locations.claude_json(),
+            vec![
+                "projects".into(),
+                locations.project_key(),
+                "mcpServers".into(),
+            ],
+            NewFileMode::Private,
+        ),
+    }
+}
+
+/// Runs the edits on the files' current content and diffs the result; writes nothing. Two
+/// edits of one file (a move between local and user) are applied one after the other.
+fn preview(
+    locations: &Locations,
+    catalog: &Catalog,
+    draft: &ServerDraft,
+    config: &ServerConfig,
+    original: Option<&EntryRef>,
+) -> Result<Vec<FileChange>, ConfigError> {
+    let mut files: Vec<(PathBuf, String, Value, document::Layout)> = Vec::new();
+    for edit in edits(locations, catalog, draft, config, original)? {
+        let at = match files.iter().position(|(p, ..)| *p == edit.path) {
+            Some(at) => at,
+            None => {
+                let (text, value, layout) = match document::read(&edit.path)? {
+                    Some(doc) => (
+                        document::render(&doc.value, &doc.layout),
+                        doc.value,
+                        doc.layout,
+                    ),
+                    None => (
+                        String::new(),
+                        Value::Object(Map::new()),
+                        document::Layout::default(),
+                    ),
+                };
+                let text = std::fs::read_to_string(&edit.path).unwrap_or(text);
+                files.push((edit.path.clone(), text, value, layout));
+                files.len() - 1
+            }
+        };
+        (edit.apply)(&mut files[at].2)?;
+    }
+    Ok(files
+        .into_iter()
+        .map(|(path, before, value, layout)| FileChange {
+            path: path.display().to_string(),
+            lines: diff(&before, &document::render(&value, &layout)),
+        })
+        .collect())
+}
+
+/// Changed lines with three lines of context, as `diff -U3` would show them.
+pub fn diff(before: &str, after: &str) -> Vec<DiffLine> {
+    let text = similar::TextDiff::from_lines(before, after);
+    let mut out = Vec::new();
+    for (i, group) in text.grouped_ops(3).iter().enumerate() {
+        if i > 0 {
+            out.push(DiffLine {
+                sign: " ".into(),
+                text: "…".into(),
+            });
+        }
+        for op in group {
+            for change in text.iter_changes(op) {
+                let sign = match change.tag() {
+                    similar::ChangeTag::Equal => " ",
+                    similar::ChangeTag::Delete => "-",
+                    similar::ChangeTag::Insert => "+",
+                };
+                out.push(DiffLine {
+                    sign: sign.into(),
+                    text: redact_line(change.value().trim_end_matches(['\n', '\r'])),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A line of a file with every `"key": "value"` pair whose value looks like a secret masked:
+/// a diff shown in the window must not carry the secrets of this or any other entry, whether
+/// the file is pretty-printed or on one line.
+fn redact_line(line: &str) -> String {
+    // Each JSON string literal of the line: its byte span (quotes included) and its text.
+    let bytes = line.as_bytes();
+    let mut strings: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'"' {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            strings.push((start, (i + 1).min(bytes.len())));
+        }
+        i += 1;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut copied = 0;
+    for pair in strings.windows(2) {
+        let ((k0, k1), (v0, v1)) = (pair[0], pair[1]);
+        if line[k1..v0].trim() != ":" || v1 < v0 + 2 {
+            continue;
+        }
+        let key = &line[k0 + 1..k1.saturating_sub(1).max(k0 + 1)];
+        let value = &line[v0 + 1..v1 - 1];
+        if looks_secret(key, value) {
+            out.push_str(&line[copied..v0 + 1]);
+            out.push_str("••••••••");
+            copied = v1 - 1;
+        }
+    }
+    out.push_str(&line[copied..]);
+    out
+}
+
+fn note(field: &str, message: &str) -> DraftNote {
+    DraftNote {
+        field: field.into(),
+        message: message.into(),
+        suggestion: None,
+    }
+}
+
+/// Key names that say their value is a credential.
+const SECRET_WORDS: [&str; 9] = [
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "APIKEY",
+    "API_KEY",
+    "CREDENTIAL",
+    "PRIVATE",
+    "AUTH",
+];
+
+/// Whether a value is a credential written out (not already a `${VAR}` reference).
+fn looks_secret(key: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() || value.contains("${") {
+        return false;
+    }
+    let upper = key.to_ascii_uppercase().replace('-', "_");
+    let named = SECRET_WORDS.iter().any(|w| upper.contains(w));
+    let bare = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .or_else(|| value.strip_prefix("Basic "))
+        .unwrap_or(value);
+    let known_prefix = [
+        "ghp_",
+        "gho_",
+        "github_pat_",
+        "glpat-",
+        "sk-",
+        "xoxb-",
+        "xoxp-",
+        "AKIA",
+    ]
+    .iter()
+    .any(|p| bare.starts_with(p));
+    let tokenish = bare.len() >= 20
+        && !bare.contains(char::is_whitespace)
+        && bare.chars().any(|c| c.is_ascii_digit())
+        && bare.chars().any(|c| c.is_ascii_alphabetic())
+        && !bare.contains("://")
+        && !bare.starts_with('/');
+    (named && bare.len() >= 8) || known_prefix || tokenish
+}
+
+/// A `${VAR}` name for a secret: the key in capitals, with the server's name for headers.
+fn variable_for(server: &str, key: &str, header: bool) -> String {
+    let clean = |s: &str| {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_uppercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect::<String>()
+    };
+    if header {
+        let key = if key.eq_ignore_ascii_case("authorization") {
+            "TOKEN"
+        } else {
+            key
+        };
+        format!("{}_{}", clean(server), clean(key))
+    } else {
+        clean(key)
+    }
+}
+
+fn secret_warnings(draft: &ServerDraft) -> Vec<DraftNote> {
+    let shared = if draft.scope == Scope::Project {
+        " .mcp.json is shared with everyone who has the project;"
+    } else {
+        ""
+    };
+    let mut out = Vec::new();
+    let (rows, field, header) = match draft.transport {
+        TransportKind::Stdio => (&draft.env, "env", false),
+        _ => (&draft.headers, "headers", true),
+    };
+    for (i, row) in rows.iter().enumerate() {
+        if row.kept || !looks_secret(&row.key, &row.value) {
+            continue;
+        }
+        let variable = variable_for(&draft.name, row.key.trim(), header);
+        let value = row.value.trim();
+        let suggestion = match value.split_once(' ') {
+            Some((scheme, _)) if header && ["Bearer", "bearer", "Basic"].contains(&scheme) => {
+                format!("{scheme} ${{{variable}}}")
+            }
+            _ => format!("${{{variable}}}"),
+        };
+        out.push(DraftNote {
+            field: format!("{field}.{i}.value"),
+            message: format!(
+                "this looks like a secret; the file would hold it in plain text.{shared} use {suggestion} and set {variable} in your environment instead"
+            ),
+            suggestion: Some(suggestion),
+        });
+    }
+    out
+}
+
+/// A `${VAR}` that is not set: where it is in the form, and that it stays literal.
+fn unset_warning(draft: &ServerDraft, missing: &MissingVariable) -> DraftNote {
+    let field = row_field(draft, &missing.field);
+    note(
+        &field,
+        &format!(
+            "${{{}}} is not set in this environment and has no default: it would stay as written",
+            missing.variable
+        ),
+    )
+}
+
+/// `env.TOKEN` → `env.2.value` (the row it is in); `args[1]` → `args.1`; others unchanged.
+fn row_field(draft: &ServerDraft, field: &str) -> String {
+    if let Some(index) = field
+        .strip_prefix("args[")
+        .and_then(|r| r.strip_suffix(']'))
+    {
+        return format!("args.{index}");
+    }
+    for (prefix, rows) in [("env.", &draft.env), ("headers.", &draft.headers)] {
+        if let Some(key) = field.strip_prefix(prefix) {
+            if let Some(i) = rows.iter().position(|r| r.key.trim() == key) {
+                return format!("{prefix}{i}.value");
+            }
+        }
+    }
+    field.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_recognised_by_name_by_shape_and_not_when_already_a_reference() {
+        assert!(
+            looks_secret("GITHUB_TOKEN", "abc123def456"),
+            "a key named TOKEN"
+        );
+        assert!(looks_secret(
+            "Authorization",
+            "Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+        ));
+        assert!(
+            looks_secret("X-Whatever", "sk-live-abcdefghijklmnop"),
+            "a known prefix"
+        );
+        assert!(
+            !looks_secret("GITHUB_TOKEN", "${GITHUB_TOKEN}"),
+            "already a reference"
+        );
+        assert!(!looks_secret("LOG_LEVEL", "debug"), "a plain setting");
+        assert!(!looks_secret("ROOT", "/home/ada/projects/2026"), "a path");
+    }
+
+    #[test]
+    fn suggested_variables_are_named_after_the_key_or_the_server() {
+        assert_eq!(variable_for("github", "api-key", false), "API_KEY");
+        assert_eq!(
+            variable_for("git-hub", "Authorization", true),
+            "GIT_HUB_TOKEN"
+        );
+    }
+
+    #[test]
+    fn urls_are_checked_per_transport() {
+        assert_eq!(
+            url_problem(TransportKind::Http, "https://example.com/mcp"),
+            None
+        );
+        assert_eq!(
+            url_problem(TransportKind::Http, "${BASE}/mcp"),
+            None,
+            "a reference is checked when used"
+        );
+        assert!(url_problem(TransportKind::Http, "example.com").is_some());
+        assert!(
+            url_problem(TransportKind::Ws, "https://example.com").is_some(),
+            "ws needs ws:// or wss://"
+        );
+        assert!(
+            url_problem(TransportKind::Sse, "http:///sse").is_some(),
+            "no host"
+        );
+    }
+
+    #[test]
+    fn a_diff_shows_changed_lines_with_context() {
+        let lines = diff("a\nb\nc\n", "a\nB\nc\n");
+        let shown: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{}{}", l.sign, l.text))
+            .collect();
+        assert_eq!(shown, [" a", "-b", "+B", " c"]);
+    }
+
+    #[test]
+    fn a_diff_never_carries_a_secret() {
+        let before = "{\n  \"env\": {\n    \"GITHUB_TOKEN\": \"ghp_abcdefghij1234567890\",\n    \"LEVEL\": \"debug\"\n  }\n}\n";
+        let after = before.replace("debug", "info");
+        let shown: Vec<String> = diff(before, &after).into_iter().map(|l| l.text).collect();
+        assert!(
+            shown.iter().any(|l| l.contains("GITHUB_TOKEN")),
+            "the line is shown: {shown:?}"
+        );
+        assert!(
+            !shown.iter().any(|l| l.contains("ghp_")),
+            "its value is not: {shown:?}"
+        );
+        assert!(
+            shown.iter().any(|l| l.contains("\"info\"")),
+            "plain values are: {shown:?}"
+        );
+    }
+
+    #[test]
+    fn replacing_keeps_the_entry_in_its_place() {
+        let mut servers: Map<String, Value> =
+            serde_json::from_str(r#"{"a":1,"b":2,"c":3}"#).expect("json");
+        replace_in_place(&mut servers, "b", "renamed", Value::from(9));
+        assert_eq!(
+            serde_json::to_string(&servers).expect("json"),
+            r#"{"a":1,"renamed":9,"c":3}"#
+        );
+    }
+}
