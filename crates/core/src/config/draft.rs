@@ -101,11 +101,14 @@ pub struct DraftCheck {
     pub changes: Vec<FileChange>,
 }
 
+/// What an [`Edit`] does to a file's parsed content.
+type Change = Box<dyn Fn(&mut Value) -> Result<(), ConfigError>>;
+
 /// A change to one file, run on its latest content.
 struct Edit {
     path: PathBuf,
     mode: NewFileMode,
-    apply: Box<dyn Fn(&mut Value) -> Result<(), ConfigError>>,
+    apply: Change,
 }
 
 /// The form for an existing entry. Values that look like secrets come as kept rows, without
