@@ -7,6 +7,8 @@ import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import type { ServerActions } from "./servers/actions";
 import { server } from "./servers/fixtures";
+import type { DraftApi } from "./servers/editor/ServerEditor";
+import { emptyDraft } from "./servers/editor/draft";
 
 afterEach(cleanup);
 
@@ -110,7 +112,7 @@ describe("live updates", () => {
       loads += 1;
       return Promise.resolve({ ok: true, value: list });
     });
-    let fire: (() => void) | undefined;
+    let fire: ((servers: string[]) => void) | undefined;
     let unsubscribed = false;
     const view = renderApp(store, {
       onConfigChanged: (refresh) => {
@@ -122,7 +124,7 @@ describe("live updates", () => {
     });
     await screen.findAllByTestId("server-row");
     expect(loads).toBe(1);
-    fire?.();
+    fire?.(["github"]);
     await waitFor(() => expect(loads).toBe(2));
     view.unmount();
     await waitFor(() => expect(unsubscribed).toBe(true));
@@ -228,5 +230,58 @@ describe("server detail", () => {
     fireEvent.click(screen.getByTestId("restart"));
     const alert = await screen.findByTestId("action-error");
     expect(alert.textContent).toContain("cannot be restarted");
+  });
+});
+
+describe("the server form", () => {
+  const github = { name: "github", scope: "local" as const };
+
+  function drafts(log: string[]): DraftApi {
+    return {
+      load: (entry) => ok({ ...emptyDraft(entry.scope, "http"), name: entry.name, url: "https://api.example.com/mcp" }),
+      check: (draft) => {
+        log.push(`check ${draft.name}`);
+        const problems = draft.name.includes(" ")
+          ? [{ field: "name", message: "names can only contain letters", suggestion: null }]
+          : [];
+        return ok({ problems, warnings: [], changes: problems.length ? [] : [{ path: "/p/.mcp.json", lines: [{ sign: "+", text: `"${draft.name}": {` }] }] });
+      },
+      save: (draft, original) => (log.push(`save ${draft.name} ${original?.name ?? "new"}`), ok(["/p/.mcp.json"])),
+    };
+  }
+
+  it("shows the backend's problems at the field, blocks saving, and previews the change", async () => {
+    const log: string[] = [];
+    renderApp(storeOf({ ok: true, value: list }), { drafts: drafts(log) });
+    fireEvent.click(await screen.findByTestId("add-server"));
+    fireEvent.change(screen.getByTestId("draft-name"), { target: { value: "bad name" } });
+    const problem = await screen.findByTestId("draft-problem");
+    expect(problem.dataset.field).toBe("name");
+    expect((screen.getByTestId("draft-save") as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId("draft-name"), { target: { value: "good" } });
+    await waitFor(() => expect(screen.queryByTestId("draft-problem")).toBeNull());
+    expect(screen.getByTestId("diff-line").textContent).toContain('"good"');
+    fireEvent.click(screen.getByTestId("draft-save"));
+    await waitFor(() => expect(log).toContain("save good new"));
+  });
+
+  it("announces an edit made on disk while the form is open, and lets the person choose", async () => {
+    let fire: ((servers: string[]) => void) | undefined;
+    renderApp(storeOf({ ok: true, value: list }), {
+      drafts: drafts([]),
+      onConfigChanged: (changed) => ((fire = changed), Promise.resolve(() => {})),
+    });
+    fireEvent.click((await screen.findAllByTestId("server-open"))[0]!);
+    fireEvent.click(screen.getByTestId("edit"));
+    const url = (await screen.findByTestId("draft-url")) as HTMLInputElement;
+    fireEvent.change(url, { target: { value: "https://mine.example/mcp" } });
+    fire?.(["someone-else"]);
+    expect(screen.queryByTestId("changed-on-disk"), "a change to another server is not this form's business").toBeNull();
+    fire?.([github.name]);
+    await screen.findByTestId("changed-on-disk");
+    expect(url.value, "the person's typing is not overwritten silently").toBe("https://mine.example/mcp");
+    fireEvent.click(screen.getByTestId("changed-reload"));
+    await waitFor(() => expect((screen.getByTestId("draft-url") as HTMLInputElement).value).toBe("https://api.example.com/mcp"));
+    expect(screen.queryByTestId("changed-on-disk")).toBeNull();
   });
 });

@@ -2,20 +2,33 @@
 // selected server's detail or the editor. State lives in the stores; this only arranges it.
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import type { ServerSummary } from "./bindings";
+import type { EntryRef, ServerDraft, ServerSummary } from "./bindings";
 import type { ServerListStore } from "./servers/listStore";
 import type { StatusStore } from "./servers/statusStore";
 import type { ServerActions } from "./servers/actions";
 import { countStates, errorTitle, STATE_LABEL, STATE_ORDER } from "./servers/present";
 import { rowKey, ServerList } from "./servers/ServerList";
 import { Button, ServerDetail } from "./servers/ServerDetail";
+import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
+import { emptyDraft } from "./servers/editor/draft";
 
 export interface Backend {
-  /** Subscribes to "configuration changed on disk"; returns the unsubscribe function. */
-  onConfigChanged?: (refresh: () => void) => Promise<() => void>;
+  /**
+   * Subscribes to "configuration changed on disk" (with the names of the servers that
+   * changed); returns the unsubscribe function.
+   */
+  onConfigChanged?: (changed: (servers: string[]) => void) => Promise<() => void>;
   /** Connects the status store to the backend's events; returns the unsubscribe function. */
   connectStatuses?: (store: StatusStore) => Promise<() => void>;
   actions: ServerActions;
+  drafts?: DraftApi;
+}
+
+interface Editing {
+  original: EntryRef | null;
+  initial: ServerDraft;
+  /** Bumped when the edited entry changes on disk. */
+  changedOnDisk: number;
 }
 
 export function App({
@@ -32,10 +45,19 @@ export function App({
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const editedName = useRef<string | null>(null);
+  editedName.current = editing?.original?.name ?? null;
 
   useEffect(() => {
     void store.refresh();
-    const unsubscribe = backend.onConfigChanged?.(() => void store.refresh());
+    const unsubscribe = backend.onConfigChanged?.((servers) => {
+      void store.refresh();
+      const name = editedName.current;
+      if (name !== null && servers.includes(name)) {
+        setEditing((e) => (e ? { ...e, changedOnDisk: e.changedOnDisk + 1 } : e));
+      }
+    });
     const disconnect = backend.connectStatuses?.(statusStore);
     return () => {
       void unsubscribe?.then((stop) => stop());
@@ -84,6 +106,15 @@ export function App({
             onChange={(event) => setQuery(event.target.value)}
             className="ml-auto w-56 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
           />
+          {backend.drafts && (
+            <Button
+              testId="add-server"
+              tone="primary"
+              onClick={() => setEditing({ original: null, initial: emptyDraft(), changedOnDisk: 0 })}
+            >
+              Add server
+            </Button>
+          )}
           <Button testId="refresh" onClick={() => void store.refresh()}>
             Refresh
           </Button>
@@ -129,21 +160,46 @@ export function App({
               />
             )}
           </main>
-          {current && (
-            <aside className="w-[26rem] shrink-0 overflow-y-auto border-l border-slate-200 bg-white px-5 py-4 dark:border-slate-800 dark:bg-slate-900">
-              <ServerDetail
-                server={current}
-                status={statuses.get(current.name)}
-                actions={backend.actions}
-                onEdit={() => {}}
+          {editing && backend.drafts && list ? (
+            <aside className={ASIDE}>
+              <ServerEditor
+                key={editing.original ? `${editing.original.scope}:${editing.original.name}` : "new"}
+                initial={editing.initial}
+                original={editing.original}
+                projectDir={list.projectDir}
+                api={backend.drafts}
+                changedOnDisk={editing.changedOnDisk}
+                onClose={(saved) => {
+                  setEditing(null);
+                  if (saved) setSelected(`${saved.scope}:${saved.name}`);
+                }}
               />
             </aside>
+          ) : (
+            current && (
+              <aside className={ASIDE}>
+                <ServerDetail
+                  server={current}
+                  status={statuses.get(current.name)}
+                  actions={backend.actions}
+                  onEdit={(server) => {
+                    const original = { name: server.name, scope: server.scope };
+                    void backend.drafts?.load(original).then((outcome) => {
+                      if (outcome.ok) setEditing({ original, initial: outcome.value, changedOnDisk: 0 });
+                    });
+                  }}
+                />
+              </aside>
+            )
           )}
         </div>
       </div>
     </Tooltip.Provider>
   );
 }
+
+const ASIDE =
+  "w-[30rem] shrink-0 overflow-y-auto border-l border-slate-200 bg-white px-5 py-4 dark:border-slate-800 dark:bg-slate-900";
 
 function Logo() {
   return (

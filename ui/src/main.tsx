@@ -5,14 +5,14 @@ import { loadServerList, loadStatuses } from "./ipc/api";
 import { events } from "./bindings";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
-import { serverActions } from "./servers/actions";
+import { draftApi, serverActions } from "./servers/actions";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
 const backend: Backend = {
-  onConfigChanged: (refresh) => events.configChanged.listen(() => refresh()),
+  onConfigChanged: (changed) => events.configChanged.listen((event) => changed(event.payload.servers)),
   // Listen first, then ask for the snapshot: no transition falls between the two.
   connectStatuses: async (store) => {
     const stop = await events.serverStatusChanged.listen((event) => store.apply(event.payload));
@@ -20,6 +20,7 @@ const backend: Backend = {
     return stop;
   },
   actions: serverActions,
+  drafts: draftApi,
 };
 
 createRoot(root).render(

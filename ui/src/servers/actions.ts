@@ -1,7 +1,7 @@
 // What a person can do to a server, each one command through the IPC door. The results
 // arrive as events too (config-changed, server-status-changed); these outcomes only carry
 // the refusal, if any, to show next to the button that was pressed.
-import { commands, type Scope } from "../bindings";
+import { commands, type EntryRef, type Scope, type ServerDraft } from "../bindings";
 import { call } from "../ipc/api";
 
 export const serverActions = {
@@ -15,3 +15,11 @@ export const serverActions = {
 };
 
 export type ServerActions = typeof serverActions;
+
+export const draftApi = {
+  check: (draft: ServerDraft, original: EntryRef | null) =>
+    call(() => commands.checkServerDraft(draft, original)),
+  save: (draft: ServerDraft, original: EntryRef | null) =>
+    call(() => commands.saveServerDraft(draft, original)),
+  load: (entry: EntryRef) => call(() => commands.serverDraft(entry)),
+};

@@ -260,7 +260,8 @@ pub fn check(
 }
 
 /// Writes the draft (adding it, or replacing `original`, moving it when the scope changed)
-/// under Claude Code's lock. Refuses, writing nothing, when the check finds a problem.
+/// under Claude Code's lock, and approves a project server the person added or moved there.
+/// Refuses, writing nothing, when the check finds a problem. Returns the files written.
 pub fn save(
     locations: &Locations,
     draft: &ServerDraft,
@@ -282,6 +283,14 @@ pub fn save(
     for edit in edits(locations, &catalog, draft, &config, original)? {
         document::update(&edit.path, edit.mode, |value| (edit.apply)(value))?;
         written.push(edit.path.display().to_string());
+    }
+    // The person wrote this project server themselves: that is their approval (recorded in
+    // their own `.claude/settings.local.json`, as approving in Claude Code would).
+    let was_approved_here =
+        original.is_some_and(|o| o.scope == Scope::Project && o.name == draft.name);
+    if draft.scope == Scope::Project && !was_approved_here {
+        super::approval::record_choice(locations, &draft.name, true)?;
+        written.push(locations.project_local_settings().display().to_string());
     }
     Ok(written)
 }

@@ -1,0 +1,204 @@
+// The end-to-end harness: the real `mcp-manager` binary in its real window (WebKitGTK under
+// Xvfb), driven through tauri-driver and Debian's WebKitWebDriver. Each test file launches the
+// app once with its own HOME, XDG folders and project, so it never reads the machine's real
+// configuration, and its own private D-Bus session, which ends with it.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { remote } from "webdriverio";
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
+export const application = join(targetDir, "debug", "mcp-manager");
+export const mcpctl = join(targetDir, "debug", "mcpctl");
+export const artifacts = join(root, "tests", "e2e", "artifacts");
+/** server-everything's entry point, run with `node`. */
+export const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+
+function waitForPort(port, deadlineMs, log) {
+  const start = Date.now();
+  return new Promise((resolvePort, reject) => {
+    const attempt = () => {
+      const socket = createConnection({ host: "127.0.0.1", port }, () => {
+        socket.end();
+        resolvePort();
+      });
+      socket.on("error", () => {
+        if (Date.now() - start > deadlineMs) reject(new Error(`nothing listened on ${port}:\n${log()}`));
+        else setTimeout(attempt, 100);
+      });
+    };
+    attempt();
+  });
+}
+
+/** A fresh sandbox: `home/` and `project/` (a git root), both real paths. */
+export function sandbox() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-manager-e2e-")));
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(project, ".git"), { recursive: true });
+  return { dir, home, project };
+}
+
+/** The environment the app (and whatever it starts) runs with. */
+export function sandboxEnv(box, runtimeDir) {
+  const env = {
+    ...process.env,
+    XDG_RUNTIME_DIR: runtimeDir,
+    HOME: box.home,
+    XDG_CONFIG_HOME: join(box.home, ".config"),
+    XDG_DATA_HOME: join(box.home, ".local/share"),
+    XDG_CACHE_HOME: join(box.home, ".cache"),
+    XDG_STATE_HOME: join(box.home, ".local/state"),
+    // Every process the app starts inherits this; the tests find them by it in /proc.
+    MCP_E2E_SANDBOX: box.dir,
+  };
+  delete env.CLAUDE_CONFIG_DIR;
+  return env;
+}
+
+/** Starts tauri-driver and the app on `box.project`; returns the session and a way to end it. */
+export async function launch(box) {
+  assert.ok(existsSync(application), `${application} must be built first (scripts/test builds it)`);
+  // WebKit's helpers (xdg-document-portal) mount a FUSE file system under XDG_RUNTIME_DIR;
+  // keep it out of the folder deleted afterwards.
+  const runtimeDir = mkdtempSync(join(tmpdir(), "mcp-manager-e2e-run-"));
+  const env = sandboxEnv(box, runtimeDir);
+  let log = "";
+  // A private session bus, so that whatever WebKit activates on it (portals, a11y, the
+  // keychain) runs with the sandbox's HOME and ends with the test. `detached` puts it all in
+  // one process group, which `close` ends as a whole.
+  const driver = spawn(
+    "dbus-run-session",
+    ["--", "tauri-driver", "--port", String(driverPort), "--native-port", String(driverPort + 1)],
+    { env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  driver.stdout.on("data", (chunk) => (log += chunk));
+  driver.stderr.on("data", (chunk) => (log += chunk));
+  await waitForPort(driverPort, 15_000, () => log);
+  const browser = await remote({
+    hostname: "127.0.0.1",
+    port: driverPort,
+    logLevel: "warn",
+    connectionRetryCount: 0,
+    capabilities: {
+      // WebKitWebDriver speaks classic WebDriver only; without this webdriverio 9 asks for
+      // BiDi (webSocketUrl) and no capabilities match.
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application, args: ["--project", box.project] },
+    },
+  });
+  let closed = false;
+  const session = {
+    browser,
+    env,
+    log: () => log,
+    /** Ends the app (as closing its window does) and the driver; idempotent. */
+    async quit() {
+      if (closed) return;
+      closed = true;
+      await browser.deleteSession().catch(() => {});
+      if (driver.exitCode === null) {
+        const exited = new Promise((done) => driver.once("exit", done));
+        process.kill(-driver.pid, "SIGTERM");
+        await exited;
+      }
+    },
+    /** `quit`, then removes the sandbox. Best effort: a slow helper must not fail a run. */
+    async close() {
+      await session.quit();
+      for (const dir of [box.dir, runtimeDir]) {
+        spawnSync("fusermount", ["-uz", join(dir, "doc")], { stdio: "ignore" });
+        try {
+          rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+        } catch (error) {
+          console.warn(`could not remove ${dir}: ${error.message}`);
+        }
+      }
+    },
+  };
+  return session;
+}
+
+/** Processes whose environment carries this sandbox's marker (the app's servers), by pid. */
+export function sandboxProcesses(box, more = "") {
+  const found = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
+      if (!environ.includes(`MCP_E2E_SANDBOX=${box.dir}`)) continue;
+      if (more && !environ.includes(more)) continue;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+      found.push({ pid: Number(pid), cmdline });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** The pids of the server processes started with `MCP_E2E_SERVER=<name>` in their env. */
+export function serverPids(box, name) {
+  return sandboxProcesses(box, `MCP_E2E_SERVER=${name}`)
+    .filter((p) => !p.cmdline.includes("mcp-manager"))
+    .map((p) => p.pid);
+}
+
+/** Waits until `check` returns a truthy value, or fails with `message`. */
+export async function eventually(check, message, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${message} (last seen: ${JSON.stringify(last)})`);
+}
+
+/** The row of a server in a scope. */
+export function row(browser, name, scope) {
+  return browser.$(`[data-testid="server-row"][data-server-name="${name}"][data-scope="${scope}"]`);
+}
+
+/** Waits for a row to show a state (connected, failed, pending, needs-auth, disabled). */
+export async function waitForState(browser, name, scope, state, timeout = 30_000) {
+  const element = row(browser, name, scope);
+  await element.waitForExist({ timeout, timeoutMsg: `${scope}:${name} never appeared` });
+  await browser.waitUntil(async () => (await element.getAttribute("data-state")) === state, {
+    timeout,
+    timeoutMsg: `${scope}:${name} never reached ${state} (it is ${await element.getAttribute("data-state")})`,
+  });
+  return element;
+}
+
+/** Opens a server's detail pane by clicking its row. */
+export async function open(browser, name, scope) {
+  await row(browser, name, scope).$('[data-testid="server-open"]').click();
+  const detail = browser.$(`[data-testid="server-detail"][data-server-name="${name}"][data-scope="${scope}"]`);
+  await detail.waitForExist({ timeout: 5_000 });
+  return detail;
+}
+
+/** Sets an input's value as a person types it (clears first). */
+export async function type(element, text) {
+  await element.click();
+  await element.clearValue();
+  if (text !== "") await element.setValue(text);
+}
+
+/** Saves a screenshot under artifacts/ (after WebKit has painted the last change). */
+export async function screenshot(browser, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await new Promise((r) => setTimeout(r, 300));
+  const path = join(artifacts, `${name}.png`);
+  await browser.saveScreenshot(path);
+  return path;
+}

@@ -1,0 +1,343 @@
+// End-to-end: the window runs the project's servers. Real servers only: server-everything over
+// stdio and over streamable HTTP (started here on 127.0.0.1), and plain Node processes that fail
+// at start or would leave a mark if they ever ran. Each test drives the window as a person does
+// and checks what appears, what changed on disk and which processes run (/proc).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import {
+  everything,
+  eventually,
+  launch,
+  mcpctl,
+  open,
+  root,
+  row,
+  sandbox,
+  sandboxProcesses,
+  screenshot,
+  serverPids,
+  type,
+  waitForState,
+} from "./harness.mjs";
+
+let box;
+let session;
+let browser;
+let httpServer;
+const secret = "e2e-secret-never-shown-4f9a2c";
+
+function freePort() {
+  return new Promise((resolvePort) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const marked = (name, more = {}) => ({ MCP_E2E_SERVER: name, ...more });
+const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
+
+before(async () => {
+  box = sandbox();
+  const port = await freePort();
+  httpServer = spawn("node", [everything, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: "ignore",
+  });
+  box.neverRanMark = join(box.dir, "never-run-ran");
+  writeFileSync(
+    join(box.home, ".claude.json"),
+    JSON.stringify(
+      {
+        numStartups: 1,
+        mcpServers: { "http-everything": { type: "http", url: `http://127.0.0.1:${port}/mcp` } },
+        projects: {
+          [box.project]: {
+            mcpServers: {
+              "stdio-everything": {
+                type: "stdio",
+                command: "node",
+                args: [everything, "stdio"],
+                env: marked("stdio-everything", { EVERYTHING_TOKEN: secret }),
+              },
+              crasher: {
+                type: "stdio",
+                command: "node",
+                args: ["-e", "console.error('boom: the API key is missing'); process.exit(3)"],
+                env: marked("crasher"),
+              },
+            },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(box.project, ".mcp.json"),
+    JSON.stringify(
+      {
+        mcpServers: {
+          "pending-everything": { command: "node", args: [everything, "stdio"], env: marked("pending-everything") },
+          "never-run": {
+            command: "node",
+            args: ["-e", "require('fs').writeFileSync(process.env.MARK, 'ran')"],
+            env: marked("never-run", { MARK: box.neverRanMark }),
+          },
+        },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  session = await launch(box);
+  browser = session.browser;
+});
+
+after(async () => {
+  httpServer?.kill();
+  await session?.close();
+});
+
+async function detailState() {
+  return browser.$('[data-testid="detail-status"]').getAttribute("data-state");
+}
+
+test("every server starts with the window and each state shows live, counted in the header", async () => {
+  const stdio = await waitForState(browser, "stdio-everything", "local", "connected");
+  assert.match(await stdio.getText(), /\d+ tools · \d+ resources · \d+ prompts/, "a connected server shows its counts");
+  await waitForState(browser, "http-everything", "user", "connected");
+  await waitForState(browser, "crasher", "local", "failed");
+  for (const name of ["pending-everything", "never-run"]) {
+    assert.equal(await row(browser, name, "project").getAttribute("data-state"), "disabled", `${name} waits for approval`);
+  }
+  const count = async (state) => Number(await browser.$(`[data-testid="count-${state}"]`).getAttribute("data-count"));
+  assert.deepEqual(
+    [await count("connected"), await count("failed"), await count("disabled"), await count("pending")],
+    [2, 1, 2, 0],
+  );
+  assert.equal(serverPids(box, "pending-everything").length, 0, "an unapproved server is not started");
+  await screenshot(browser, "servers-live");
+});
+
+test("a server that fails at start says why, with its exit status and stderr", async () => {
+  await open(browser, "crasher", "local");
+  assert.equal(await detailState(), "failed");
+  const failure = await browser.$('[data-testid="failure"]').getText();
+  assert.match(failure, /status 3/);
+  assert.match(failure, /boom: the API key is missing/);
+  const stderr = browser.$('[data-testid="stderr"]');
+  await browser.waitUntil(async () => (await stderr.getText()).includes("boom: the API key is missing"), {
+    timeout: 5_000,
+    timeoutMsg: "the stderr tail is shown",
+  });
+  await screenshot(browser, "server-failed");
+});
+
+test("approving a pending project server shows exactly what it runs, then starts it", async () => {
+  await open(browser, "pending-everything", "project");
+  await browser.$('[data-testid="approve"]').click();
+  const target = await browser.$('[data-testid="approve-target"]').getText();
+  assert.equal(target, `node ${everything} stdio`, "the approval shows the exact command line");
+  assert.equal(serverPids(box, "pending-everything").length, 0, "nothing runs before the person confirms");
+  await screenshot(browser, "server-approve");
+  await browser.$('[data-testid="approve-confirm-yes"]').click();
+  await waitForState(browser, "pending-everything", "project", "connected");
+  const settings = readJson(join(box.project, ".claude/settings.local.json"));
+  assert.deepEqual(settings.enabledMcpjsonServers, ["pending-everything"]);
+  assert.equal(serverPids(box, "pending-everything").length, 1, "one process runs it");
+});
+
+test("a rejected project server never spawns", async () => {
+  await open(browser, "never-run", "project");
+  await browser.$('[data-testid="reject"]').click();
+  await browser.waitUntil(
+    async () => (readJson(join(box.project, ".claude/settings.local.json")).disabledMcpjsonServers ?? []).includes("never-run"),
+    { timeout: 5_000, timeoutMsg: "the rejection is written to settings.local.json" },
+  );
+  // Long enough for a reconcile after the change on disk to have started it, were it wrong.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await row(browser, "never-run", "project").getAttribute("data-state"), "disabled");
+  assert.equal(existsSync(box.neverRanMark), false, "its command never ran");
+  assert.equal(serverPids(box, "never-run").length, 0);
+});
+
+test("a server killed from outside goes to failed, and Restart brings it back", async () => {
+  const [before] = serverPids(box, "stdio-everything");
+  assert.ok(before, "stdio-everything runs");
+  process.kill(before, "SIGKILL");
+  await waitForState(browser, "stdio-everything", "local", "failed");
+  await open(browser, "stdio-everything", "local");
+  assert.match(await browser.$('[data-testid="failure"]').getText(), /signal 9/);
+  await browser.$('[data-testid="restart"]').click();
+  await waitForState(browser, "stdio-everything", "local", "connected");
+  const after = serverPids(box, "stdio-everything");
+  assert.equal(after.length, 1);
+  assert.notEqual(after[0], before, "a new process");
+});
+
+test("disabling stops a server and enabling starts it again", async () => {
+  await open(browser, "stdio-everything", "local");
+  await browser.$('[data-testid="disable"]').click();
+  await waitForState(browser, "stdio-everything", "local", "disabled");
+  const key = box.project;
+  assert.deepEqual(readJson(join(box.home, ".claude.json")).projects[key].disabledMcpServers, ["stdio-everything"]);
+  await eventually(() => serverPids(box, "stdio-everything").length === 0, "the process ends");
+  await browser.$('[data-testid="enable"]').click();
+  await waitForState(browser, "stdio-everything", "local", "connected");
+  assert.deepEqual(readJson(join(box.home, ".claude.json")).projects[key].disabledMcpServers, []);
+});
+
+test("a stdio server added through the form connects, and its file is what mcpctl add writes", async () => {
+  const before = readFileSync(join(box.project, ".mcp.json"), "utf8");
+  await browser.$('[data-testid="add-server"]').click();
+  await type(browser.$('[data-testid="draft-name"]'), "bad name");
+  const problem = browser.$('[data-testid="draft-problem"][data-field="name"]');
+  await problem.waitForExist({ timeout: 5_000, timeoutMsg: "an invalid name is flagged as typed" });
+  assert.equal(await browser.$('[data-testid="draft-save"]').isEnabled(), false);
+  await type(browser.$('[data-testid="draft-name"]'), "added");
+  await problem.waitForExist({ reverse: true, timeout: 5_000 });
+  await type(browser.$('[data-testid="draft-command"]'), "node");
+  for (const arg of [everything, "stdio"]) {
+    await browser.$('[data-testid="draft-add-arg"]').click();
+    const args = await browser.$$('[data-testid="draft-arg"]');
+    await type(args[args.length - 1], arg);
+  }
+  await browser.$('[data-testid="draft-add-env"]').click();
+  await type(browser.$('[data-testid="draft-env-key"]'), "MCP_E2E_SERVER");
+  await type(browser.$('[data-testid="draft-env-value"]'), "added");
+  await browser.waitUntil(
+    async () => (await browser.$('[data-testid="draft-preview"]').getText().catch(() => "")).includes('"MCP_E2E_SERVER": "added"'),
+    { timeout: 5_000, timeoutMsg: "the preview shows the new lines" },
+  );
+  await screenshot(browser, "server-add");
+  await browser.$('[data-testid="draft-save"]').click();
+  await waitForState(browser, "added", "project", "connected");
+
+  // The same input through mcpctl, on a copy of the file as it was.
+  const scratch = sandbox();
+  writeFileSync(join(scratch.project, ".mcp.json"), before);
+  const cli = spawnSync(
+    mcpctl,
+    ["--project", scratch.project, "add", "-s", "project", "-e", "MCP_E2E_SERVER=added", "added", "--", "node", everything, "stdio"],
+    { env: { ...process.env, HOME: scratch.home }, encoding: "utf8" },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(
+    readFileSync(join(box.project, ".mcp.json"), "utf8"),
+    readFileSync(join(scratch.project, ".mcp.json"), "utf8"),
+    "the form writes byte for byte what mcpctl add writes",
+  );
+});
+
+test("editing a server restarts it and no other", async () => {
+  const [otherBefore] = serverPids(box, "stdio-everything");
+  const [editedBefore] = serverPids(box, "added");
+  assert.ok(otherBefore && editedBefore);
+  await open(browser, "added", "project");
+  await browser.$('[data-testid="edit"]').click();
+  await browser.$('[data-testid="draft-add-env"]').click();
+  const keys = await browser.$$('[data-testid="draft-env-key"]');
+  const values = await browser.$$('[data-testid="draft-env-value"]');
+  await type(keys[keys.length - 1], "LEVEL");
+  await type(values[values.length - 1], "debug");
+  await browser.$('[data-testid="draft-preview"]').waitForExist({ timeout: 5_000 });
+  await browser.waitUntil(async () => browser.$('[data-testid="draft-save"]').isEnabled(), { timeout: 5_000 });
+  await browser.$('[data-testid="draft-save"]').click();
+  const editedAfter = await eventually(() => {
+    const pids = serverPids(box, "added");
+    return pids.length === 1 && pids[0] !== editedBefore && pids[0];
+  }, "the edited server restarts");
+  await waitForState(browser, "added", "project", "connected");
+  assert.ok(editedAfter);
+  assert.deepEqual(serverPids(box, "stdio-everything"), [otherBefore], "the other servers keep their process");
+  assert.equal(readJson(join(box.project, ".mcp.json")).mcpServers.added.env.LEVEL, "debug");
+});
+
+test("an edit made on disk while the form is open is announced, and the person chooses", async () => {
+  await open(browser, "added", "project");
+  await browser.$('[data-testid="edit"]').click();
+  await browser.$('[data-testid="draft-name"]').waitForExist({ timeout: 5_000 });
+  const file = join(box.project, ".mcp.json");
+  const config = readJson(file);
+  config.mcpServers.added.env.FROM_DISK = "yes";
+  writeFileSync(file, JSON.stringify(config, null, 2) + "\n");
+  const banner = browser.$('[data-testid="changed-on-disk"]');
+  await banner.waitForExist({ timeout: 5_000, timeoutMsg: "the change on disk is announced" });
+  await screenshot(browser, "server-changed-on-disk");
+  await browser.$('[data-testid="changed-reload"]').click();
+  await browser.waitUntil(
+    async () => {
+      const keys = await browser.$$('[data-testid="draft-env-key"]');
+      for (const key of keys) if ((await key.getValue()) === "FROM_DISK") return true;
+      return false;
+    },
+    { timeout: 5_000, timeoutMsg: "the version on disk is loaded into the form" },
+  );
+  await browser.$('[data-testid="draft-cancel"]').click();
+});
+
+test("a secret written in a file never reaches the window, and a typed one is offered a ${VAR}", async () => {
+  await open(browser, "stdio-everything", "local");
+  await browser.$('[data-testid="edit"]').click();
+  await browser.waitUntil(async () => (await browser.$('[data-testid="draft-name"]').getValue().catch(() => "")) === "stdio-everything", {
+    timeout: 5_000,
+    timeoutMsg: "the edit form opens with the server's values",
+  });
+  const values = await browser.$$('[data-testid="draft-env-value"]');
+  assert.equal(values.length, 2, "both env rows are in the form");
+  const shown = [];
+  for (const value of values) shown.push(await value.getValue());
+  assert.ok(!shown.includes(secret), "the env value is not sent to the form");
+  const html = await browser.getPageSource();
+  assert.ok(!html.includes(secret), "nor anywhere in the page");
+  await browser.$('[data-testid="draft-cancel"]').click();
+  await browser.$('[data-testid="server-editor"]').waitForExist({ reverse: true, timeout: 5_000 });
+
+  await browser.$('[data-testid="add-server"]').click();
+  await type(browser.$('[data-testid="draft-name"]'), "github");
+  await browser.$('[data-testid="draft-transport-http"]').click();
+  await type(browser.$('[data-testid="draft-url"]'), "https://api.example.com/mcp");
+  await browser.$('[data-testid="draft-add-headers"]').click();
+  await type(browser.$('[data-testid="draft-headers-key"]'), "Authorization");
+  await type(browser.$('[data-testid="draft-headers-value"]'), "Bearer ghp_e2eTypedToken1234567890");
+  const apply = browser.$('[data-testid="draft-apply-suggestion"]');
+  await apply.waitForExist({ timeout: 5_000 }).catch(async () => {
+    const form = await browser.$('[data-testid="server-editor"]').getText().catch((e) => String(e));
+    assert.fail(`a token typed into a header is noticed; the form shows:\n${form}`);
+  });
+  await apply.click();
+  assert.equal(await browser.$('[data-testid="draft-headers-value"]').getValue(), "Bearer ${GITHUB_TOKEN}");
+  await browser.$('[data-testid="draft-cancel"]').click();
+});
+
+test("search filters by name, command or URL; / focuses it", async () => {
+  await browser.$("body").click();
+  await browser.keys("/");
+  const search = browser.$('[data-testid="search"]');
+  assert.equal(await search.isFocused(), true, "/ focuses the search box");
+  await browser.keys("127.0.0.1");
+  await browser.waitUntil(async () => (await browser.$$('[data-testid="server-row"]')).length === 1, {
+    timeout: 5_000,
+    timeoutMsg: "only the HTTP server's URL matches",
+  });
+  assert.equal(await browser.$('[data-testid="server-row"]').getAttribute("data-server-name"), "http-everything");
+  await type(search, "");
+});
+
+test("closing the app leaves no server process", async () => {
+  assert.ok(sandboxProcesses(box).length >= 3, "servers run while the window is open");
+  await session.quit();
+  await eventually(
+    () => sandboxProcesses(box).length === 0,
+    "every server process ends with the app",
+    10_000,
+  );
+});
