@@ -2,10 +2,12 @@
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
 use mcp_manager_connect::project::StderrTail;
+use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, ServerDraft};
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
+use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::Context;
@@ -124,4 +126,36 @@ pub async fn save_server_draft(
         &draft,
         original.as_ref(),
     )?)
+}
+
+/// A server's JSON-RPC messages after `after` (0: every one kept), oldest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn protocol_log(
+    context: State<'_, Context>,
+    name: String,
+    after: u32,
+) -> Result<Vec<LoggedMessage>, ApiError> {
+    Ok(context.project.protocol_log(&name, after))
+}
+
+/// Streams a server's new messages (after `after`) to `on_messages` until unfollowed;
+/// returns the id to unfollow with.
+#[tauri::command]
+#[specta::specta]
+pub async fn follow_protocol_log(
+    context: State<'_, Context>,
+    name: String,
+    after: u32,
+    on_messages: Channel<Vec<LoggedMessage>>,
+) -> Result<u32, ApiError> {
+    context.follow_protocol_log(&name, after, on_messages)
+}
+
+/// Stops a follower started by `follow_protocol_log`.
+#[tauri::command]
+#[specta::specta]
+pub async fn unfollow_protocol_log(context: State<'_, Context>, id: u32) -> Result<(), ApiError> {
+    context.unfollow_protocol_log(id);
+    Ok(())
 }

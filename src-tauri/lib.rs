@@ -13,13 +13,17 @@
 
 mod commands;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
-use mcp_manager_connect::project::LiveProject;
+use mcp_manager_connect::project::{Following, LiveProject};
+use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Settings, StatusEvent};
 use mcp_manager_core::config::watch::{ConfigChange, ConfigWatcher};
-use mcp_manager_core::Locations;
+use mcp_manager_core::{ApiError, Locations};
 use serde::Serialize;
+use tauri::ipc::Channel;
 use tauri::Manager;
 use tauri_specta::Event;
 
@@ -36,6 +40,43 @@ pub struct ServerStatusChanged(pub StatusEvent);
 /// What every command may use. Owned by Tauri's state.
 pub struct Context {
     pub project: Arc<LiveProject>,
+    /// The protocol logs the window follows, by the id it was given.
+    followers: Mutex<HashMap<u32, Following>>,
+    next_follower: AtomicU32,
+}
+
+impl Context {
+    fn new(project: Arc<LiveProject>) -> Context {
+        Context {
+            project,
+            followers: Mutex::new(HashMap::new()),
+            next_follower: AtomicU32::new(1),
+        }
+    }
+
+    /// Streams a server's new protocol messages to `channel` until unfollowed (or the
+    /// window's end of the channel is gone).
+    pub fn follow_protocol_log(
+        &self,
+        server: &str,
+        after: u32,
+        channel: Channel<Vec<LoggedMessage>>,
+    ) -> Result<u32, ApiError> {
+        let following = self
+            .project
+            .follow_protocol_log(server, after, move |batch| channel.send(batch).is_ok())?;
+        let id = self.next_follower.fetch_add(1, Ordering::Relaxed);
+        self.followers
+            .lock()
+            .expect("followers lock")
+            .insert(id, following);
+        Ok(id)
+    }
+
+    /// Stops one follower; an unknown id is already stopped.
+    pub fn unfollow_protocol_log(&self, id: u32) {
+        self.followers.lock().expect("followers lock").remove(&id);
+    }
 }
 
 /// Where the generated TypeScript goes, relative to the workspace root.
@@ -58,6 +99,9 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::server_draft,
             commands::check_server_draft,
             commands::save_server_draft,
+            commands::protocol_log,
+            commands::follow_protocol_log,
+            commands::unfollow_protocol_log,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
@@ -76,11 +120,10 @@ pub fn typescript() -> specta_typescript::Typescript {
 pub fn run(locations: Locations) {
     let builder = bindings_builder();
     let project = LiveProject::open(locations, Settings::from_env());
+    project.supervisor().keep_protocol_logs();
     let hosted = Arc::clone(&project);
     let app = tauri::Builder::default()
-        .manage(Context {
-            project: Arc::clone(&project),
-        })
+        .manage(Context::new(Arc::clone(&project)))
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);

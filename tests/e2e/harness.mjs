@@ -19,6 +19,8 @@ export const artifacts = join(root, "tests", "e2e", "artifacts");
 /** server-everything's entry point, run with `node`. */
 export const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+/** The session of this test file (one per file), for helpers that type keys. */
+let current;
 
 function waitForPort(port, deadlineMs, log) {
   const start = Date.now();
@@ -95,6 +97,7 @@ export async function launch(box) {
       "tauri:options": { application, args: ["--project", box.project] },
     },
   });
+  current = browser;
   let closed = false;
   const session = {
     browser,
@@ -187,11 +190,15 @@ export async function open(browser, name, scope) {
   return detail;
 }
 
-/** Sets an input's value as a person types it (clears first). */
+/**
+ * Replaces an input's value as a person does: select all, delete, type. (WebDriver's
+ * clear sets the value without the input events React listens to.)
+ */
 export async function type(element, text) {
   await element.click();
-  await element.clearValue();
-  if (text !== "") await element.setValue(text);
+  await current.keys(["Control", "a"]);
+  await current.keys(["Backspace"]);
+  if (text !== "") await element.addValue(text);
 }
 
 /** Saves a screenshot under artifacts/ (after WebKit has painted the last change). */

@@ -29,6 +29,7 @@ let session;
 let browser;
 let httpServer;
 const secret = "e2e-secret-never-shown-4f9a2c";
+const headerSecret = "e2e-header-secret-77d1c0";
 
 function freePort() {
   return new Promise((resolvePort) => {
@@ -56,7 +57,13 @@ before(async () => {
     JSON.stringify(
       {
         numStartups: 1,
-        mcpServers: { "http-everything": { type: "http", url: `http://127.0.0.1:${port}/mcp` } },
+        mcpServers: {
+          "http-everything": {
+            type: "http",
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { Authorization: `Bearer ${headerSecret}` },
+          },
+        },
         projects: {
           [box.project]: {
             mcpServers: {
@@ -330,6 +337,52 @@ test("search filters by name, command or URL; / focuses it", async () => {
   });
   assert.equal(await browser.$('[data-testid="server-row"]').getAttribute("data-server-name"), "http-everything");
   await type(search, "");
+});
+
+async function protocolMessages() {
+  const out = [];
+  for (const message of await browser.$$('[data-testid="protocol-message"]')) {
+    out.push({ direction: await message.getAttribute("data-direction"), method: await message.getAttribute("data-method") });
+  }
+  return out;
+}
+
+test("the protocol log shows every message in and out, live, filtered, pretty-printed", async () => {
+  await open(browser, "stdio-everything", "local");
+  await browser.$('[data-testid="tab-protocol"]').click();
+  const seen = await eventually(async () => {
+    const messages = await protocolMessages();
+    return messages.some((m) => m.direction === "out" && m.method === "initialize") &&
+      messages.some((m) => m.direction === "in" && m.method === "tools/list") && messages;
+  }, "the session's initialize and tools/list are logged");
+  assert.equal(seen[seen.length - 1].method, "initialize", "newest first: the first message is last");
+  await type(browser.$('[data-testid="protocol-filter"]'), "tools/list");
+  const filtered = await eventually(async () => {
+    const messages = await protocolMessages();
+    return messages.every((m) => m.method.includes("tools/list")) && messages.length >= 2 && messages;
+  }, "only messages whose method has tools/list in it remain");
+  assert.deepEqual(new Set(filtered.map((m) => m.direction)), new Set(["out", "in"]));
+  await browser.$('[data-testid="protocol-message"] button').click();
+  assert.match(await browser.$('[data-testid="protocol-payload"]').getText(), /\n\s+"jsonrpc": "2.0"/, "pretty-printed");
+  await screenshot(browser, "server-protocol-log");
+  await type(browser.$('[data-testid="protocol-filter"]'), "");
+  // A restart while the log is open: its new initialize arrives without reopening.
+  const initializes = (await protocolMessages()).filter((m) => m.method === "initialize").length;
+  await browser.$('[data-testid="tab-overview"]').click();
+  await browser.$('[data-testid="restart"]').click();
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await eventually(
+    async () => (await protocolMessages()).filter((m) => m.method === "initialize").length > initializes,
+    "the restarted session's messages arrive live",
+  );
+});
+
+test("a remote server's protocol log never shows its headers", async () => {
+  await open(browser, "http-everything", "user");
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await eventually(async () => (await protocolMessages()).some((m) => m.method === "initialize"), "remote messages are logged");
+  assert.ok(!(await browser.getPageSource()).includes(headerSecret), "the Authorization header is not in the page");
+  await browser.$('[data-testid="tab-overview"]').click();
 });
 
 test("closing the app leaves no server process", async () => {

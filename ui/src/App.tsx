@@ -11,6 +11,7 @@ import { rowKey, ServerList } from "./servers/ServerList";
 import { Button, ServerDetail } from "./servers/ServerDetail";
 import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
 import { emptyDraft } from "./servers/editor/draft";
+import type { FollowLog } from "./logs/ProtocolLog";
 
 export interface Backend {
   /**
@@ -22,6 +23,7 @@ export interface Backend {
   connectStatuses?: (store: StatusStore) => Promise<() => void>;
   actions: ServerActions;
   drafts?: DraftApi;
+  followLog?: FollowLog;
 }
 
 interface Editing {
@@ -182,6 +184,7 @@ export function App({
                   server={current}
                   status={statuses.get(current.name)}
                   actions={backend.actions}
+                  followLog={backend.followLog}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

@@ -6,6 +6,7 @@ import { events } from "./bindings";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
+import { followProtocolLog } from "./logs/follow";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -21,6 +22,7 @@ const backend: Backend = {
   },
   actions: serverActions,
   drafts: draftApi,
+  followLog: followProtocolLog,
 };
 
 createRoot(root).render(

@@ -285,6 +285,23 @@ pub struct CallOutcome {
     pub schema_errors: Vec<String>,
 }
 
+/// What is kept of a session besides its answers: a local server's stderr, and every message
+/// when a protocol log is wanted.
+#[derive(Debug, Clone, Default)]
+pub struct ServerLogs {
+    pub stderr: StderrLog,
+    pub protocol: Option<crate::protocol_log::ProtocolLog>,
+}
+
+impl From<StderrLog> for ServerLogs {
+    fn from(stderr: StderrLog) -> Self {
+        ServerLogs {
+            stderr,
+            protocol: None,
+        }
+    }
+}
+
 /// An open session.
 pub struct Connection {
     /// Transport failures in a row (see [`TERMINAL_ERRORS`]).
@@ -381,14 +398,16 @@ impl Connection {
         config: &ServerConfig,
         project: &Path,
         limits: Limits,
-        stderr: StderrLog,
+        logs: impl Into<ServerLogs>,
         answerer: std::sync::Arc<dyn Answerer>,
         roots: crate::handler::Roots,
         auth: Option<&crate::oauth::Target>,
     ) -> Result<Connection, ConnectError> {
+        let ServerLogs { stderr, protocol } = logs.into();
         let timeout = limits.connect;
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
-        let handler = Handler::new(server.to_string(), answerer.clone(), roots, changes_tx);
+        let mut handler = Handler::new(server.to_string(), answerer.clone(), roots, changes_tx);
+        handler.protocol = protocol.clone();
         let progress = handler.progress.clone();
         match &config.transport {
             Transport::Stdio { command, args, env } => {
@@ -425,7 +444,7 @@ impl Connection {
                     .take()
                     .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
                 let process = Process::watch(child, pid);
-                let transport = crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE);
+                let transport = crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE, protocol);
                 let calls = transport.calls();
                 let started = tokio::time::timeout(timeout, handler.serve(transport)).await;
                 let service = match started {
@@ -565,7 +584,10 @@ impl Connection {
         C: rmcp::transport::streamable_http_client::StreamableHttpClient + Send + Sync + 'static,
     {
         let timeout = fallback_to.limits.connect;
-        let transport = StreamableHttpClientTransport::with_client(client, http_config);
+        let transport = crate::protocol_log::tap(
+            StreamableHttpClientTransport::with_client(client, http_config),
+            handler.protocol.clone(),
+        );
         let fallback = handler.clone();
         match tokio::time::timeout(timeout, handler.serve(transport)).await {
             Ok(Ok(service)) => Ok(service),
@@ -648,7 +670,10 @@ impl Connection {
         E: std::error::Error + Send + Sync + 'static,
     {
         let opened = tokio::time::timeout(timeout, async {
-            let transport = opening.await?;
+            let transport = crate::protocol_log::tap(
+                rmcp::transport::IntoTransport::<RoleClient, E, A>::into_transport(opening.await?),
+                handler.protocol.clone(),
+            );
             handler.serve(transport).await.map_err(|err| {
                 if err.is_authorization_required() {
                     ConnectError::NeedsAuth {

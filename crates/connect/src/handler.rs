@@ -72,6 +72,8 @@ pub(crate) struct Handler {
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
     changes: UnboundedSender<ListKind>,
     pub(crate) progress: ProgressRoutes,
+    /// Where the session's messages are recorded, when someone keeps a log.
+    pub(crate) protocol: Option<crate::protocol_log::ProtocolLog>,
 }
 
 impl Handler {
@@ -105,6 +107,7 @@ impl Handler {
             roots,
             changes,
             progress: ProgressRoutes::default(),
+            protocol: None,
         }
     }
 }

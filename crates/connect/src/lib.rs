@@ -9,6 +9,7 @@
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
 //! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
 //!   `mcpctl` builds it for one command.
+//! - [`protocol_log`]: every JSON-RPC message of a session, in a bounded ring per server.
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
 //! - [`sanitize`]: control and format characters stripped from what servers describe.
 //!
@@ -22,6 +23,7 @@ pub mod http_client;
 pub mod needs_auth;
 pub mod oauth;
 pub mod project;
+pub mod protocol_log;
 pub mod sanitize;
 pub mod sse;
 pub mod status;
@@ -30,7 +32,7 @@ pub mod stdio;
 pub mod supervisor;
 pub mod ws;
 
-pub use connection::{CallOutcome, ConnectError, Connection, Limits, ToolSummary};
+pub use connection::{CallOutcome, ConnectError, Connection, Limits, ServerLogs, ToolSummary};
 pub use handler::Roots;
 pub use status::{
     ConnectedInfo, ListChanged, ListCounts, ListKind, Progress, ServerStatus, StatusEvent,

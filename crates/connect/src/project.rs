@@ -17,6 +17,7 @@ use mcp_manager_core::{ApiError, Approval, ConfigError, ErrorCode, Locations};
 use serde::Serialize;
 
 use crate::needs_auth::NeedsAuthCache;
+use crate::protocol_log::LoggedMessage;
 use crate::status::StatusEvent;
 use crate::supervisor::{Reconciled, Settings, Supervisor};
 
@@ -28,6 +29,19 @@ pub struct StderrTail {
     pub lines: Vec<String>,
     /// Lines dropped at the front to stay within the bound.
     pub dropped_lines: u32,
+}
+
+/// How often a follower of a protocol log is handed new messages, at most.
+pub const FOLLOW_BATCH: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// A live follower of a protocol log; dropping it stops the following.
+#[derive(Debug)]
+pub struct Following(tokio::task::AbortHandle);
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// A project's configuration and the supervisor running its servers.
@@ -114,6 +128,53 @@ impl LiveProject {
                 dropped_lines: 0,
             },
         }
+    }
+
+    /// A server's JSON-RPC messages after `after` (0: all kept), oldest first. Empty unless
+    /// the supervisor keeps protocol logs (the app does).
+    pub fn protocol_log(&self, server: &str, after: u32) -> Vec<LoggedMessage> {
+        self.supervisor
+            .protocol_log(server)
+            .map(|log| log.entries(after))
+            .unwrap_or_default()
+    }
+
+    /// Calls `deliver` with every batch of new messages of a server's protocol log, at most
+    /// one batch per [`FOLLOW_BATCH`], until `deliver` returns false or the returned
+    /// [`Following`] is dropped.
+    pub fn follow_protocol_log(
+        &self,
+        server: &str,
+        after: u32,
+        deliver: impl Fn(Vec<LoggedMessage>) -> bool + Send + 'static,
+    ) -> Result<Following, ApiError> {
+        let log = self.supervisor.protocol_log(server).ok_or_else(|| {
+            ApiError::from(ConfigError::ServerNotFound {
+                name: server.to_string(),
+                scope: None,
+            })
+        })?;
+        let mut wake = log.follow();
+        let task = tokio::spawn(async move {
+            let mut seen = after;
+            loop {
+                let batch = log.entries(seen);
+                if let Some(last) = batch.last() {
+                    seen = last.seq;
+                    if !deliver(batch) {
+                        return;
+                    }
+                }
+                use tokio::sync::broadcast::error::RecvError;
+                match wake.recv().await {
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return,
+                }
+                tokio::time::sleep(FOLLOW_BATCH).await;
+                while wake.try_recv().is_ok() {}
+            }
+        });
+        Ok(Following(task.abort_handle()))
     }
 
     /// Ends every server (no process outlives this) and starts none afterwards.

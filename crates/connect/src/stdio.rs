@@ -56,6 +56,7 @@ type Writer = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
 /// The transport over one child's stdin and stdout.
 pub struct Lines {
     reader: BufReader<ChildStdout>,
+    log: Option<crate::protocol_log::ProtocolLog>,
     writer: Writer,
     expected: Arc<Mutex<HashMap<RequestId, Expect>>>,
     calls: Arc<Calls>,
@@ -64,11 +65,18 @@ pub struct Lines {
 }
 
 impl Lines {
-    pub fn new(stdout: ChildStdout, stdin: ChildStdin, max_line: usize) -> Self {
+    /// `log`, when given, records every line written and read.
+    pub fn new(
+        stdout: ChildStdout,
+        stdin: ChildStdin,
+        max_line: usize,
+        log: Option<crate::protocol_log::ProtocolLog>,
+    ) -> Self {
         let writer: Writer = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
         Lines {
             reader: BufReader::with_capacity(64 * 1024, stdout),
-            calls: Arc::new(Calls::over(Arc::clone(&writer))),
+            calls: Arc::new(Calls::over(Arc::clone(&writer), log.clone())),
+            log,
             writer,
             expected: Arc::new(Mutex::new(HashMap::new())),
             line: Vec::new(),
@@ -101,10 +109,12 @@ impl Lines {
                     return None;
                 }
                 // End of stream in the middle of a line: what is there is the last message.
+                self.record_read();
                 let last = parse(&self.line, &self.expected, &self.calls);
                 self.line.clear();
                 return last;
             }
+            self.record_read();
             let message = parse(&self.line, &self.expected, &self.calls);
             self.line.clear();
             if self.line.capacity() > 1 << 20 {
@@ -113,6 +123,16 @@ impl Lines {
             }
             if message.is_some() {
                 return message;
+            }
+        }
+    }
+}
+
+impl Lines {
+    fn record_read(&self) {
+        if let Some(log) = &self.log {
+            if !self.line.iter().all(u8::is_ascii_whitespace) {
+                log.record(crate::protocol_log::Direction::In, &self.line);
             }
         }
     }
@@ -135,6 +155,7 @@ pub struct Calls {
     next: AtomicI64,
     /// The session is over: nothing more will be answered.
     ended: AtomicBool,
+    log: Option<crate::protocol_log::ProtocolLog>,
 }
 
 impl std::fmt::Debug for Calls {
@@ -188,12 +209,19 @@ const TIMED_OUT: &str = "request timeout";
 const GAVE_UP: &str = "the client no longer waits for this request";
 
 impl Calls {
-    fn over(writer: Writer) -> Calls {
+    fn over(writer: Writer, log: Option<crate::protocol_log::ProtocolLog>) -> Calls {
         Calls {
             writer,
             waiting: Mutex::new(HashMap::new()),
             next: AtomicI64::new(-1),
             ended: AtomicBool::new(false),
+            log,
+        }
+    }
+
+    fn record_written(&self, bytes: &[u8]) {
+        if let Some(log) = &self.log {
+            log.record(crate::protocol_log::Direction::Out, bytes);
         }
     }
 
@@ -252,6 +280,7 @@ impl Calls {
             armed: true,
             reason: GAVE_UP,
         };
+        self.record_written(&bytes);
         if let Err(err) = write(&self.writer, bytes).await {
             pending.armed = false;
             self.waiting.lock().expect("calls lock").remove(&id);
@@ -315,6 +344,7 @@ impl Calls {
         // Not awaited: this runs where a call is dropped. Written at once in the common case,
         // so it reaches the server before whatever the caller sends next.
         if tokio::runtime::Handle::try_current().is_ok() {
+            self.record_written(&bytes);
             let _ = begin_write(&self.writer, bytes);
         }
     }
@@ -488,6 +518,9 @@ impl rmcp::transport::Transport<RoleClient> for Lines {
             }
         }
         let bytes = line(&item);
+        if let (Some(log), Ok(bytes)) = (&self.log, &bytes) {
+            log.record(crate::protocol_log::Direction::Out, bytes);
+        }
         let writer = Arc::clone(&self.writer);
         async move { write(&writer, bytes.map_err(std::io::Error::other)?).await }
     }
@@ -514,7 +547,7 @@ mod tests {
     use super::*;
 
     fn detached() -> Calls {
-        Calls::over(Arc::new(tokio::sync::Mutex::new(None)))
+        Calls::over(Arc::new(tokio::sync::Mutex::new(None)), None)
     }
 
     fn expecting(id: i64, expect: Expect) -> Mutex<HashMap<RequestId, Expect>> {

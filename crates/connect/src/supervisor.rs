@@ -23,9 +23,10 @@ use mcp_manager_core::secrets::SecretStore;
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::answer::{Answerer, Decline};
-use crate::connection::{ConnectError, Connection};
+use crate::connection::{ConnectError, Connection, ServerLogs};
 use crate::handler::Roots;
 use crate::needs_auth::NeedsAuthCache;
+use crate::protocol_log::ProtocolLog;
 use crate::status::{ConnectedInfo, ListChanged, ListCounts, ListKind, ServerStatus, StatusEvent};
 use crate::stderr::StderrLog;
 
@@ -122,8 +123,21 @@ impl State {
 struct Slot {
     state: State,
     stderr: StderrLog,
+    /// Every message of its sessions, when the supervisor keeps protocol logs.
+    protocol: ProtocolLog,
     /// The content hash of the configuration it was started with.
     hash: Option<String>,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            state: State::Disabled,
+            stderr: StderrLog::default(),
+            protocol: ProtocolLog::default(),
+            hash: None,
+        }
+    }
 }
 
 /// What [`Supervisor::reconcile`] did, by server name.
@@ -150,6 +164,8 @@ pub struct Supervisor {
     roots: Roots,
     /// Cancelled by [`Supervisor::shutdown`]: starts under way are dropped, none begin.
     closing: tokio_util::sync::CancellationToken,
+    /// Whether sessions record their messages (the app does; `mcpctl` does not).
+    keep_protocol: std::sync::atomic::AtomicBool,
 }
 
 impl Supervisor {
@@ -167,6 +183,7 @@ impl Supervisor {
             secrets: Mutex::new(None),
             needs_auth: Mutex::new(None),
             closing: tokio_util::sync::CancellationToken::new(),
+            keep_protocol: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -304,11 +321,7 @@ impl Supervisor {
     fn transition(&self, server: &str, state: State) {
         let status = state.status();
         let mut slots = self.slots.lock().expect("supervisor lock");
-        let slot = slots.entry(server.to_string()).or_insert_with(|| Slot {
-            state: State::Disabled,
-            stderr: StderrLog::default(),
-            hash: None,
-        });
+        let slot = slots.entry(server.to_string()).or_insert_with(Slot::new);
         slot.state = state;
         let _ = self.events.send(StatusEvent {
             server: server.to_string(),
@@ -316,17 +329,32 @@ impl Supervisor {
         });
     }
 
-    fn stderr_log(&self, server: &str) -> StderrLog {
+    /// Where a server's sessions keep their stderr and, when wanted, their messages.
+    fn logs(&self, server: &str) -> ServerLogs {
+        let keep = self
+            .keep_protocol
+            .load(std::sync::atomic::Ordering::Relaxed);
         let mut slots = self.slots.lock().expect("supervisor lock");
-        slots
-            .entry(server.to_string())
-            .or_insert_with(|| Slot {
-                state: State::Disabled,
-                stderr: StderrLog::default(),
-                hash: None,
-            })
-            .stderr
-            .clone()
+        let slot = slots.entry(server.to_string()).or_insert_with(Slot::new);
+        ServerLogs {
+            stderr: slot.stderr.clone(),
+            protocol: keep.then(|| slot.protocol.clone()),
+        }
+    }
+
+    /// Keeps every server's JSON-RPC messages (the window's protocol log) from now on.
+    pub fn keep_protocol_logs(&self) {
+        self.keep_protocol
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// A server's protocol log (empty unless [`Self::keep_protocol_logs`]).
+    pub fn protocol_log(&self, server: &str) -> Option<ProtocolLog> {
+        self.slots
+            .lock()
+            .expect("supervisor lock")
+            .get(server)
+            .map(|s| s.protocol.clone())
     }
 
     /// Connects every server the catalog says should run, and marks the others disabled.
@@ -524,7 +552,7 @@ impl Supervisor {
             Ok(config) => config,
             Err(error) => return self.transition(&entry.name, State::Failed { error }),
         };
-        let stderr = self.stderr_log(&entry.name);
+        let logs = self.logs(&entry.name);
         let auth = self.auth_target(&entry, &config);
         let open = || {
             Connection::open_authorized(
@@ -532,7 +560,7 @@ impl Supervisor {
                 &config,
                 &self.project,
                 self.limits(),
-                stderr.clone(),
+                logs.clone(),
                 self.answerer(),
                 self.roots.clone(),
                 auth.as_ref(),
@@ -655,7 +683,7 @@ impl Supervisor {
                     &config,
                     &self.project,
                     self.limits(),
-                    StderrLog::default(),
+                    self.logs(&entry.name),
                     self.answerer(),
                     self.roots.clone(),
                     auth.as_ref(),

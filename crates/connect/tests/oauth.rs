@@ -140,7 +140,7 @@ async fn requests_that_find_the_token_expired_together_refresh_it_once() {
         &config,
         &std::env::temp_dir(),
         mcp_manager_connect::Limits::connect(Duration::from_secs(30)),
-        Default::default(),
+        mcp_manager_connect::ServerLogs::default(),
         Arc::new(mcp_manager_connect::answer::Decline),
         mcp_manager_connect::Roots::default(),
         Some(&target),

@@ -239,7 +239,7 @@ async fn open_once(
         config,
         &locations.project,
         mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
-        Default::default(),
+        mcp_manager_connect::ServerLogs::default(),
         Arc::new(mcp_manager_connect::answer::Decline),
         mcp_manager_connect::Roots::of(std::slice::from_ref(&locations.project)),
         auth,

@@ -4,19 +4,23 @@ import type { ApiError, ServerStatus, ServerSummary, StderrTail } from "../bindi
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
 import { describeCounts, errorTitle, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
+import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 
 export function ServerDetail({
   server,
   status,
   actions,
   onEdit,
+  followLog,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
   actions: ServerActions;
   onEdit: (server: ServerSummary) => void;
+  followLog?: FollowLog;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const [tab, setTab] = useState<"overview" | "protocol">("overview");
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   useEffect(() => {
     setRefusal(null);
@@ -49,6 +53,27 @@ export function ServerDetail({
         </p>
       </div>
 
+      {followLog && !server.shadowedBy && (
+        <div role="tablist" aria-label="Server views" className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
+          {(["overview", "protocol"] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              data-testid={`tab-${name}`}
+              aria-selected={tab === name}
+              onClick={() => setTab(name)}
+              className={`-mb-px border-b-2 px-3 py-1 text-sm ${tab === name ? "border-indigo-600 font-semibold" : "border-transparent text-slate-500"}`}
+            >
+              {name === "overview" ? "Overview" : "Protocol log"}
+            </button>
+          ))}
+        </div>
+      )}
+      {tab === "protocol" && followLog && !server.shadowedBy ? (
+        <ProtocolLog key={server.name} server={server.name} follow={followLog} />
+      ) : (
+        <>
       <Field label={server.transport === "stdio" ? "Runs" : "URL"}>
         <code data-testid="detail-target" className="break-all">
           {server.target}
@@ -151,6 +176,8 @@ export function ServerDetail({
 
       {server.transport === "stdio" && !server.shadowedBy && (
         <Stderr server={server.name} status={status} actions={actions} />
+      )}
+        </>
       )}
     </section>
   );
