@@ -4,11 +4,11 @@
 use mcp_manager_connect::project::StderrTail;
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
-use mcp_manager_core::api::{self, Written};
+use mcp_manager_core::api::{self, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, ServerDraft};
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use tauri::ipc::Channel;
-use tauri::State;
+use tauri::{AppHandle, State};
 
 use crate::Context;
 
@@ -16,21 +16,21 @@ use crate::Context;
 #[tauri::command]
 #[specta::specta]
 pub async fn list_servers(context: State<'_, Context>) -> Result<ServerList, ApiError> {
-    Ok(api::list_servers(context.project.locations()))
+    Ok(api::list_servers(context.project().locations()))
 }
 
 /// Each server's status now; later changes arrive as `server-status-changed` events.
 #[tauri::command]
 #[specta::specta]
 pub async fn server_statuses(context: State<'_, Context>) -> Result<Vec<StatusEvent>, ApiError> {
-    Ok(context.project.statuses())
+    Ok(context.project().statuses())
 }
 
 /// Starts a server again (stops it first when it runs).
 #[tauri::command]
 #[specta::specta]
 pub async fn restart_server(context: State<'_, Context>, name: String) -> Result<(), ApiError> {
-    context.project.restart(&name).await
+    context.project().restart(&name).await
 }
 
 /// Enables or disables a server for this project (Claude Code's `disabledMcpServers`).
@@ -42,7 +42,7 @@ pub async fn set_server_enabled(
     enabled: bool,
 ) -> Result<Written, ApiError> {
     Ok(api::set_enabled(
-        context.project.locations(),
+        context.project().locations(),
         &name,
         enabled,
     )?)
@@ -57,7 +57,7 @@ pub async fn set_server_approval(
     approve: bool,
 ) -> Result<Approval, ApiError> {
     Ok(api::set_approval(
-        context.project.locations(),
+        context.project().locations(),
         &name,
         approve,
     )?)
@@ -72,7 +72,7 @@ pub async fn remove_server(
     scope: Scope,
 ) -> Result<Written, ApiError> {
     Ok(api::remove_server(
-        context.project.locations(),
+        context.project().locations(),
         &name,
         Some(scope),
     )?)
@@ -85,7 +85,7 @@ pub async fn server_stderr(
     context: State<'_, Context>,
     name: String,
 ) -> Result<StderrTail, ApiError> {
-    Ok(context.project.stderr(&name))
+    Ok(context.project().stderr(&name))
 }
 
 /// The form for an existing entry (values that look like secrets come without their value).
@@ -95,7 +95,7 @@ pub async fn server_draft(
     context: State<'_, Context>,
     entry: EntryRef,
 ) -> Result<ServerDraft, ApiError> {
-    Ok(draft::draft_of(context.project.locations(), &entry)?)
+    Ok(draft::draft_of(context.project().locations(), &entry)?)
 }
 
 /// Checks a form as typed: problems by field, warnings, and the diff a save would write.
@@ -107,7 +107,7 @@ pub async fn check_server_draft(
     original: Option<EntryRef>,
 ) -> Result<DraftCheck, ApiError> {
     Ok(draft::check(
-        context.project.locations(),
+        context.project().locations(),
         &draft,
         original.as_ref(),
     ))
@@ -122,7 +122,7 @@ pub async fn save_server_draft(
     original: Option<EntryRef>,
 ) -> Result<Vec<String>, ApiError> {
     Ok(draft::save(
-        context.project.locations(),
+        context.project().locations(),
         &draft,
         original.as_ref(),
     )?)
@@ -136,7 +136,7 @@ pub async fn protocol_log(
     name: String,
     after: u32,
 ) -> Result<Vec<LoggedMessage>, ApiError> {
-    Ok(context.project.protocol_log(&name, after))
+    Ok(context.project().protocol_log(&name, after))
 }
 
 /// Streams a server's new messages (after `after`) to `on_messages` until unfollowed;
@@ -158,4 +158,22 @@ pub async fn follow_protocol_log(
 pub async fn unfollow_protocol_log(context: State<'_, Context>, id: u32) -> Result<(), ApiError> {
     context.unfollow_protocol_log(id);
     Ok(())
+}
+
+/// The projects Claude Code knows (`~/.claude.json`) whose folder still exists.
+#[tauri::command]
+#[specta::specta]
+pub async fn recent_projects(context: State<'_, Context>) -> Result<Vec<RecentProject>, ApiError> {
+    Ok(api::recent_projects(context.project().locations()))
+}
+
+/// Opens another project: the current servers stop, the new project's start.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_project(
+    app: AppHandle,
+    context: State<'_, Context>,
+    folder: String,
+) -> Result<(), ApiError> {
+    context.open_folder(&app, &folder).await
 }

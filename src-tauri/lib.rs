@@ -1,21 +1,23 @@
 //! The Tauri layer: window, one-line commands into the core, the hosted servers, and the
 //! typed bindings.
 //!
-//! Nothing here decides anything. The app owns one [`LiveProject`] (the open project's
-//! configuration and the supervisor running its servers) for as long as it runs: opening the
-//! window starts every server that may start, each status change is forwarded to the UI as a
-//! typed `server-status-changed` event, a change on disk is announced (`config-changed`) and
-//! reconciled, and leaving the app (closing the window, SIGTERM, SIGINT) shuts every server
-//! down before the process ends. Each command forwards to `mcp_manager_core::api` or to the
-//! [`LiveProject`], so the same behaviour is reachable from `mcpctl` and from tests without a
-//! window. The command list in [`bindings_builder`] is the single source of the TypeScript
-//! bindings in `ui/src/bindings.ts`; the `bindings` test fails when that file has drifted.
+//! Nothing here decides anything. The app owns one [`LiveProject`] at a time (the open
+//! project's configuration and the supervisor running its servers): opening a project starts
+//! every server that may start, each status change is forwarded to the UI as a typed
+//! `server-status-changed` event, a change on disk is announced (`config-changed`) and
+//! reconciled, and opening another project, or leaving the app (closing the window, SIGTERM,
+//! SIGINT), shuts every server down first. Each command forwards to `mcp_manager_core::api`
+//! or to the [`LiveProject`], so the same behaviour is reachable from `mcpctl` and from tests
+//! without a window. The command list in [`bindings_builder`] is the single source of the
+//! TypeScript bindings in `ui/src/bindings.ts`; the `bindings` test fails when that file has
+//! drifted.
 
 mod commands;
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use mcp_manager_connect::project::{Following, LiveProject};
 use mcp_manager_connect::protocol_log::LoggedMessage;
@@ -24,7 +26,7 @@ use mcp_manager_core::config::watch::{ConfigChange, ConfigWatcher};
 use mcp_manager_core::{ApiError, Locations};
 use serde::Serialize;
 use tauri::ipc::Channel;
-use tauri::Manager;
+use tauri::{AppHandle, Manager};
 use tauri_specta::Event;
 
 /// Broadcast when configuration files change on disk (by an editor, by Claude Code or by this
@@ -37,20 +39,91 @@ pub struct ConfigChanged(pub ConfigChange);
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct ServerStatusChanged(pub StatusEvent);
 
+/// Broadcast when another project was opened: everything shown belongs to the old one.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectOpened {
+    pub project_dir: String,
+}
+
+/// The project open now, with what watches it.
+struct Open {
+    project: Arc<LiveProject>,
+    _watcher: ConfigWatcher,
+}
+
 /// What every command may use. Owned by Tauri's state.
 pub struct Context {
-    pub project: Arc<LiveProject>,
+    open: RwLock<Option<Open>>,
+    /// Serializes opening projects: one supervisor at a time.
+    opening: tokio::sync::Mutex<()>,
     /// The protocol logs the window follows, by the id it was given.
     followers: Mutex<HashMap<u32, Following>>,
     next_follower: AtomicU32,
 }
 
 impl Context {
-    fn new(project: Arc<LiveProject>) -> Context {
+    fn new() -> Context {
         Context {
-            project,
+            open: RwLock::new(None),
+            opening: tokio::sync::Mutex::new(()),
             followers: Mutex::new(HashMap::new()),
             next_follower: AtomicU32::new(1),
+        }
+    }
+
+    /// The project open now.
+    pub fn project(&self) -> Arc<LiveProject> {
+        let open = self.open.read().expect("project lock");
+        Arc::clone(
+            &open
+                .as_ref()
+                .expect("a project is open from start-up on")
+                .project,
+        )
+    }
+
+    /// Opens `locations`' project in place of the current one: the old servers are shut down
+    /// first, then the new project's start; the UI is told.
+    pub async fn open_project(
+        &self,
+        app: &AppHandle,
+        locations: Locations,
+    ) -> Result<(), ApiError> {
+        let _turn = self.opening.lock().await;
+        let project = LiveProject::open(locations, Settings::from_env());
+        project.supervisor().keep_protocol_logs();
+        forward_statuses(app.clone(), &project);
+        let watcher = watch_config(app.clone(), Arc::clone(&project)).map_err(ApiError::from)?;
+        let old = self.open.write().expect("project lock").replace(Open {
+            project: Arc::clone(&project),
+            _watcher: watcher,
+        });
+        self.followers.lock().expect("followers lock").clear();
+        if let Some(old) = old {
+            old.project.shutdown().await;
+        }
+        let opened = ProjectOpened {
+            project_dir: project.locations().project.display().to_string(),
+        };
+        if let Err(err) = opened.emit(app) {
+            eprintln!("mcp-manager: could not emit project-opened: {err}");
+        }
+        tauri::async_runtime::spawn(async move { project.start().await });
+        Ok(())
+    }
+
+    /// Opens the project in `folder` (as `--project` would).
+    pub async fn open_folder(&self, app: &AppHandle, folder: &str) -> Result<(), ApiError> {
+        let locations = Locations::from_env(Some(Path::new(folder)))?;
+        self.open_project(app, locations).await
+    }
+
+    /// Shuts the open project's servers down (leaving the app).
+    async fn close(&self) {
+        let open = self.open.write().expect("project lock").take();
+        if let Some(open) = open {
+            open.project.shutdown().await;
         }
     }
 
@@ -63,7 +136,7 @@ impl Context {
         channel: Channel<Vec<LoggedMessage>>,
     ) -> Result<u32, ApiError> {
         let following = self
-            .project
+            .project()
             .follow_protocol_log(server, after, move |batch| channel.send(batch).is_ok())?;
         let id = self.next_follower.fetch_add(1, Ordering::Relaxed);
         self.followers
@@ -102,10 +175,13 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::protocol_log,
             commands::follow_protocol_log,
             commands::unfollow_protocol_log,
+            commands::recent_projects,
+            commands::open_project,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
-            ServerStatusChanged
+            ServerStatusChanged,
+            ProjectOpened
         ])
 }
 
@@ -115,37 +191,38 @@ pub fn typescript() -> specta_typescript::Typescript {
         .header("// Generated from Rust by the `bindings` test (src-tauri/tests/bindings.rs). Do not edit.\n")
 }
 
-/// Opens the main window, runs the project's servers, and returns once the app has left and
-/// every server has been shut down.
+/// Opens the main window on `locations`' project, runs its servers, and returns once the app
+/// has left and every server has been shut down.
 pub fn run(locations: Locations) {
     let builder = bindings_builder();
-    let project = LiveProject::open(locations, Settings::from_env());
-    project.supervisor().keep_protocol_logs();
-    let hosted = Arc::clone(&project);
     let app = tauri::Builder::default()
-        .manage(Context::new(Arc::clone(&project)))
+        .plugin(tauri_plugin_dialog::init())
+        .manage(Context::new())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            forward_statuses(app.handle().clone(), &hosted);
-            let watcher = watch_config(app.handle().clone(), Arc::clone(&hosted))?;
-            app.manage(watcher);
+            let handle = app.handle().clone();
+            tauri::async_runtime::block_on(async {
+                handle
+                    .state::<Context>()
+                    .open_project(&handle, locations)
+                    .await
+            })?;
             leave_on_signals(app.handle().clone());
-            let starting = Arc::clone(&hosted);
-            tauri::async_runtime::spawn(async move { starting.start().await });
             Ok(())
         })
         .build(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
-    app.run(move |_, event| {
+    app.run(|handle, event| {
         if let tauri::RunEvent::Exit = event {
-            tauri::async_runtime::block_on(project.shutdown());
+            tauri::async_runtime::block_on(handle.state::<Context>().close());
         }
     });
 }
 
-/// Every supervisor transition becomes one `server-status-changed` event, in order.
-fn forward_statuses(handle: tauri::AppHandle, project: &LiveProject) {
+/// Every supervisor transition becomes one `server-status-changed` event, in order, until the
+/// supervisor is gone.
+fn forward_statuses(handle: AppHandle, project: &LiveProject) {
     let mut statuses = project.supervisor().subscribe();
     tauri::async_runtime::spawn(async move {
         use tokio::sync::broadcast::error::RecvError;
@@ -167,24 +244,27 @@ fn forward_statuses(handle: tauri::AppHandle, project: &LiveProject) {
 /// A change on disk is announced to the UI and reconciled: only the servers whose content
 /// hash, or whether they start, changed are started, stopped or restarted.
 fn watch_config(
-    handle: tauri::AppHandle,
+    handle: AppHandle,
     project: Arc<LiveProject>,
-) -> Result<ConfigWatcher, Box<dyn std::error::Error>> {
+) -> Result<ConfigWatcher, mcp_manager_core::ConfigError> {
     let watched = project.locations().clone();
-    let watcher = ConfigWatcher::start(watched, move |change| {
+    let project = Arc::downgrade(&project);
+    ConfigWatcher::start(watched, move |change| {
+        // A project that was closed meanwhile has nothing to reconcile.
+        let Some(project) = project.upgrade() else {
+            return;
+        };
         if let Err(err) = ConfigChanged(change).emit(&handle) {
             eprintln!("mcp-manager: could not emit config-changed: {err}");
         }
-        let project = Arc::clone(&project);
         tauri::async_runtime::spawn(async move {
             project.reconcile().await;
         });
-    })?;
-    Ok(watcher)
+    })
 }
 
 /// SIGTERM and SIGINT leave the app as closing its window does, so the servers are shut down.
-fn leave_on_signals(handle: tauri::AppHandle) {
+fn leave_on_signals(handle: AppHandle) {
     #[cfg(unix)]
     tauri::async_runtime::spawn(async move {
         use tokio::signal::unix::{signal, SignalKind};

@@ -12,6 +12,7 @@ import { Button, ServerDetail } from "./servers/ServerDetail";
 import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
 import { emptyDraft } from "./servers/editor/draft";
 import type { FollowLog } from "./logs/ProtocolLog";
+import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
 
 export interface Backend {
   /**
@@ -24,6 +25,7 @@ export interface Backend {
   actions: ServerActions;
   drafts?: DraftApi;
   followLog?: FollowLog;
+  projects?: ProjectApi;
 }
 
 interface Editing {
@@ -89,15 +91,18 @@ export function App({
         <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-5 py-3 dark:border-slate-800 dark:bg-slate-900">
           <Logo />
           <h1 className="text-base font-semibold tracking-tight">MCP Manager</h1>
-          {list && (
-            <span
-              data-testid="project-dir"
-              className="min-w-0 truncate font-mono text-xs text-slate-500 dark:text-slate-400"
-              title={list.projectDir}
-            >
-              {list.projectDir}
-            </span>
-          )}
+          {list &&
+            (backend.projects ? (
+              <ProjectPicker projectDir={list.projectDir} api={backend.projects} />
+            ) : (
+              <span
+                data-testid="project-dir"
+                className="min-w-0 truncate font-mono text-xs text-slate-500 dark:text-slate-400"
+                title={list.projectDir}
+              >
+                {list.projectDir}
+              </span>
+            ))}
           <input
             ref={search}
             type="search"

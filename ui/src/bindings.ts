@@ -36,11 +36,16 @@ export const commands = {
 	followProtocolLog: (name: string, after: number, onMessages: Channel<LoggedMessage[]>) => typedError<number, ApiError>(__TAURI_INVOKE("follow_protocol_log", { name, after, onMessages })),
 	/**  Stops a follower started by `follow_protocol_log`. */
 	unfollowProtocolLog: (id: number) => typedError<null, ApiError>(__TAURI_INVOKE("unfollow_protocol_log", { id })),
+	/**  The projects Claude Code knows (`~/.claude.json`) whose folder still exists. */
+	recentProjects: () => typedError<RecentProject[], ApiError>(__TAURI_INVOKE("recent_projects")),
+	/**  Opens another project: the current servers stop, the new project's start. */
+	openProject: (folder: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_project", { folder })),
 };
 
 /** Events */
 export const events = {
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
+	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
 	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
 };
 
@@ -245,6 +250,20 @@ export type MissingVariable = {
 	variable: string,
 	/**  Where it was used: `command`, `args[1]`, `env.TOKEN`, `url`, `headers.Authorization`. */
 	field: string,
+};
+
+/**  Broadcast when another project was opened: everything shown belongs to the old one. */
+export type ProjectOpened = {
+	projectDir: string,
+};
+
+/**  A project Claude Code has been used in (a key of `projects` in `~/.claude.json`). */
+export type RecentProject = {
+	path: string,
+	/**  How many servers its local scope has. */
+	localServers: number,
+	/**  Whether it is the project open now. */
+	current: boolean,
 };
 
 /**  Where a server entry is stored. */

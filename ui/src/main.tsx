@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App, type Backend } from "./App";
 import { loadServerList, loadStatuses } from "./ipc/api";
@@ -7,6 +7,7 @@ import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
 import { followProtocolLog } from "./logs/follow";
+import { projectApi } from "./projects/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -23,10 +24,26 @@ const backend: Backend = {
   actions: serverActions,
   drafts: draftApi,
   followLog: followProtocolLog,
+  projects: projectApi,
 };
+
+/** Fresh stores, and a fresh App, for each project opened. */
+function Root() {
+  const [opened, setOpened] = useState(0);
+  useEffect(() => {
+    const stop = events.projectOpened.listen(() => setOpened((n) => n + 1));
+    return () => void stop.then((s) => s());
+  }, []);
+  return <Project key={opened} />;
+}
+
+function Project() {
+  const [stores] = useState(() => ({ list: new ServerListStore(loadServerList), statuses: new StatusStore() }));
+  return <App store={stores.list} statuses={stores.statuses} backend={backend} />;
+}
 
 createRoot(root).render(
   <StrictMode>
-    <App store={new ServerListStore(loadServerList)} statuses={new StatusStore()} backend={backend} />
+    <Root />
   </StrictMode>,
 );

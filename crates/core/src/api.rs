@@ -407,3 +407,38 @@ pub fn is_config_file(locations: &Locations, path: &Path) -> bool {
         || path == locations.project_local_settings()
         || locations.project_mcp_jsons().iter().any(|p| p == path)
 }
+
+/// A project Claude Code has been used in (a key of `projects` in `~/.claude.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RecentProject {
+    pub path: String,
+    /// How many servers its local scope has.
+    pub local_servers: u32,
+    /// Whether it is the project open now.
+    pub current: bool,
+}
+
+/// The projects of `~/.claude.json` whose folder still exists, in the file's order, the open
+/// one included. An unreadable file gives none (the list of servers reports the problem).
+pub fn recent_projects(locations: &Locations) -> Vec<RecentProject> {
+    let Ok(Some(document)) = document::read(&locations.claude_json()) else {
+        return Vec::new();
+    };
+    let Some(projects) = document.value.get("projects").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let current = locations.project_key();
+    projects
+        .iter()
+        .filter(|(path, _)| Path::new(path).is_dir())
+        .map(|(path, project)| RecentProject {
+            path: path.clone(),
+            local_servers: project
+                .get("mcpServers")
+                .and_then(Value::as_object)
+                .map_or(0, |s| u32::try_from(s.len()).unwrap_or(u32::MAX)),
+            current: *path == current,
+        })
+        .collect()
+}

@@ -248,3 +248,35 @@ fn a_missing_project_folder_is_an_error_with_its_code() {
         "codes cross the boundary as kebab-case words"
     );
 }
+
+#[test]
+fn recent_projects_are_the_existing_folders_claude_code_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (home, here, there) = (root.join("home"), root.join("here"), root.join("there"));
+    for folder in [&home, &here, &there] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    let claude = serde_json::json!({
+        "projects": {
+            here.to_str().unwrap(): { "mcpServers": { "a": { "command": "a" }, "b": { "command": "b" } } },
+            root.join("gone").to_str().unwrap(): {},
+            there.to_str().unwrap(): { "allowedTools": [] }
+        }
+    });
+    std::fs::write(home.join(".claude.json"), claude.to_string()).unwrap();
+    let locations = mcp_manager_core::Locations::new(home, None, &here).unwrap();
+    let recent = mcp_manager_core::api::recent_projects(&locations);
+    let seen: Vec<(String, u32, bool)> = recent
+        .into_iter()
+        .map(|p| (p.path, p.local_servers, p.current))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (here.display().to_string(), 2, true),
+            (there.display().to_string(), 0, false),
+        ],
+        "a folder that no longer exists is left out"
+    );
+}
