@@ -4,8 +4,9 @@
 use mcp_manager_connect::project::StderrTail;
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
-use mcp_manager_core::api::{self, RecentProject, Written};
-use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, ServerDraft};
+use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
+use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
+use mcp_manager_core::config::interop::{Client, ExportReport};
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -176,4 +177,47 @@ pub async fn open_project(
     folder: String,
 ) -> Result<(), ApiError> {
     context.open_folder(&app, &folder).await
+}
+
+/// What importing another client's servers into `scope` would do. Values that look like
+/// secrets are masked; nothing is written.
+#[tauri::command]
+#[specta::specta]
+pub async fn plan_import(
+    context: State<'_, Context>,
+    client: Client,
+    scope: Scope,
+) -> Result<ImportPreview, ApiError> {
+    Ok(api::import_preview(
+        context.project().locations(),
+        client,
+        scope,
+    )?)
+}
+
+/// Imports another client's servers into `scope`, with the values of its `${input:…}`s.
+#[tauri::command]
+#[specta::specta]
+pub async fn apply_import(
+    context: State<'_, Context>,
+    client: Client,
+    scope: Scope,
+    inputs: Vec<KeyValue>,
+) -> Result<Vec<String>, ApiError> {
+    Ok(api::import_servers(
+        context.project().locations(),
+        client,
+        scope,
+        &inputs,
+    )?)
+}
+
+/// Writes the servers this project uses into another client's file.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_servers(
+    context: State<'_, Context>,
+    client: Client,
+) -> Result<ExportReport, ApiError> {
+    Ok(api::export_masked(context.project().locations(), client)?)
 }

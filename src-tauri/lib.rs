@@ -177,6 +177,9 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::unfollow_protocol_log,
             commands::recent_projects,
             commands::open_project,
+            commands::plan_import,
+            commands::apply_import,
+            commands::export_servers,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

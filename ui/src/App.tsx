@@ -13,6 +13,8 @@ import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
 import { emptyDraft } from "./servers/editor/draft";
 import type { FollowLog } from "./logs/ProtocolLog";
 import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
+import { ImportExport } from "./interop/ImportExport";
+import type { InteropApi } from "./interop/api";
 
 export interface Backend {
   /**
@@ -26,6 +28,7 @@ export interface Backend {
   drafts?: DraftApi;
   followLog?: FollowLog;
   projects?: ProjectApi;
+  interop?: InteropApi;
 }
 
 interface Editing {
@@ -50,6 +53,7 @@ export function App({
   const [selected, setSelected] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [interchanging, setInterchanging] = useState(false);
   const editedName = useRef<string | null>(null);
   editedName.current = editing?.original?.name ?? null;
 
@@ -122,6 +126,11 @@ export function App({
               Add server
             </Button>
           )}
+          {backend.interop && (
+            <Button testId="open-import-export" onClick={() => setInterchanging(true)}>
+              Import / Export
+            </Button>
+          )}
           <Button testId="refresh" onClick={() => void store.refresh()}>
             Refresh
           </Button>
@@ -181,6 +190,10 @@ export function App({
                   if (saved) setSelected(`${saved.scope}:${saved.name}`);
                 }}
               />
+            </aside>
+          ) : interchanging && backend.interop ? (
+            <aside className={ASIDE}>
+              <ImportExport api={backend.interop} onClose={() => setInterchanging(false)} />
             </aside>
           ) : (
             current && (

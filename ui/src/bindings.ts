@@ -40,6 +40,15 @@ export const commands = {
 	recentProjects: () => typedError<RecentProject[], ApiError>(__TAURI_INVOKE("recent_projects")),
 	/**  Opens another project: the current servers stop, the new project's start. */
 	openProject: (folder: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_project", { folder })),
+	/**
+	 *  What importing another client's servers into `scope` would do. Values that look like
+	 *  secrets are masked; nothing is written.
+	 */
+	planImport: (client: Client, scope: Scope) => typedError<ImportPreview, ApiError>(__TAURI_INVOKE("plan_import", { client, scope })),
+	/**  Imports another client's servers into `scope`, with the values of its `${input:…}`s. */
+	applyImport: (client: Client, scope: Scope, inputs: KeyValue[]) => typedError<string[], ApiError>(__TAURI_INVOKE("apply_import", { client, scope, inputs })),
+	/**  Writes the servers this project uses into another client's file. */
+	exportServers: (client: Client) => typedError<ExportReport, ApiError>(__TAURI_INVOKE("export_servers", { client })),
 };
 
 /** Events */
@@ -77,6 +86,19 @@ export type Capabilities = {
 	logging: boolean,
 	completions: boolean,
 };
+
+/**  Another MCP client. */
+export type Client = "claude-desktop" | 
+/**  `~/.cursor/mcp.json` */
+"cursor" | 
+/**  `.cursor/mcp.json` in the project */
+"cursor-project" | 
+/**  `.vscode/mcp.json` in the project */
+"vscode" | "windsurf" | "codex" | 
+/**  `~/.gemini/settings.json` */
+"gemini" | 
+/**  `.gemini/settings.json` in the project */
+"gemini-project" | "zed";
 
 /**
  *  Which servers changed on disk: added, removed, edited in a way that affects the
@@ -192,11 +214,53 @@ export type ErrorCode =
 /**  A bug: the message says where. */
 "internal";
 
+/**  What export wrote, and what the target cannot express. */
+export type ExportReport = {
+	target: string,
+	written: string[],
+	/**
+	 *  `name: what` for each piece the target cannot hold; those servers are written without
+	 *  it, or not at all when their transport is missing there.
+	 */
+	notExpressible: string[],
+	/**  Set instead of writing when the target file has comments: the JSON to paste. */
+	printed: string | null,
+};
+
 /**  What saving would do to one file. */
 export type FileChange = {
 	path: string,
 	/**  The changed lines with up to three unchanged lines around each change. */
 	lines: DiffLine[],
+};
+
+/**  What an import would do, as the window shows it; nothing is written while making it. */
+export type ImportPreview = {
+	source: string,
+	scope: Scope,
+	add: ImportPreviewItem[],
+	skipped: Skipped[],
+	conflicts: Skipped[],
+	inputs: InputPrompt[],
+};
+
+/**  One server an import would add, as the window shows it. */
+export type ImportPreviewItem = {
+	name: string,
+	transport: TransportKind,
+	target: string,
+	/**  The `${input:…}` ids it uses. */
+	inputs: string[],
+	/**  The entry that would be written, pretty-printed, secret-looking values masked. */
+	entry: string,
+};
+
+/**  A `${input:id}` the person must supply (VS Code). */
+export type InputPrompt = {
+	id: string,
+	description: string | null,
+	/**  Declared as a password: read it without echo. */
+	password: boolean,
 };
 
 /**  One row of `env` or `headers`, in the order shown. */
@@ -367,6 +431,12 @@ export type ServerSummary = {
 	hash: string,
 	/**  `${VAR}`s that are not set and have no default; they stay literal. */
 	missingVariables: MissingVariable[],
+};
+
+/**  A server import leaves alone, and why. */
+export type Skipped = {
+	name: string,
+	reason: string,
 };
 
 /**  One change of one server's status. */

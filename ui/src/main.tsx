@@ -8,6 +8,7 @@ import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
 import { followProtocolLog } from "./logs/follow";
 import { projectApi } from "./projects/api";
+import { interopApi } from "./interop/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -25,6 +26,7 @@ const backend: Backend = {
   drafts: draftApi,
   followLog: followProtocolLog,
   projects: projectApi,
+  interop: interopApi,
 };
 
 /** Fresh stores, and a fresh App, for each project opened. */

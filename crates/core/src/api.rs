@@ -14,9 +14,10 @@ use serde_json::{Map, Value};
 use crate::config::approval::{self, Approval, ApprovalSettings};
 use crate::config::catalog::{Catalog, CatalogEntry, CatalogProblem};
 use crate::config::document::{self, NewFileMode};
-use crate::config::draft::servers_location;
+use crate::config::draft::{self, servers_location, KeyValue};
 use crate::config::entry::{claude_order, parse_entry_value, ServerConfig, TransportKind};
 use crate::config::expand::{expand_config, process_env, MissingVariable};
+use crate::config::interop::{self, Client, ExportReport};
 use crate::config::names::validate_new_name;
 use crate::error::{ConfigError, ErrorCode};
 use crate::locations::Locations;
@@ -441,4 +442,81 @@ pub fn recent_projects(locations: &Locations) -> Vec<RecentProject> {
             current: *path == current,
         })
         .collect()
+}
+
+/// One server an import would add, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportPreviewItem {
+    pub name: String,
+    pub transport: TransportKind,
+    pub target: String,
+    /// The `${input:…}` ids it uses.
+    pub inputs: Vec<String>,
+    /// The entry that would be written, pretty-printed, secret-looking values masked.
+    pub entry: String,
+}
+
+/// What an import would do, as the window shows it; nothing is written while making it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportPreview {
+    pub source: String,
+    pub scope: Scope,
+    pub add: Vec<ImportPreviewItem>,
+    pub skipped: Vec<interop::Skipped>,
+    pub conflicts: Vec<interop::Skipped>,
+    pub inputs: Vec<interop::InputPrompt>,
+}
+
+/// [`interop::plan_import`] from a client's usual file, as the window may show it.
+pub fn import_preview(
+    locations: &Locations,
+    client: Client,
+    scope: Scope,
+) -> Result<ImportPreview, ConfigError> {
+    let plan = interop::plan_import(locations, client, None, scope)?;
+    Ok(ImportPreview {
+        source: plan.source,
+        scope: plan.scope,
+        add: plan
+            .add
+            .into_iter()
+            .map(|item| ImportPreviewItem {
+                entry: serde_json::to_string_pretty(&draft::masked(&item.entry))
+                    .unwrap_or_default(),
+                name: item.name,
+                transport: item.transport,
+                target: item.target,
+                inputs: item.inputs,
+            })
+            .collect(),
+        skipped: plan.skipped,
+        conflicts: plan.conflicts,
+        inputs: plan.inputs,
+    })
+}
+
+/// Plans the import from a client's usual file again and writes it, with the `${input:…}`
+/// values given. Returns the names added.
+pub fn import_servers(
+    locations: &Locations,
+    client: Client,
+    scope: Scope,
+    inputs: &[KeyValue],
+) -> Result<Vec<String>, ConfigError> {
+    let plan = interop::plan_import(locations, client, None, scope)?;
+    let values: std::collections::BTreeMap<String, String> = inputs
+        .iter()
+        .map(|row| (row.key.clone(), row.value.clone()))
+        .collect();
+    interop::apply_import(locations, &plan, &values)
+}
+
+/// [`interop::export`] to a client's usual file; text to paste by hand (a file with
+/// comments) has its secret-looking values masked.
+pub fn export_masked(locations: &Locations, client: Client) -> Result<ExportReport, ConfigError> {
+    let mut report = interop::export(locations, client, None)?;
+    report.printed = report.printed.as_deref().map(draft::masked_text);
+    Ok(report)
 }

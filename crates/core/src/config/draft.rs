@@ -658,6 +658,33 @@ pub fn diff(before: &str, after: &str) -> Vec<DiffLine> {
     out
 }
 
+/// `value` with every string that looks like a secret (by its key or its shape) replaced by a
+/// mask, at any depth: what the window may be shown of an entry it does not edit.
+pub fn masked(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, v)| {
+                    let v = match v {
+                        Value::String(text) if looks_secret(key, text) => {
+                            Value::String("••••••••".into())
+                        }
+                        other => masked(other),
+                    };
+                    (key.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(masked).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Every line of `text` with secret values masked (see [`masked`]).
+pub fn masked_text(text: &str) -> String {
+    text.lines().map(redact_line).collect::<Vec<_>>().join("\n")
+}
+
 /// A line of a file with every `"key": "value"` pair whose value looks like a secret masked:
 /// a diff shown in the window must not carry the secrets of this or any other entry, whether
 /// the file is pretty-printed or on one line.
@@ -923,6 +950,24 @@ mod tests {
         assert!(
             shown.iter().any(|l| l.contains("\"info\"")),
             "plain values are: {shown:?}"
+        );
+    }
+
+    #[test]
+    fn masking_hides_secret_values_at_any_depth_and_keeps_the_rest() {
+        let entry = serde_json::json!({
+            "command": "gh",
+            "env": { "GITHUB_TOKEN": "ghp_abcdefghijklmnop1234", "LEVEL": "debug" },
+            "headers": { "Authorization": "Bearer abcdefghijklmnopqrstuvwxyz123" }
+        });
+        let shown = masked(&entry).to_string();
+        assert!(
+            !shown.contains("ghp_") && !shown.contains("abcdefghijklmnopqrstuvwxyz123"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("\"debug\"") && shown.contains("\"gh\""),
+            "{shown}"
         );
     }
 
