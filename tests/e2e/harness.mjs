@@ -22,7 +22,7 @@ const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
 /** The session of this test file (one per file), for helpers that type keys. */
 let current;
 
-function waitForPort(port, deadlineMs, log) {
+export function waitForPort(port, deadlineMs, log = () => "") {
   const start = Date.now();
   return new Promise((resolvePort, reject) => {
     const attempt = () => {

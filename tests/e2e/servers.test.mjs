@@ -21,6 +21,7 @@ import {
   screenshot,
   serverPids,
   type,
+  waitForPort,
   waitForState,
 } from "./harness.mjs";
 
@@ -104,6 +105,8 @@ before(async () => {
       2,
     ) + "\n",
   );
+  // Listening before the app starts: a server that is not there at start-up is failed.
+  await waitForPort(port, 20_000, () => "server-everything (streamable HTTP) did not listen");
   session = await launch(box);
   browser = session.browser;
 });
