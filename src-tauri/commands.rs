@@ -1,7 +1,7 @@
 //! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
-use mcp_manager_connect::project::StderrTail;
+use mcp_manager_connect::project::{LoginSummary, StderrTail};
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
@@ -220,4 +220,18 @@ pub async fn export_servers(
     client: Client,
 ) -> Result<ExportReport, ApiError> {
     Ok(api::export_masked(context.project().locations(), client)?)
+}
+
+/// Logs in to a remote server in the person's browser, then starts it with the new token.
+#[tauri::command]
+#[specta::specta]
+pub async fn log_in(context: State<'_, Context>, name: String) -> Result<LoginSummary, ApiError> {
+    context.project().log_in(&name).await
+}
+
+/// Forgets a server's tokens (revoking them where offered) and starts it again without them.
+#[tauri::command]
+#[specta::specta]
+pub async fn log_out(context: State<'_, Context>, name: String) -> Result<bool, ApiError> {
+    context.project().log_out(&name).await
 }

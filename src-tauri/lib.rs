@@ -180,6 +180,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::plan_import,
             commands::apply_import,
             commands::export_servers,
+            commands::log_in,
+            commands::log_out,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

@@ -4,7 +4,7 @@
 // configuration, and its own private D-Bus session, which ends with it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -66,20 +66,34 @@ export function sandboxEnv(box, runtimeDir) {
   return env;
 }
 
-/** Starts tauri-driver and the app on `box.project`; returns the session and a way to end it. */
-export async function launch(box) {
+/**
+ * Starts tauri-driver and the app on `box.project` (with `extraEnv`); returns the session and
+ * a way to end it.
+ */
+export async function launch(box, extraEnv = {}) {
   assert.ok(existsSync(application), `${application} must be built first (scripts/test builds it)`);
   // WebKit's helpers (xdg-document-portal) mount a FUSE file system under XDG_RUNTIME_DIR;
   // keep it out of the folder deleted afterwards.
   const runtimeDir = mkdtempSync(join(tmpdir(), "mcp-manager-e2e-run-"));
-  const env = sandboxEnv(box, runtimeDir);
+  const env = { ...sandboxEnv(box, runtimeDir), ...extraEnv };
   let log = "";
-  // A private session bus, so that whatever WebKit activates on it (portals, a11y, the
-  // keychain) runs with the sandbox's HOME and ends with the test. `detached` puts it all in
-  // one process group, which `close` ends as a whole.
+  // A private session bus, so that whatever WebKit activates on it (portals, a11y) runs with
+  // the sandbox's HOME and ends with the test, with a real, unlocked gnome-keyring of its own
+  // on it (scripts/with-keychain) for the app's tokens. `detached` puts it all in one
+  // process group, which `close` ends as a whole.
   const driver = spawn(
     "dbus-run-session",
-    ["--", "tauri-driver", "--port", String(driverPort), "--native-port", String(driverPort + 1)],
+    [
+      "--",
+      "env",
+      "MCP_MANAGER_PRIVATE_BUS=1",
+      join(root, "scripts/with-keychain"),
+      "tauri-driver",
+      "--port",
+      String(driverPort),
+      "--native-port",
+      String(driverPort + 1),
+    ],
     { env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   driver.stdout.on("data", (chunk) => (log += chunk));
@@ -201,11 +215,19 @@ export async function type(element, text) {
   if (text !== "") await element.addValue(text);
 }
 
-/** Saves a screenshot under artifacts/ (after WebKit has painted the last change). */
+/**
+ * Saves a screenshot under artifacts/ (after WebKit has painted the last change); with
+ * UPDATE_SCREENSHOT=1 also as the README's copy in docs/screens/.
+ */
 export async function screenshot(browser, name) {
   mkdirSync(artifacts, { recursive: true });
   await new Promise((r) => setTimeout(r, 300));
   const path = join(artifacts, `${name}.png`);
   await browser.saveScreenshot(path);
+  if (process.env.UPDATE_SCREENSHOT) {
+    const docs = join(root, "docs", "screens");
+    mkdirSync(docs, { recursive: true });
+    copyFileSync(path, join(docs, `${name}.png`));
+  }
   return path;
 }

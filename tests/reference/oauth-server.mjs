@@ -9,7 +9,8 @@
 // The MCP endpoint is /mcp (streamable HTTP); /sse (legacy HTTP+SSE, messages POSTed to
 // /messages) is a second protected resource with its own RFC 9728 metadata.
 //
-// Prints "listening PORT". The password is "letmein". GET /stats returns the counters;
+// Prints "listening PORT". The password is "letmein". GET /stats returns the counters, GET
+// /issued every token issued (for tests that check tokens appear nowhere they must not);
 // POST /quirk switches on a misbehaviour (see below).
 import { randomUUID } from "node:crypto";
 import express from "express";
@@ -46,9 +47,13 @@ const clientsStore = {
   },
 };
 
+// Every token ever issued, for the tests that look for them where they must not be.
+const issued = [];
+
 function issue(clientId, scopes, resource) {
   const token = randomUUID();
   const refreshToken = randomUUID();
+  issued.push(token, refreshToken);
   access.set(token, { clientId, scopes, resource, expiresAt: Date.now() + ttl * 1000 });
   refresh.set(refreshToken, { clientId, scopes, resource });
   return { access_token: token, token_type: "bearer", expires_in: ttl, refresh_token: refreshToken, scope: scopes.join(" ") };
@@ -145,6 +150,7 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     res.redirect(target.href);
   });
   app.get("/stats", (_req, res) => res.json(stats));
+  app.get("/issued", (_req, res) => res.json(issued));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   const count = (req, _res, next) => {
     if (!req.headers.authorization) stats.unauthenticated += 1;

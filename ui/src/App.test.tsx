@@ -25,6 +25,8 @@ function recordingActions(log: string[]): ServerActions {
     ),
     remove: (name, scope) => (log.push(`remove ${name} ${scope}`), ok(written)),
     stderr: () => ok({ lines: ["listening on stdio"], droppedLines: 0 }),
+    logIn: (name) => (log.push(`log in ${name}`), ok({ scopes: [], storedIn: "the OS keychain" })),
+    logOut: (name) => (log.push(`log out ${name}`), ok(true)),
   };
 }
 

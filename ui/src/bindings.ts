@@ -49,6 +49,10 @@ export const commands = {
 	applyImport: (client: Client, scope: Scope, inputs: KeyValue[]) => typedError<string[], ApiError>(__TAURI_INVOKE("apply_import", { client, scope, inputs })),
 	/**  Writes the servers this project uses into another client's file. */
 	exportServers: (client: Client) => typedError<ExportReport, ApiError>(__TAURI_INVOKE("export_servers", { client })),
+	/**  Logs in to a remote server in the person's browser, then starts it with the new token. */
+	logIn: (name: string) => typedError<LoginSummary, ApiError>(__TAURI_INVOKE("log_in", { name })),
+	/**  Forgets a server's tokens (revoking them where offered) and starts it again without them. */
+	logOut: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("log_out", { name })),
 };
 
 /** Events */
@@ -302,6 +306,13 @@ export type LoggedMessage = {
 	/**  Its whole size in bytes. */
 	size: number,
 	truncated: boolean,
+};
+
+/**  What a login got, without any token. */
+export type LoginSummary = {
+	scopes: string[],
+	/**  "the OS keychain", or the unencrypted file when one is configured. */
+	storedIn: string,
 };
 
 /**  What kind of JSON-RPC message it is. */

@@ -7,6 +7,7 @@
 //!   servers), and every transition goes through one function that stores the new state and
 //!   emits exactly one event.
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
+//! - [`login`]: logging in to a server through the person's browser, for both doors.
 //! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
 //!   `mcpctl` builds it for one command.
 //! - [`protocol_log`]: every JSON-RPC message of a session, in a bounded ring per server.
@@ -20,6 +21,7 @@ pub mod connection;
 mod handler;
 pub mod headers;
 pub mod http_client;
+pub mod login;
 pub mod needs_auth;
 pub mod oauth;
 pub mod project;

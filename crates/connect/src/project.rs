@@ -44,6 +44,15 @@ impl Drop for Following {
     }
 }
 
+/// What a login got, without any token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginSummary {
+    pub scopes: Vec<String>,
+    /// "the OS keychain", or the unencrypted file when one is configured.
+    pub stored_in: String,
+}
+
 /// A project's configuration and the supervisor running its servers.
 pub struct LiveProject {
     locations: Locations,
@@ -175,6 +184,30 @@ impl LiveProject {
             }
         });
         Ok(Following(task.abort_handle()))
+    }
+
+    /// Logs in to a remote server through the person's browser (`$BROWSER` when set), keeps
+    /// the tokens in the secret store, and starts the server again with them.
+    pub async fn log_in(&self, server: &str) -> Result<LoginSummary, ApiError> {
+        let logged_in =
+            crate::login::log_in(&self.locations, server, crate::oauth::Opener::System, &[])
+                .await?;
+        self.restart(server).await?;
+        Ok(LoginSummary {
+            scopes: logged_in.granted.scopes,
+            stored_in: crate::login::where_kept(&logged_in.unencrypted),
+        })
+    }
+
+    /// Forgets a server's tokens (revoked first where the server offers revocation) and
+    /// starts it again without them. Returns whether the server revoked them.
+    pub async fn log_out(&self, server: &str) -> Result<bool, ApiError> {
+        let (target, _) = crate::login::oauth_target(&self.locations, server)?;
+        let revoked = crate::oauth::logout(&target)
+            .await
+            .map_err(crate::login::oauth_failure)?;
+        self.restart(server).await?;
+        Ok(revoked)
     }
 
     /// Ends every server (no process outlives this) and starts none afterwards.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
@@ -86,52 +87,6 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
     })
 }
 
-/// The OAuth target of a remote server of the catalog.
-fn oauth_target(
-    locations: &Locations,
-    name: &str,
-) -> Result<(mcp_manager_connect::oauth::Target, Option<PathBuf>), ApiError> {
-    use mcp_manager_core::config::entry::Transport;
-    let catalog = Catalog::load(locations);
-    let entry = catalog.effective(name).ok_or_else(|| {
-        ApiError::from(ConfigError::ServerNotFound {
-            name: name.to_string(),
-            scope: None,
-        })
-    })?;
-    let (expanded, _) = mcp_manager_core::config::expand::expand_config(
-        &entry.config,
-        &mcp_manager_core::config::expand::process_env,
-    );
-    let Transport::Remote { url, .. } = &expanded.transport else {
-        return Err(failure(format!(
-            "\"{name}\" is a local (stdio) server: OAuth is for remote servers"
-        )));
-    };
-    let (store, unencrypted) = mcp_manager_core::secrets::configured_store();
-    let target = mcp_manager_connect::oauth::Target::of(name, &entry.config, url, store)
-        .expect("a remote entry has a target");
-    Ok((target, unencrypted))
-}
-
-fn oauth_failure(err: mcp_manager_connect::oauth::OAuthError) -> ApiError {
-    use mcp_manager_connect::oauth::OAuthError;
-    ApiError {
-        code: match err {
-            OAuthError::Keychain(_) => ErrorCode::Keychain,
-            _ => ErrorCode::InvalidRequest,
-        },
-        message: err.to_string(),
-    }
-}
-
-fn where_kept(unencrypted: &Option<PathBuf>) -> String {
-    match unencrypted {
-        Some(path) => format!("the UNENCRYPTED secrets file {}", path.display()),
-        None => "the OS keychain".into(),
-    }
-}
-
 /// `mcpctl login SERVER`: asks the server (its 401 carries the challenge that seeds
 /// discovery), logs in through the browser or the server's machine grant, and connects once
 /// with the new token to show it works.
@@ -142,56 +97,20 @@ pub fn login(
     scope: Option<&str>,
     json: bool,
 ) -> Result<bool, ApiError> {
-    use mcp_manager_connect::oauth::{self, Loopback, Opener};
-    let (target, unencrypted) = oauth_target(locations, name)?;
-    let catalog = Catalog::load(locations);
-    let entry = catalog.effective(name).expect("found above").clone();
+    use mcp_manager_connect::login::{log_in, open_once};
+    use mcp_manager_connect::oauth::Opener;
+    let opener = if no_browser {
+        Opener::Print
+    } else {
+        Opener::System
+    };
+    let scopes: Vec<String> = scope
+        .map(|s| s.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
     runtime().block_on(async {
-        let (config, _) = mcp_manager_core::config::expand::expand_config(
-            &entry.config,
-            &mcp_manager_core::config::expand::process_env,
-        );
-        let probe = open_once(name, &config, locations, None).await;
-        let challenge = match probe {
-            Ok(connection) => {
-                connection.shutdown().await;
-                None
-            }
-            Err(mcp_manager_connect::ConnectError::NeedsAuth { challenge }) => challenge,
-            Err(err) => return Err(failure(format!("{name}: {err}"))),
-        };
-        // A fixed port when the server registered one; else the port of this app's earlier
-        // registration, so that it can be reused; else any.
-        let remembered = target
-            .secrets
-            .registration()
-            .await
-            .ok()
-            .flatten()
-            .and_then(|r| url_port(&r.redirect_uri));
-        let opener = if no_browser {
-            Opener::Print
-        } else {
-            Opener::System
-        };
-        let browser = match (target.oauth.callback_port, remembered) {
-            (Some(port), _) => Loopback::bind(Some(port), opener).await,
-            (None, Some(port)) => match Loopback::bind(Some(port), opener).await {
-                Ok(browser) => Ok(browser),
-                Err(_) => Loopback::bind(None, opener).await,
-            },
-            (None, None) => Loopback::bind(None, opener).await,
-        }
-        .map_err(oauth_failure)?;
-        let scopes: Vec<String> = scope
-            .map(|s| s.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default();
-        let granted = oauth::authorize(&target, &browser, challenge.as_deref(), &scopes)
-            .await
-            .map_err(oauth_failure)?;
-        mcp_manager_connect::needs_auth::NeedsAuthCache::in_dir(&locations.claude_dir())
-            .clear(name);
-        let check = open_once(name, &config, locations, Some(&target)).await;
+        let logged_in = log_in(locations, name, opener, &scopes).await?;
+        let (granted, unencrypted) = (&logged_in.granted, &logged_in.unencrypted);
+        let check = open_once(name, &logged_in.config, locations, Some(&logged_in.target)).await;
         let connected = match check {
             Ok(connection) => {
                 connection.shutdown().await;
@@ -204,7 +123,7 @@ pub fn login(
                 "server": name,
                 "clientId": granted.client_id,
                 "scopes": granted.scopes,
-                "storedIn": where_kept(&unencrypted),
+                "storedIn": where_kept(unencrypted),
                 "connected": connected.is_ok(),
                 "error": connected.as_ref().err(),
             }));
@@ -216,7 +135,7 @@ pub fn login(
             };
             println!(
                 "Logged in to {name}{scopes}. Tokens are stored in {}.",
-                where_kept(&unencrypted)
+                where_kept(unencrypted)
             );
             match &connected {
                 Ok(()) => println!("{name}: connected with the new token"),
@@ -225,32 +144,6 @@ pub fn login(
         }
         Ok(connected.is_ok())
     })
-}
-
-/// One session with `name`, with or without its stored token (for `login`'s probe and check).
-async fn open_once(
-    name: &str,
-    config: &mcp_manager_core::config::entry::ServerConfig,
-    locations: &Locations,
-    auth: Option<&mcp_manager_connect::oauth::Target>,
-) -> Result<mcp_manager_connect::Connection, mcp_manager_connect::ConnectError> {
-    mcp_manager_connect::Connection::open_authorized(
-        name,
-        config,
-        &locations.project,
-        mcp_manager_connect::Limits::connect(Settings::from_env().connect_timeout),
-        mcp_manager_connect::ServerLogs::default(),
-        Arc::new(mcp_manager_connect::answer::Decline),
-        mcp_manager_connect::Roots::of(std::slice::from_ref(&locations.project)),
-        auth,
-    )
-    .await
-}
-
-fn url_port(url: &str) -> Option<u16> {
-    let rest = url.split("://").nth(1)?;
-    let authority = rest.split('/').next()?;
-    authority.rsplit(':').next()?.parse().ok()
 }
 
 /// `mcpctl logout SERVER`.

@@ -21,6 +21,7 @@ export function ServerDetail({
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<"overview" | "protocol">("overview");
+  const [loggingIn, setLoggingIn] = useState(false);
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   useEffect(() => {
     setRefusal(null);
@@ -87,6 +88,26 @@ export function ServerDetail({
         </p>
       ) : (
         <StatusBlock server={server} status={status} state={state} />
+      )}
+      {status?.state === "needs-auth" && (
+        <div className="flex items-center gap-2">
+          <Button
+            testId="log-in"
+            tone="primary"
+            disabled={loggingIn}
+            onClick={() => {
+              setLoggingIn(true);
+              void act(() => actions.logIn(server.name)).finally(() => setLoggingIn(false));
+            }}
+          >
+            Log in
+          </Button>
+          {loggingIn && (
+            <span data-testid="logging-in" className="text-sm text-slate-600 dark:text-slate-400">
+              Finish logging in in your browser…
+            </span>
+          )}
+        </div>
       )}
 
       {refusal && (
@@ -162,6 +183,11 @@ export function ServerDetail({
             {server.enabled ? "Disable" : "Enable"}
           </Button>
         )}
+        {server.transport !== "stdio" && status?.state === "connected" && (
+          <Button testId="log-out" onClick={() => act(() => actions.logOut(server.name))}>
+            Log out
+          </Button>
+        )}
         {!server.readOnly && (
           <Button testId="edit" onClick={() => onEdit(server)}>
             Edit…
@@ -232,8 +258,8 @@ function StatusBlock({
       )}
       {status?.state === "needs-auth" && (
         <p data-testid="needs-auth-help" className="mt-1">
-          The server asks you to log in. Run <code className="font-mono">mcpctl login {server.name}</code>{" "}
-          in a terminal, then Retry.
+          The server asks you to log in. Log in opens your browser; the tokens go to your OS
+          keychain, never to a file.
         </p>
       )}
     </div>

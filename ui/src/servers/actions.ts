@@ -12,6 +12,8 @@ export const serverActions = {
     call(() => commands.setServerApproval(name, approve)),
   remove: (name: string, scope: Scope) => call(() => commands.removeServer(name, scope)),
   stderr: (name: string) => call(() => commands.serverStderr(name)),
+  logIn: (name: string) => call(() => commands.logIn(name)),
+  logOut: (name: string) => call(() => commands.logOut(name)),
 };
 
 export type ServerActions = typeof serverActions;

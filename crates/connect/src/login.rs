@@ -1,0 +1,153 @@
+//! Logging in to a server, as both doors do it: `mcpctl login` and the window's Log in button.
+//!
+//! The server is asked first without a token: its 401 carries the `WWW-Authenticate`
+//! challenge that seeds discovery (RFC 9728 §5.1). Then the person logs in through their own
+//! browser and a loopback listener (RFC 8252 §7.3) on the entry's `oauth.callbackPort`, else
+//! the port of this app's earlier registration (so the registration is reused), else any; a
+//! server with a machine grant gets its token without a browser. Claude Code's needs-auth
+//! cache forgets the server, so the next start asks it again.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::{ServerConfig, Transport};
+use mcp_manager_core::config::expand::{expand_config, process_env};
+use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
+
+use crate::connection::{ConnectError, Connection, Limits, ServerLogs};
+use crate::oauth::{self, Granted, Loopback, OAuthError, Opener, Target};
+use crate::supervisor::Settings;
+
+/// The OAuth target of a remote server of the configuration, and the unencrypted secrets
+/// file when that, not the OS keychain, keeps the tokens.
+pub fn oauth_target(
+    locations: &Locations,
+    name: &str,
+) -> Result<(Target, Option<PathBuf>), ApiError> {
+    let catalog = Catalog::load(locations);
+    let entry = catalog.effective(name).ok_or_else(|| {
+        ApiError::from(ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: None,
+        })
+    })?;
+    let (expanded, _) = expand_config(&entry.config, &process_env);
+    let Transport::Remote { url, .. } = &expanded.transport else {
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\" is a local (stdio) server: OAuth is for remote servers"),
+        });
+    };
+    let (store, unencrypted) = mcp_manager_core::secrets::configured_store();
+    let target = Target::of(name, &entry.config, url, store).expect("a remote entry has a target");
+    Ok((target, unencrypted))
+}
+
+/// An OAuth failure in the IPC shape: a keychain failure keeps its own code.
+pub fn oauth_failure(err: OAuthError) -> ApiError {
+    ApiError {
+        code: match err {
+            OAuthError::Keychain(_) => ErrorCode::Keychain,
+            _ => ErrorCode::InvalidRequest,
+        },
+        message: err.to_string(),
+    }
+}
+
+/// Where tokens are kept, in words.
+pub fn where_kept(unencrypted: &Option<PathBuf>) -> String {
+    match unencrypted {
+        Some(path) => format!("the UNENCRYPTED secrets file {}", path.display()),
+        None => "the OS keychain".into(),
+    }
+}
+
+/// One session with `name`, with or without its stored token (the probe, and a check).
+pub async fn open_once(
+    name: &str,
+    config: &ServerConfig,
+    locations: &Locations,
+    auth: Option<&Target>,
+) -> Result<Connection, ConnectError> {
+    Connection::open_authorized(
+        name,
+        config,
+        &locations.project,
+        Limits::connect(Settings::from_env().connect_timeout),
+        ServerLogs::default(),
+        Arc::new(crate::answer::Decline),
+        crate::Roots::of(std::slice::from_ref(&locations.project)),
+        auth,
+    )
+    .await
+}
+
+/// What a login got, and where it is kept.
+#[derive(Debug, Clone)]
+pub struct LoggedIn {
+    pub target: Target,
+    pub granted: Granted,
+    pub unencrypted: Option<PathBuf>,
+    /// The expanded entry, for a check with the new token.
+    pub config: ServerConfig,
+}
+
+/// Logs in to the remote server `name`: probe, browser (or machine grant), tokens to the
+/// secret store, needs-auth cache cleared. `scopes` empty: what the server asks for.
+pub async fn log_in(
+    locations: &Locations,
+    name: &str,
+    opener: Opener,
+    scopes: &[String],
+) -> Result<LoggedIn, ApiError> {
+    let (target, unencrypted) = oauth_target(locations, name)?;
+    let catalog = Catalog::load(locations);
+    let entry = catalog.effective(name).expect("found above").clone();
+    let (config, _) = expand_config(&entry.config, &process_env);
+    let challenge = match open_once(name, &config, locations, None).await {
+        Ok(connection) => {
+            connection.shutdown().await;
+            None
+        }
+        Err(ConnectError::NeedsAuth { challenge }) => challenge,
+        Err(err) => {
+            return Err(ApiError {
+                code: ErrorCode::InvalidRequest,
+                message: format!("{name}: {err}"),
+            })
+        }
+    };
+    let remembered = target
+        .secrets
+        .registration()
+        .await
+        .ok()
+        .flatten()
+        .and_then(|r| url_port(&r.redirect_uri));
+    let browser = match (target.oauth.callback_port, remembered) {
+        (Some(port), _) => Loopback::bind(Some(port), opener).await,
+        (None, Some(port)) => match Loopback::bind(Some(port), opener).await {
+            Ok(browser) => Ok(browser),
+            Err(_) => Loopback::bind(None, opener).await,
+        },
+        (None, None) => Loopback::bind(None, opener).await,
+    }
+    .map_err(oauth_failure)?;
+    let granted = oauth::authorize(&target, &browser, challenge.as_deref(), scopes)
+        .await
+        .map_err(oauth_failure)?;
+    crate::needs_auth::NeedsAuthCache::in_dir(&locations.claude_dir()).clear(name);
+    Ok(LoggedIn {
+        target,
+        granted,
+        unencrypted,
+        config,
+    })
+}
+
+fn url_port(url: &str) -> Option<u16> {
+    let rest = url.split("://").nth(1)?;
+    let authority = rest.split('/').next()?;
+    authority.rsplit(':').next()?.parse().ok()
+}
