@@ -7,6 +7,7 @@ use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
 use mcp_manager_core::config::interop::{Client, ExportReport};
+use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -234,4 +235,32 @@ pub async fn log_in(context: State<'_, Context>, name: String) -> Result<LoginSu
 #[specta::specta]
 pub async fn log_out(context: State<'_, Context>, name: String) -> Result<bool, ApiError> {
     context.project().log_out(&name).await
+}
+
+/// Copies a server entry, as written, to another scope under the same name.
+#[tauri::command]
+#[specta::specta]
+pub async fn copy_server(
+    context: State<'_, Context>,
+    name: String,
+    from: Scope,
+    to: Scope,
+) -> Result<Written, ApiError> {
+    Ok(api::copy_server(
+        context.project().locations(),
+        &name,
+        from,
+        to,
+    )?)
+}
+
+/// Keeps a remote server's OAuth client secret in the OS keychain (never in a file).
+#[tauri::command]
+#[specta::specta]
+pub async fn store_client_secret(
+    context: State<'_, Context>,
+    name: String,
+    secret: String,
+) -> Result<(), ApiError> {
+    api::store_client_secret(context.project().locations(), &name, Secret::new(secret))
 }

@@ -182,6 +182,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::export_servers,
             commands::log_in,
             commands::log_out,
+            commands::copy_server,
+            commands::store_client_secret,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

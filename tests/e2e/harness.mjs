@@ -200,7 +200,10 @@ export async function waitForState(browser, name, scope, state, timeout = 30_000
 export async function open(browser, name, scope) {
   await row(browser, name, scope).$('[data-testid="server-open"]').click();
   const detail = browser.$(`[data-testid="server-detail"][data-server-name="${name}"][data-scope="${scope}"]`);
-  await detail.waitForExist({ timeout: 5_000 });
+  await detail.waitForExist({ timeout: 5_000 }).catch(async (error) => {
+    await screenshot(browser, `failed-open-${scope}-${name}`);
+    throw error;
+  });
   return detail;
 }
 

@@ -4,7 +4,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { everything, launch, sandbox, screenshot, waitForState } from "./harness.mjs";
+import { everything, launch, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
 let box;
 let session;
@@ -28,7 +28,8 @@ before(async () => {
     join(box.home, ".claude.json"),
     JSON.stringify({ projects: { [box.project]: { mcpServers: { clash: { type: "stdio", command: "true", args: [], env: {} } } } } }),
   );
-  session = await launch(box);
+  // This app keeps secrets in the opt-in unencrypted file, so the test can look inside.
+  session = await launch(box, { MCP_MANAGER_UNENCRYPTED_SECRETS_FILE: join(box.dir, "secrets.json") });
   browser = session.browser;
 });
 
@@ -65,4 +66,30 @@ test("exporting writes this project's servers into Cursor's file", async () => {
   const cursor = JSON.parse(readFileSync(join(box.home, ".cursor/mcp.json"), "utf8"));
   assert.deepEqual(Object.keys(cursor.mcpServers).sort(), ["clash", "desk-everything"]);
   assert.equal(cursor.mcpServers["desk-everything"].command, "node");
+});
+
+test("an OAuth client secret typed in the form goes to the secret store, never to a file", async () => {
+  await browser.$('[data-testid="interop-close"]').click();
+  await browser.$('[data-testid="add-server"]').click();
+  await type(browser.$('[data-testid="draft-name"]'), "with-client");
+  await browser.$('[data-testid="draft-transport-http"]').click();
+  await type(browser.$('[data-testid="draft-url"]'), "http://127.0.0.1:9/mcp");
+  await browser.$("summary=OAuth").click();
+  await type(browser.$('[data-testid="draft-client-id"]'), "my-client");
+  await type(browser.$('[data-testid="draft-client-secret"]'), "client-secret-e2e-8c1d");
+  await browser.waitUntil(async () => browser.$('[data-testid="draft-save"]').isEnabled(), { timeout: 5_000 });
+  assert.ok(!(await browser.$('[data-testid="draft-preview"]').getText()).includes("client-secret-e2e"), "not in the preview");
+  await browser.$('[data-testid="draft-save"]').click();
+  await row(browser, "with-client", "project").waitForExist({ timeout: 5_000 }).catch(async (error) => {
+    await screenshot(browser, "failed-client-secret");
+    throw error;
+  });
+  const mcpJson = readFileSync(join(box.project, ".mcp.json"), "utf8");
+  assert.ok(!mcpJson.includes("client-secret-e2e-8c1d"), "the secret is not in .mcp.json");
+  assert.equal(JSON.parse(mcpJson).mcpServers["with-client"].oauth.clientId, "my-client");
+  assert.ok(!readFileSync(join(box.home, ".claude.json"), "utf8").includes("client-secret-e2e-8c1d"));
+  const secrets = JSON.parse(readFileSync(join(box.dir, "secrets.json"), "utf8"));
+  const [account, value] = Object.entries(secrets).find(([key]) => key.startsWith("client-secret:with-client|")) ?? [];
+  assert.ok(account, `stored under Claude Code's key: ${Object.keys(secrets)}`);
+  assert.equal(value, "client-secret-e2e-8c1d");
 });

@@ -309,7 +309,10 @@ test("a secret written in a file never reaches the window, and a typed one is of
   const html = await browser.getPageSource();
   assert.ok(!html.includes(secret), "nor anywhere in the page");
   await browser.$('[data-testid="draft-cancel"]').click();
-  await browser.$('[data-testid="server-editor"]').waitForExist({ reverse: true, timeout: 5_000 });
+  await browser.$('[data-testid="server-editor"]').waitForExist({ reverse: true, timeout: 5_000 }).catch(async (error) => {
+    await screenshot(browser, "failed-cancel");
+    throw error;
+  });
 
   await browser.$('[data-testid="add-server"]').click();
   await type(browser.$('[data-testid="draft-name"]'), "github");
@@ -340,6 +343,27 @@ test("search filters by name, command or URL; / focuses it", async () => {
   });
   assert.equal(await browser.$('[data-testid="server-row"]').getAttribute("data-server-name"), "http-everything");
   await type(search, "");
+});
+
+test("a server copied to another scope keeps its entry, and Remove deletes the copy", async () => {
+  await open(browser, "stdio-everything", "local");
+  await browser.$('[data-testid="copy-scope"]').selectByAttribute("value", "user");
+  await browser.$('[data-testid="copy"]').click();
+  const copy = row(browser, "stdio-everything", "user");
+  await copy.waitForExist({ timeout: 5_000, timeoutMsg: "the copy appears in the user scope" }).catch(async (error) => {
+    await screenshot(browser, "failed-copy");
+    throw error;
+  });
+  assert.equal(await copy.getAttribute("data-state"), "shadowed", "the local entry wins over the user copy");
+  const user = readJson(join(box.home, ".claude.json")).mcpServers["stdio-everything"];
+  assert.deepEqual(user.args, [everything, "stdio"]);
+  assert.equal(user.env.EVERYTHING_TOKEN, secret, "copied as written");
+  await open(browser, "stdio-everything", "user");
+  await browser.$('[data-testid="remove"]').click();
+  await browser.$('[data-testid="remove-confirm-yes"]').click();
+  await copy.waitForExist({ reverse: true, timeout: 5_000, timeoutMsg: "the copy is gone" });
+  assert.equal(readJson(join(box.home, ".claude.json")).mcpServers["stdio-everything"], undefined);
+  assert.equal(await row(browser, "stdio-everything", "local").getAttribute("data-state"), "connected", "the local one is untouched");
 });
 
 async function protocolMessages() {

@@ -27,6 +27,7 @@ function recordingActions(log: string[]): ServerActions {
     stderr: () => ok({ lines: ["listening on stdio"], droppedLines: 0 }),
     logIn: (name) => (log.push(`log in ${name}`), ok({ scopes: [], storedIn: "the OS keychain" })),
     logOut: (name) => (log.push(`log out ${name}`), ok(true)),
+    copy: (name, from, to) => (log.push(`copy ${name} ${from} ${to}`), ok(written)),
   };
 }
 

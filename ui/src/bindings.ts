@@ -53,6 +53,10 @@ export const commands = {
 	logIn: (name: string) => typedError<LoginSummary, ApiError>(__TAURI_INVOKE("log_in", { name })),
 	/**  Forgets a server's tokens (revoking them where offered) and starts it again without them. */
 	logOut: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("log_out", { name })),
+	/**  Copies a server entry, as written, to another scope under the same name. */
+	copyServer: (name: string, from: Scope, to: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("copy_server", { name, from, to })),
+	/**  Keeps a remote server's OAuth client secret in the OS keychain (never in a file). */
+	storeClientSecret: (name: string, secret: string) => typedError<null, ApiError>(__TAURI_INVOKE("store_client_secret", { name, secret })),
 };
 
 /** Events */

@@ -520,3 +520,54 @@ pub fn export_masked(locations: &Locations, client: Client) -> Result<ExportRepo
     report.printed = report.printed.as_deref().map(draft::masked_text);
     Ok(report)
 }
+
+/// Copies a server entry, as written (unknown keys included), to another scope under the
+/// same name. A copy into the project scope is approved: the person made it.
+pub fn copy_server(
+    locations: &Locations,
+    name: &str,
+    from: Scope,
+    to: Scope,
+) -> Result<Written, ConfigError> {
+    let catalog = Catalog::load(locations);
+    let entry = catalog
+        .named(name)
+        .find(|e| e.scope == from)
+        .ok_or_else(|| ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: Some(from),
+        })?;
+    let written = insert_entry(locations, name, to, entry.raw.clone())?;
+    if to == Scope::Project {
+        approval::record_choice(locations, name, true)?;
+    }
+    Ok(written)
+}
+
+/// Keeps an OAuth client secret for a remote server in the OS keychain, under the account
+/// Claude Code uses (`name|` and the hash of type, URL and headers). Never written to a file.
+pub fn store_client_secret(
+    locations: &Locations,
+    name: &str,
+    secret: crate::secrets::Secret,
+) -> Result<(), crate::ApiError> {
+    let catalog = Catalog::load(locations);
+    let entry = catalog.effective(name).ok_or_else(|| {
+        crate::ApiError::from(ConfigError::ServerNotFound {
+            name: name.to_string(),
+            scope: None,
+        })
+    })?;
+    if entry.config.kind() == TransportKind::Stdio {
+        return Err(ConfigError::Invalid(format!(
+            "\"{name}\" is a local (stdio) server: a client secret is for remote servers"
+        ))
+        .into());
+    }
+    let (store, _) = crate::secrets::configured_store();
+    let account = crate::secrets::client_secret_account(name, &entry.config);
+    store.set(&account, &secret).map_err(|err| crate::ApiError {
+        code: ErrorCode::Keychain,
+        message: format!("the client secret was not stored: {err}"),
+    })
+}

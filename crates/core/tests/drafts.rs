@@ -403,3 +403,30 @@ fn a_broken_file_is_reported_and_left_alone() {
         "a file that does not parse is never written"
     );
 }
+
+#[test]
+fn copying_to_another_scope_keeps_the_entry_as_written_and_approves_a_project_copy() {
+    let world = World::new();
+    let key = world.locations().project_key();
+    fs::write(
+        world.home.join(".claude.json"),
+        serde_json::json!({ "projects": { key: { "mcpServers": {
+            "mine": { "type": "stdio", "command": "node", "args": ["s.js"], "env": {}, "x-note": "kept" }
+        } } } })
+        .to_string(),
+    )
+    .unwrap();
+    api::copy_server(&world.locations(), "mine", Scope::Local, Scope::Project).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&world.mcp_json()).unwrap();
+    assert_eq!(written["mcpServers"]["mine"]["x-note"], "kept");
+    let catalog = mcp_manager_core::config::catalog::Catalog::load(&world.locations());
+    let copy = catalog
+        .named("mine")
+        .find(|e| e.scope == Scope::Project)
+        .expect("copied");
+    assert_eq!(copy.approval, Some(mcp_manager_core::Approval::Approved));
+    assert!(
+        api::copy_server(&world.locations(), "mine", Scope::Local, Scope::Project).is_err(),
+        "a second copy finds the name taken"
+    );
+}

@@ -1,6 +1,6 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
 import { useEffect, useState } from "react";
-import type { ApiError, ServerStatus, ServerSummary, StderrTail } from "../bindings";
+import type { ApiError, Scope, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
 import { describeCounts, errorTitle, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
@@ -22,6 +22,8 @@ export function ServerDetail({
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<"overview" | "protocol">("overview");
   const [loggingIn, setLoggingIn] = useState(false);
+  const others = (["local", "project", "user"] as const).filter((scope) => scope !== server.scope);
+  const [copyTo, setCopyTo] = useState<Scope>(others[0]!);
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   useEffect(() => {
     setRefusal(null);
@@ -199,6 +201,32 @@ export function ServerDetail({
           </Button>
         )}
       </div>
+      {!server.readOnly && (
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor="copy-scope" className="text-xs text-slate-500">
+            Copy to
+          </label>
+          <select
+            id="copy-scope"
+            data-testid="copy-scope"
+            value={copyTo}
+            onChange={(e) => setCopyTo(e.target.value as Scope)}
+            className="rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+          >
+            {others.map((scope) => (
+              <option key={scope} value={scope}>
+                the {scope} scope
+              </option>
+            ))}
+          </select>
+          <Button testId="copy" onClick={() => act(() => actions.copy(server.name, server.scope, copyTo))}>
+            Copy
+          </Button>
+          {copyTo === "project" && (
+            <span className="text-xs text-amber-800 dark:text-amber-300">.mcp.json is shared: env and headers go as written.</span>
+          )}
+        </div>
+      )}
 
       {server.transport === "stdio" && !server.shadowedBy && (
         <Stderr server={server.name} status={status} actions={actions} />

@@ -14,6 +14,7 @@ export const serverActions = {
   stderr: (name: string) => call(() => commands.serverStderr(name)),
   logIn: (name: string) => call(() => commands.logIn(name)),
   logOut: (name: string) => call(() => commands.logOut(name)),
+  copy: (name: string, from: Scope, to: Scope) => call(() => commands.copyServer(name, from, to)),
 };
 
 export type ServerActions = typeof serverActions;
@@ -24,4 +25,6 @@ export const draftApi = {
   save: (draft: ServerDraft, original: EntryRef | null) =>
     call(() => commands.saveServerDraft(draft, original)),
   load: (entry: EntryRef) => call(() => commands.serverDraft(entry)),
+  storeClientSecret: (name: string, secret: string) =>
+    call(() => commands.storeClientSecret(name, secret)),
 };

@@ -7,7 +7,8 @@
 //! a moment, because editors and atomic writers produce bursts, then the catalog is reloaded
 //! and compared with the last one by each server's content hash and whether it would start.
 //! Changes that touch no server (Claude Code bumping `numStartups`) produce no event; one burst
-//! produces one event.
+//! produces one event. A shadowed entry added, edited or removed produces an event naming no
+//! server: nothing to reconcile, but the window lists it.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -26,7 +27,8 @@ use crate::locations::Locations;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigChange {
-    /// Sorted server names. Empty when only the list of problems changed.
+    /// Sorted server names. Empty when only what is listed changed, not what runs: the
+    /// problems, or entries that another scope shadows.
     pub servers: Vec<String>,
 }
 
@@ -62,7 +64,13 @@ fn watch_new_folders(
 }
 
 /// What is compared between two loads.
-type Signature = (HashMap<String, (String, bool)>, Vec<String>);
+/// What a change is judged by: each used server's hash and whether it starts; the problems;
+/// and the entries listed but not used (shadowed), which the window shows too.
+type Signature = (
+    HashMap<String, (String, bool)>,
+    Vec<String>,
+    Vec<(String, String, String)>,
+);
 
 fn signature(catalog: &Catalog) -> Signature {
     let servers = catalog
@@ -76,7 +84,13 @@ fn signature(catalog: &Catalog) -> Signature {
         .iter()
         .map(|p| p.error.to_string())
         .collect();
-    (servers, problems)
+    let shadowed = catalog
+        .entries
+        .iter()
+        .filter(|e| e.shadowed_by.is_some())
+        .map(|e| (e.scope.as_str().to_string(), e.name.clone(), e.hash.clone()))
+        .collect();
+    (servers, problems, shadowed)
 }
 
 fn changed_names(before: &Signature, after: &Signature) -> Vec<String> {
@@ -134,9 +148,9 @@ impl ConfigWatcher {
                     watch_new_folders(&shared, &locations, &mut watched);
                     let now = signature(&Catalog::load(&locations));
                     let servers = changed_names(&last, &now);
-                    let problems_changed = last.1 != now.1;
+                    let listing_changed = last.1 != now.1 || last.2 != now.2;
                     last = now;
-                    if !servers.is_empty() || problems_changed {
+                    if !servers.is_empty() || listing_changed {
                         on_change(ConfigChange { servers });
                     }
                 }

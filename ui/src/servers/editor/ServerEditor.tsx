@@ -11,6 +11,8 @@ export interface DraftApi {
   check: (draft: ServerDraft, original: EntryRef | null) => Promise<Outcome<DraftCheck>>;
   save: (draft: ServerDraft, original: EntryRef | null) => Promise<Outcome<string[]>>;
   load: (entry: EntryRef) => Promise<Outcome<ServerDraft>>;
+  /** Keeps an OAuth client secret in the OS keychain, after the entry is saved. */
+  storeClientSecret?: (name: string, secret: string) => Promise<Outcome<null>>;
 }
 
 const SCOPES: Array<{ scope: Scope; label: string }> = [
@@ -43,6 +45,9 @@ export function ServerEditor({
   const [checked, setChecked] = useState<DraftCheck | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [saving, setSaving] = useState(false);
+  // Kept apart from the draft: it is never checked, previewed or written to a file, only
+  // handed to the keychain once the entry is saved.
+  const [clientSecret, setClientSecret] = useState("");
   const [staleSince, setStaleSince] = useState(changedOnDisk);
   const generation = useRef(0);
 
@@ -71,6 +76,14 @@ export function ServerEditor({
   const save = async () => {
     setSaving(true);
     const outcome = await api.save(draft, original);
+    if (outcome.ok && clientSecret !== "" && draft.transport !== "stdio" && api.storeClientSecret) {
+      const stored = await api.storeClientSecret(draft.name, clientSecret);
+      if (!stored.ok) {
+        setSaving(false);
+        setFailure(stored.error);
+        return;
+      }
+    }
     setSaving(false);
     if (outcome.ok) onClose({ name: draft.name, scope: draft.scope });
     else setFailure(outcome.error);
@@ -180,7 +193,9 @@ export function ServerEditor({
                 <input id="draft-scopes" data-testid="draft-scopes" value={draft.scopes} onChange={(e) => update({ scopes: e.target.value })} className={INPUT} />
               </Labeled>
             </div>
-            <p className="mt-2 text-xs text-slate-500">A client secret goes to the OS keychain, never to a file: <code>mcpctl add --client-secret</code>.</p>
+            <Labeled label="Client secret (kept in your OS keychain, never in a file)" htmlFor="draft-client-secret">
+              <input id="draft-client-secret" data-testid="draft-client-secret" type="password" autoComplete="off" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} className={INPUT} />
+            </Labeled>
           </details>
         </>
       )}
