@@ -264,3 +264,11 @@ pub async fn store_client_secret(
 ) -> Result<(), ApiError> {
     api::store_client_secret(context.project().locations(), &name, Secret::new(secret))
 }
+
+/// The window painted its first list of servers (start-up is measured up to here).
+#[tauri::command]
+#[specta::specta]
+pub async fn window_ready(context: State<'_, Context>) -> Result<(), ApiError> {
+    context.window_ready();
+    Ok(())
+}

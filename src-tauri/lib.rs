@@ -60,6 +60,9 @@ pub struct Context {
     /// The protocol logs the window follows, by the id it was given.
     followers: Mutex<HashMap<u32, Following>>,
     next_follower: AtomicU32,
+    /// Whether the window has painted its first list of servers: until then servers wait, so
+    /// that starting them (20 Node processes, say) does not compete with the first paint.
+    painted: tokio::sync::watch::Sender<bool>,
 }
 
 impl Context {
@@ -69,6 +72,15 @@ impl Context {
             opening: tokio::sync::Mutex::new(()),
             followers: Mutex::new(HashMap::new()),
             next_follower: AtomicU32::new(1),
+            painted: tokio::sync::watch::channel(false).0,
+        }
+    }
+
+    /// The window painted its first list of servers: servers may start.
+    pub fn window_ready(&self) {
+        if !*self.painted.borrow() {
+            self.painted.send_replace(true);
+            report("ready");
         }
     }
 
@@ -109,7 +121,14 @@ impl Context {
         if let Err(err) = opened.emit(app) {
             eprintln!("mcp-manager: could not emit project-opened: {err}");
         }
-        tauri::async_runtime::spawn(async move { project.start().await });
+        let mut painted = self.painted.subscribe();
+        tauri::async_runtime::spawn(async move {
+            // A window that never says so (it failed to load) does not hold the servers back
+            // for long.
+            let _ = tokio::time::timeout(FIRST_PAINT_WAIT, painted.wait_for(|p| *p)).await;
+            project.start().await;
+            report("settled");
+        });
         Ok(())
     }
 
@@ -184,6 +203,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::log_out,
             commands::copy_server,
             commands::store_client_secret,
+            commands::window_ready,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
@@ -225,6 +245,47 @@ pub fn run(locations: Locations) {
             tauri::async_runtime::block_on(handle.state::<Context>().close());
         }
     });
+}
+
+/// Set, this variable makes the app say on stderr when its window first showed the servers
+/// ("mcp-manager: ready") and when every server has settled ("mcp-manager: settled"), for
+/// the window benchmark.
+pub const REPORT_READY: &str = "MCP_MANAGER_REPORT_READY";
+
+fn report(what: &str) {
+    if std::env::var_os(REPORT_READY).is_some() {
+        eprintln!("mcp-manager: {what}");
+    }
+}
+
+/// How long servers wait for the window's first paint at most.
+const FIRST_PAINT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The benchmark's reference: an empty Tauri window of this same build (no UI, no servers, no
+/// watcher). Says "ready" when its blank page has loaded.
+pub fn run_empty_window() {
+    let mut context: tauri::Context<tauri::Wry> = tauri::generate_context!();
+    context.config_mut().app.windows.clear();
+    tauri::Builder::default()
+        .setup(|app| {
+            tauri::WebviewWindowBuilder::new(
+                app,
+                "main",
+                // A blank page served as the app's own is (ui/public/empty.html).
+                tauri::WebviewUrl::App("empty.html".into()),
+            )
+            .title("Empty")
+            .inner_size(1120.0, 740.0)
+            .on_page_load(|_, payload| {
+                if payload.event() == tauri::webview::PageLoadEvent::Finished {
+                    report("ready");
+                }
+            })
+            .build()?;
+            Ok(())
+        })
+        .run(context)
+        .expect("the Tauri runtime failed to start");
 }
 
 /// Every supervisor transition becomes one `server-status-changed` event, in order, until the

@@ -29,6 +29,8 @@ export interface Backend {
   followLog?: FollowLog;
   projects?: ProjectApi;
   interop?: InteropApi;
+  /** Called once, after the first list of servers has been painted. */
+  onFirstPaint?: () => void;
 }
 
 interface Editing {
@@ -86,6 +88,13 @@ export function App({
   }, []);
 
   const list = state.status === "ready" ? state.list : null;
+  const painted = useRef(false);
+  useEffect(() => {
+    if (!list || painted.current) return;
+    painted.current = true;
+    // Two frames: the list has been laid out and painted by then.
+    requestAnimationFrame(() => requestAnimationFrame(() => backend.onFirstPaint?.()));
+  }, [list, backend]);
   const current = list?.servers.find((server) => rowKey(server) === selected) ?? null;
   const counts = list ? countStates(list.servers, statuses) : null;
 

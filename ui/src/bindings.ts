@@ -57,6 +57,8 @@ export const commands = {
 	copyServer: (name: string, from: Scope, to: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("copy_server", { name, from, to })),
 	/**  Keeps a remote server's OAuth client secret in the OS keychain (never in a file). */
 	storeClientSecret: (name: string, secret: string) => typedError<null, ApiError>(__TAURI_INVOKE("store_client_secret", { name, secret })),
+	/**  The window painted its first list of servers (start-up is measured up to here). */
+	windowReady: () => typedError<null, ApiError>(__TAURI_INVOKE("window_ready")),
 };
 
 /** Events */
@@ -113,7 +115,10 @@ export type Client = "claude-desktop" |
  *  connection, or now starting / no longer starting (approval, enablement, shadowing).
  */
 export type ConfigChange = {
-	/**  Sorted server names. Empty when only the list of problems changed. */
+	/**
+	 *  Sorted server names. Empty when only what is listed changed, not what runs: the
+	 *  problems, or entries that another scope shadows.
+	 */
 	servers: string[],
 };
 

@@ -2,7 +2,7 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App, type Backend } from "./App";
 import { loadServerList, loadStatuses } from "./ipc/api";
-import { events } from "./bindings";
+import { commands, events } from "./bindings";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
@@ -27,6 +27,7 @@ const backend: Backend = {
   followLog: followProtocolLog,
   projects: projectApi,
   interop: interopApi,
+  onFirstPaint: () => void commands.windowReady(),
 };
 
 /** Fresh stores, and a fresh App, for each project opened. */

@@ -1,0 +1,204 @@
+// The window benchmark (prints figures, asserts nothing). Run it through scripts/bench-window,
+// which builds the app and provides an X server:
+//
+//   cold start: from exec to the first painted list of servers (the app says "ready" on stderr
+//     when MCP_MANAGER_REPORT_READY is set), with a project of 20 servers; against the same
+//     binary's empty Tauri window (`--empty-window`, ready when its blank page has loaded).
+//   memory: PSS summed over the app and its WebKit processes (the servers excluded), idle after
+//     every one of 20 server-everything servers connected; against the empty window.
+//
+// Each run gets its own HOME and a private D-Bus (as the end-to-end tests do).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const app = process.argv[2] ?? join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "debug", "mcp-manager");
+const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SERVERS = 20;
+
+function world() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-manager-bench-")));
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(project, ".git"), { recursive: true });
+  const servers = {};
+  for (let i = 1; i <= SERVERS; i++) {
+    servers[`everything-${i}`] = { type: "stdio", command: "node", args: [everything, "stdio"], env: { MCP_BENCH_SERVER: String(i) } };
+  }
+  writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects: { [project]: { mcpServers: servers } } }));
+  return { dir, home, project };
+}
+
+/** Starts the app on the box's project (or the empty window) in a private D-Bus. */
+function start(box, emptyWindow) {
+  const args = emptyWindow ? ["--empty-window"] : ["--project", box.project];
+  const env = {
+    ...process.env,
+    HOME: box.home,
+    XDG_CONFIG_HOME: join(box.home, ".config"),
+    XDG_DATA_HOME: join(box.home, ".local/share"),
+    XDG_CACHE_HOME: join(box.home, ".cache"),
+    MCP_MANAGER_REPORT_READY: "1",
+  };
+  delete env.CLAUDE_CONFIG_DIR;
+  const began = performance.now();
+  const child = spawn("dbus-run-session", ["--", app, ...args], { env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  const seen = {};
+  const waiters = [];
+  let buffer = "";
+  child.stderr.on("data", (chunk) => {
+    buffer += chunk;
+    for (const word of ["ready", "settled"]) {
+      if (seen[word] === undefined && buffer.includes(`mcp-manager: ${word}`)) seen[word] = performance.now() - began;
+    }
+    for (const w of [...waiters]) if (seen[w.word] !== undefined) w.resolve(seen[w.word]);
+  });
+  const until = (word, timeoutMs = 60_000) =>
+    new Promise((resolveWord, reject) => {
+      if (seen[word] !== undefined) return resolveWord(seen[word]);
+      waiters.push({ word, resolve: resolveWord });
+      setTimeout(() => reject(new Error(`no "${word}" within ${timeoutMs} ms:\n${buffer.slice(-2000)}`)), timeoutMs);
+    });
+  const stop = async () => {
+    const exited = new Promise((done) => child.once("exit", done));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  };
+  return { child, until, stop };
+}
+
+function children() {
+  const byParent = new Map();
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!byParent.has(ppid)) byParent.set(ppid, []);
+      byParent.get(ppid).push(Number(pid));
+    } catch {}
+  }
+  return byParent;
+}
+
+/** PSS in KiB of `pid` and its descendants, leaving out the servers and what they started. */
+function pss(pid) {
+  const byParent = children();
+  let total = 0;
+  const visit = (p) => {
+    let environ = "";
+    try {
+      environ = readFileSync(`/proc/${p}/environ`, "latin1");
+    } catch {
+      return;
+    }
+    if (environ.includes("MCP_BENCH_SERVER=")) return;
+    try {
+      const rollup = readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
+      const kib = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+      total += kib;
+      if (process.env.BENCH_VERBOSE) {
+        const name = readFileSync(`/proc/${p}/comm`, "utf8").trim();
+        console.log(`    ${name} (${p}): ${mib(kib)}`);
+      }
+    } catch {}
+    for (const child of byParent.get(p) ?? []) visit(child);
+  };
+  visit(pid);
+  return total;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${x.toFixed(0)} ms`;
+const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+/**
+ * Exec to "ready", RUNS times after one warm-up run, in one HOME (as a person's, whose font
+ * and settings caches exist), waiting for the last run's processes to be gone each time.
+ */
+async function coldStart(emptyWindow) {
+  const box = world();
+  const times = [];
+  try {
+    for (let i = 0; i <= RUNS; i++) {
+      const run = start(box, emptyWindow);
+      try {
+        const ready = await run.until("ready");
+        if (i > 0) times.push(ready);
+      } finally {
+        await run.stop();
+      }
+      await settle();
+    }
+  } finally {
+    rmSync(box.dir, { recursive: true, force: true });
+  }
+  return times;
+}
+
+/** Waits until no server of an earlier run is left (at most 10 s). */
+async function settle() {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && serverCount() > 0) await new Promise((r) => setTimeout(r, 100));
+}
+
+function serverCount() {
+  return readdirSync("/proc").filter((p) => {
+    try {
+      return /^\d+$/.test(p) && readFileSync(`/proc/${p}/environ`, "latin1").includes("MCP_BENCH_SERVER=");
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+async function idleMemory(emptyWindow) {
+  const box = world();
+  const run = start(box, emptyWindow);
+  const waitFor = emptyWindow ? "ready" : "settled";
+  try {
+    await run.until(waitFor, 120_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+    // The app is the child of dbus-run-session.
+    const app = (children().get(run.child.pid) ?? []).find((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "latin1").includes("mcp-manager");
+      } catch {
+        return false;
+      }
+    });
+    if (!app) throw new Error("the app process was not found");
+    const servers = readdirSync("/proc").filter((p) => {
+      try {
+        return /^\d+$/.test(p) && readFileSync(`/proc/${p}/environ`, "latin1").includes("MCP_BENCH_SERVER=") && readFileSync(`/proc/${p}/cmdline`, "latin1").startsWith("node");
+      } catch {
+        return false;
+      }
+    }).length;
+    return { pss: pss(app), servers };
+  } finally {
+    await run.stop();
+    rmSync(box.dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`binary: ${app}`);
+const emptyStart = await coldStart(true);
+const appStart = await coldStart(false);
+console.log(`cold start, median of ${RUNS} after a warm-up run (MCP Manager's runs: ${appStart.map(ms).join(", ")}):`);
+console.log(`  empty Tauri window   ${ms(median(emptyStart))}`);
+console.log(`  MCP Manager, 20 servers configured   ${ms(median(appStart))}   (goal: 1 s or less)`);
+const empty = await idleMemory(true);
+const full = await idleMemory(false);
+console.log(`memory, PSS of the app and its WebKit processes, idle, servers excluded:`);
+console.log(`  empty Tauri window   ${mib(empty.pss)}`);
+console.log(`  MCP Manager, ${full.servers} servers connected   ${mib(full.pss)}   = ${(full.pss / empty.pss).toFixed(2)}x the empty window (goal: 1.2x or less)`);
