@@ -79,6 +79,12 @@ pub enum ConnectError {
     Auth(String),
     #[error("initialize failed: {message}{}", stderr_suffix(.stderr))]
     Initialize { message: String, stderr: String },
+    /// Nothing answered at the URL (refused, no such host, no route).
+    #[error(
+        "could not reach {url}: nothing answered there. Check that the server is running and \
+         that the URL is right"
+    )]
+    Unreachable { url: String },
     #[error("header \"{0}\" is not a valid HTTP header")]
     InvalidHeader(String),
     #[error("the {0} transport is not supported yet")]
@@ -618,6 +624,11 @@ impl Connection {
                             stderr: String::new(),
                         },
                     })
+            }
+            Ok(Err(err)) if err.to_string().contains("error sending request") => {
+                Err(ConnectError::Unreachable {
+                    url: fallback_to.url.to_string(),
+                })
             }
             Ok(Err(err)) => Err(ConnectError::Initialize {
                 message: plain(&err.to_string()),

@@ -109,7 +109,14 @@ async fn nothing_listening_is_a_clear_failure() {
     .await
     .unwrap_err()
     .to_string();
-    assert!(err.starts_with("initialize failed"), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "could not reach http://127.0.0.1:{port}/mcp: nothing answered there. Check that \
+             the server is running and that the URL is right"
+        ),
+        "a refused connection says so in plain words, with the URL and what to do"
+    );
 }
 
 #[tokio::test]

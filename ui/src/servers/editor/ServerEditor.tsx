@@ -210,7 +210,9 @@ export function ServerEditor({
 
       {checked && checked.changes.length > 0 && <Preview check={checked} />}
 
-      <div className="flex gap-2">
+      {/* Kept in view at the bottom of the pane, so the buttons stay put while the check's
+          answer (notes, the diff) changes the form above them. */}
+      <div className="sticky -bottom-4 -mx-5 flex gap-2 border-t border-slate-200 bg-white px-5 py-3 dark:border-slate-800 dark:bg-slate-900">
         <Button testId="draft-save" type="submit" tone="primary" disabled={saving || !checked || problems.length > 0}>
           {original ? "Save" : "Add server"}
         </Button>
@@ -320,6 +322,14 @@ function IconButton({ label, onClick, children }: { label: string; onClick: () =
 }
 
 function Preview({ check }: { check: DraftCheck }) {
+  const unchanged = check.changes.every((change) => change.lines.every((line) => line.sign === " "));
+  if (unchanged) {
+    return (
+      <p data-testid="draft-preview" className="text-sm text-slate-500">
+        No changes to save.
+      </p>
+    );
+  }
   return (
     <div data-testid="draft-preview">
       <h3 className="mb-1 text-sm font-semibold">What saving changes</h3>
