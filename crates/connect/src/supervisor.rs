@@ -284,7 +284,8 @@ impl Supervisor {
         });
     }
 
-    /// A connected server's list has a new size: the same state with new counts, announced.
+    /// A connected server's list has a new size: the same state with new counts, announced
+    /// (nothing when the size is unchanged).
     fn recount(&self, server: &str, connection: &Arc<Connection>, list: ListKind, count: usize) {
         let counts = match self
             .slots
@@ -296,7 +297,14 @@ impl Supervisor {
             Some(State::Connected {
                 connection: live,
                 counts,
-            }) if Arc::ptr_eq(live, connection) => counts.with(list, count),
+            }) if Arc::ptr_eq(live, connection) => {
+                let recounted = counts.with(list, count);
+                // A list that changed but kept its size is no new state.
+                if recounted == *counts {
+                    return;
+                }
+                recounted
+            }
             _ => return,
         };
         self.transition(

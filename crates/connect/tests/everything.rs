@@ -139,6 +139,19 @@ async fn supervisor_reports_each_servers_sequence_of_states() {
         ),
         other => panic!("crashes: {other:?}"),
     }
+    let connected = statuses.iter().find(|s| s.server == "everything").unwrap();
+    match &connected.status {
+        ServerStatus::Connected(info) => {
+            let counts = info.counts;
+            assert!(
+                counts.tools.is_some_and(|n| n > 0)
+                    && counts.resources.is_some_and(|n| n > 0)
+                    && counts.prompts.is_some_and(|n| n > 0),
+                "the connected status counts what server-everything lists: {counts:?}"
+            );
+        }
+        other => panic!("everything: {other:?}"),
+    }
     let pid = supervisor.connection("everything").unwrap().pid().unwrap();
     supervisor.shutdown().await;
     assert!(!alive(pid), "no server process survives shutdown");
