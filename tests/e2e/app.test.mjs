@@ -4,7 +4,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { launch, root, sandbox } from "./harness.mjs";
+import { launch, lightness, root, sandbox } from "./harness.mjs";
 
 // Every run keeps its screenshot under artifacts/; UPDATE_SCREENSHOT=1 also refreshes the
 // README's copy in docs/.
@@ -69,6 +69,11 @@ test("a bad entry is reported on its own and no secret reaches the window", asyn
   assert.match(text, /no `type`/);
   const body = await browser.$("body").getText();
   assert.ok(!body.includes("fixture-secret-never-shown"), "env values must never be shown");
+});
+
+test("with the default (light) system theme the window is light", async () => {
+  const background = await browser.execute(() => getComputedStyle(document.querySelector("#root > div")).backgroundColor);
+  assert.ok(lightness(background) > 0.9, `a light background: ${background}`);
 });
 
 test("screenshot of the real window for the README", async () => {

@@ -234,3 +234,12 @@ export async function screenshot(browser, name) {
   }
   return path;
 }
+
+/** The perceived lightness (0 to 1) of a computed CSS colour, oklch or rgb. */
+export function lightness(color) {
+  const oklch = /oklch\(([\d.]+)/.exec(color);
+  if (oklch) return Number(oklch[1]);
+  const [r, g, b] = (color.match(/[\d.]+/g) ?? []).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
