@@ -1,12 +1,13 @@
 // The window's shell: header (project, state counts, search), the server list, and the
 // selected server's detail or the editor. State lives in the stores; this only arranges it.
+import { ErrorNotice } from "./shared/ErrorNotice";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import type { EntryRef, ServerDraft, ServerSummary } from "./bindings";
 import type { ServerListStore } from "./servers/listStore";
 import type { StatusStore } from "./servers/statusStore";
 import type { ServerActions } from "./servers/actions";
-import { countStates, errorTitle, STATE_LABEL, STATE_ORDER } from "./servers/present";
+import { countStates, STATE_LABEL, STATE_ORDER } from "./servers/present";
 import { rowKey, ServerList } from "./servers/ServerList";
 import { Button, ServerDetail } from "./servers/ServerDetail";
 import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
@@ -165,15 +166,7 @@ export function App({
               </p>
             )}
             {state.status === "error" && (
-              <div
-                role="alert"
-                data-testid="load-error"
-                data-code={state.error.code}
-                className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm dark:border-red-900 dark:bg-red-950"
-              >
-                <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(state.error)}</p>
-                <p className="mt-1 text-red-700 dark:text-red-300">{state.error.message}</p>
-              </div>
+              <ErrorNotice error={state.error} testId="load-error" />
             )}
             {list && (
               <ServerList

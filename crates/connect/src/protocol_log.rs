@@ -3,7 +3,7 @@
 //!
 //! Recording must cost almost nothing on the hot path (a tool call over stdio answers in about
 //! 100 µs): a message is recorded as the text that went over the wire, with its direction and
-//! time, and is parsed only when someone reads the log ([`ProtocolLog::entries`]). The ring
+//! time, and is parsed only when someone first reads the log ([`ProtocolLog::entries`]). The ring
 //! keeps the newest [`MAX_MESSAGES`] messages and at most [`MAX_BYTES`] of text; a message
 //! longer than [`MAX_MESSAGE_TEXT`] keeps its head and its size. Live readers subscribe to
 //! new messages ([`ProtocolLog::follow`]).
@@ -70,6 +70,9 @@ pub struct LoggedMessage {
     pub truncated: bool,
 }
 
+/// A message's method, id and kind, read from its text.
+type Parsed = Option<(Option<String>, Option<String>, MessageKind)>;
+
 #[derive(Debug, Clone)]
 struct Raw {
     seq: u32,
@@ -78,6 +81,15 @@ struct Raw {
     text: Arc<str>,
     size: u32,
     truncated: bool,
+    /// Read once, the first time anyone reads the log, and kept with the message (clones
+    /// share it), so a live follower does not parse the whole ring again for every batch.
+    parsed: Arc<std::sync::OnceLock<Parsed>>,
+}
+
+impl Raw {
+    fn parsed(&self) -> &Parsed {
+        self.parsed.get_or_init(|| head(&self.text))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -127,6 +139,7 @@ impl ProtocolLog {
                 text,
                 size: u32::try_from(wire.len()).unwrap_or(u32::MAX),
                 truncated,
+                parsed: Arc::default(),
             });
             while ring.messages.len() > MAX_MESSAGES || ring.bytes > MAX_BYTES {
                 match ring.messages.pop_front() {
@@ -156,7 +169,7 @@ impl ProtocolLog {
             .iter()
             .cloned()
             .collect();
-        let heads: Vec<_> = kept.iter().map(|raw| head(&raw.text)).collect();
+        let heads: Vec<Parsed> = kept.iter().map(|raw| raw.parsed().clone()).collect();
         // Requests' methods by who asked and id, to name the responses that answer them.
         let mut asked = std::collections::HashMap::new();
         for (raw, head) in kept.iter().zip(&heads) {

@@ -293,20 +293,10 @@ pub fn remove_server(
             many[0]
         }
     };
-    let keys: Vec<String> = match entry.scope {
-        Scope::Local => vec![
-            "projects".into(),
-            locations.project_key(),
-            "mcpServers".into(),
-        ],
-        _ => vec!["mcpServers".into()],
-    };
+    // The entry's own file (a project entry may be in a closer .mcp.json than the one new
+    // servers go to), with its scope's keys and mode.
+    let (_, keys, mode) = servers_location(locations, entry.scope);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let mode = if entry.scope == Scope::Project {
-        NewFileMode::Shared
-    } else {
-        NewFileMode::Private
-    };
     let path = entry.path.clone();
     document::update(&path, mode, |value| {
         let servers = document::object_at(&path, value, &keys)?;

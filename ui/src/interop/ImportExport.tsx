@@ -1,9 +1,10 @@
 // Bring servers over from another MCP client (with a preview of what is added, skipped and in
 // conflict), or write this project's servers into another client's file.
+import { ErrorNotice } from "../shared/ErrorNotice";
 import { useState } from "react";
 import type { ApiError, Client, ExportReport, ImportPreview, Scope } from "../bindings";
 import { Button } from "../servers/ServerDetail";
-import { errorTitle, TRANSPORT_LABEL } from "../servers/present";
+import { TRANSPORT_LABEL } from "../servers/present";
 import { CLIENTS, type InteropApi } from "./api";
 
 export function ImportExport({ api, onClose }: { api: InteropApi; onClose: () => void }) {
@@ -78,10 +79,7 @@ export function ImportExport({ api, onClose }: { api: InteropApi; onClose: () =>
       </div>
 
       {failure && (
-        <div role="alert" data-testid="interop-error" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
-          <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(failure)}</p>
-          <p className="mt-1 text-red-700 dark:text-red-300">{failure.message}</p>
-        </div>
+        <ErrorNotice error={failure} testId="interop-error" />
       )}
 
       {preview && (

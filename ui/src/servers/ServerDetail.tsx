@@ -1,9 +1,10 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
+import { ErrorNotice } from "../shared/ErrorNotice";
 import { useEffect, useState } from "react";
 import type { ApiError, Scope, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
-import { describeCounts, errorTitle, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
+import { describeCounts, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 
 export function ServerDetail({
@@ -113,10 +114,7 @@ export function ServerDetail({
       )}
 
       {refusal && (
-        <div role="alert" data-testid="action-error" data-code={refusal.code} className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
-          <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(refusal)}</p>
-          <p className="mt-1 text-red-700 dark:text-red-300">{refusal.message}</p>
-        </div>
+        <ErrorNotice error={refusal} testId="action-error" />
       )}
 
       {confirming === "approve" && (

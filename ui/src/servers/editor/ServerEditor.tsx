@@ -1,10 +1,11 @@
 // The form to add or edit a server. Every keystroke is checked by the backend (debounced), which
 // answers with problems and warnings by field and the exact diff a save would write.
+import { ErrorNotice } from "../../shared/ErrorNotice";
 import { useEffect, useRef, useState } from "react";
 import type { ApiError, DraftCheck, DraftNote, EntryRef, KeyValue, Scope, ServerDraft, TransportKind } from "../../bindings";
 import type { Outcome } from "../../ipc/api";
 import { Button } from "../ServerDetail";
-import { errorTitle, TRANSPORT_LABEL } from "../present";
+import { TRANSPORT_LABEL } from "../present";
 import { applySuggestion, emptyRow, move, notesFor, setRowValue, type RowList } from "./draft";
 
 export interface DraftApi {
@@ -202,10 +203,7 @@ export function ServerEditor({
 
       {notes("entry")}
       {failure && (
-        <div role="alert" data-testid="save-error" data-code={failure.code} className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
-          <p className="font-semibold text-red-800 dark:text-red-200">{errorTitle(failure)}</p>
-          <p className="mt-1 text-red-700 dark:text-red-300">{failure.message}</p>
-        </div>
+        <ErrorNotice error={failure} testId="save-error" />
       )}
 
       {checked && checked.changes.length > 0 && <Preview check={checked} />}
