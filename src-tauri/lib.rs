@@ -13,6 +13,7 @@
 //! drifted.
 
 mod commands;
+pub mod launch;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -121,6 +122,7 @@ impl Context {
         if let Err(err) = opened.emit(app) {
             eprintln!("mcp-manager: could not emit project-opened: {err}");
         }
+        launch::remember_project(app, &project.locations().project);
         let mut painted = self.painted.subscribe();
         tauri::async_runtime::spawn(async move {
             // A window that never says so (it failed to load) does not hold the servers back
@@ -219,16 +221,33 @@ pub fn typescript() -> specta_typescript::Typescript {
 }
 
 /// Opens the main window on `locations`' project, runs its servers, and returns once the app
-/// has left and every server has been shut down.
-pub fn run(locations: Locations) {
+/// has left and every server has been shut down. Unless `explicit` (given with `--project`),
+/// the last project the app had open is opened instead, when there is one. When the app is
+/// already running, this hands the arguments to it and exits the process instead.
+pub fn run(locations: Locations, explicit: bool) {
     let builder = bindings_builder();
     let app = tauri::Builder::default()
+        // First, so that a second launch leaves before anything else is set up.
+        .plugin(tauri_plugin_single_instance::init(launch::second_launch))
+        .plugin(
+            tauri_plugin_window_state::Builder::default()
+                .with_state_flags(
+                    tauri_plugin_window_state::StateFlags::SIZE
+                        | tauri_plugin_window_state::StateFlags::POSITION
+                        | tauri_plugin_window_state::StateFlags::MAXIMIZED,
+                )
+                .build(),
+        )
         .plugin(tauri_plugin_dialog::init())
         .manage(Context::new())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
             let handle = app.handle().clone();
+            let locations = match launch::last_project(&handle).filter(|_| !explicit) {
+                Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
+                None => locations,
+            };
             tauri::async_runtime::block_on(async {
                 handle
                     .state::<Context>()

@@ -1,25 +1,12 @@
-//! `mcp-manager`: the desktop app. `--project DIR` opens that project; without it, the
-//! current folder.
+//! `mcp-manager`: the desktop app. `--project DIR` opens that project; without it, the last
+//! project the app had open, else the current folder.
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-
-/// MCP Manager: configure, log in to and try MCP servers.
-#[derive(Parser)]
-#[command(name = "mcp-manager", version)]
-struct Args {
-    /// The project folder to open (default: the current folder).
-    #[arg(long, value_name = "DIR")]
-    project: Option<PathBuf>,
-    /// An empty Tauri window from this same build, and nothing else: the reference the
-    /// window benchmark (tests/bench/window.mjs) measures the app against.
-    #[arg(long, hide = true)]
-    empty_window: bool,
-}
+use mcp_manager_app::launch::Args;
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -27,9 +14,11 @@ fn main() -> ExitCode {
         mcp_manager_app::run_empty_window();
         return ExitCode::SUCCESS;
     }
+    // Checked here, before anything else: a folder that does not exist is said by the
+    // process that was given it, even when a running app would have been handed it.
     match mcp_manager_core::Locations::from_env(args.project.as_deref()) {
         Ok(locations) => {
-            mcp_manager_app::run(locations);
+            mcp_manager_app::run(locations, args.project.is_some());
             ExitCode::SUCCESS
         }
         Err(err) => {

@@ -13,8 +13,9 @@ import { remote } from "webdriverio";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
-export const application = join(targetDir, "debug", "mcp-manager");
-export const mcpctl = join(targetDir, "debug", "mcpctl");
+/** The app under test: the debug build, or what MCP_E2E_APP names (the installed package's). */
+export const application = process.env.MCP_E2E_APP ?? join(targetDir, "debug", "mcp-manager");
+export const mcpctl = process.env.MCP_E2E_MCPCTL ?? join(targetDir, "debug", "mcpctl");
 export const artifacts = join(root, "tests", "e2e", "artifacts");
 /** server-everything's entry point, run with `node`. */
 export const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -67,10 +68,10 @@ export function sandboxEnv(box, runtimeDir) {
 }
 
 /**
- * Starts tauri-driver and the app on `box.project` (with `extraEnv`); returns the session and
- * a way to end it.
+ * Starts tauri-driver and the app on `box.project` (with `extraEnv`, and `args` in place of
+ * `--project box.project` when given); returns the session and a way to end it.
  */
-export async function launch(box, extraEnv = {}) {
+export async function launch(box, extraEnv = {}, { args = ["--project", box.project] } = {}) {
   assert.ok(existsSync(application), `${application} must be built first (scripts/test builds it)`);
   // WebKit's helpers (xdg-document-portal) mount a FUSE file system under XDG_RUNTIME_DIR;
   // keep it out of the folder deleted afterwards.
@@ -108,7 +109,7 @@ export async function launch(box, extraEnv = {}) {
       // WebKitWebDriver speaks classic WebDriver only; without this webdriverio 9 asks for
       // BiDi (webSocketUrl) and no capabilities match.
       "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application, args: ["--project", box.project] },
+      "tauri:options": { application, args },
     },
   });
   current = browser;
@@ -117,10 +118,25 @@ export async function launch(box, extraEnv = {}) {
     browser,
     env,
     log: () => log,
-    /** Ends the app (as closing its window does) and the driver; idempotent. */
+    /**
+     * Ends the app as the desktop does at logout (SIGTERM: it shuts its servers down and
+     * saves its window's state), then the driver; idempotent.
+     */
     async quit() {
       if (closed) return;
       closed = true;
+      // WebDriver's end of session kills the app outright; let it leave on its own first.
+      const apps = sandboxProcesses(box).filter((p) => p.cmdline.split(" ")[0] === application);
+      for (const app of apps) {
+        try {
+          process.kill(app.pid, "SIGTERM");
+        } catch {
+          // Already gone.
+        }
+      }
+      await eventually(() => apps.every((app) => !alive(app.pid)), "the app leaves on SIGTERM", 15_000).catch((error) =>
+        console.warn(error.message),
+      );
       await browser.deleteSession().catch(() => {});
       if (driver.exitCode === null) {
         const exited = new Promise((done) => driver.once("exit", done));
@@ -159,6 +175,16 @@ export function sandboxProcesses(box, more = "") {
     }
   }
   return found;
+}
+
+/** Whether a process runs (a zombie waiting for its parent does not). */
+export function alive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** The pids of the server processes started with `MCP_E2E_SERVER=<name>` in their env. */

@@ -1,0 +1,154 @@
+//! How the app starts: its arguments, which project it opens, and what a second launch does.
+//!
+//! One app per user session. A second `mcp-manager` (from the menu, a terminal, a file
+//! manager) must not start a second supervisor over the same servers: that would run every
+//! stdio server twice and race two logins for one keychain entry. Instead it hands its
+//! arguments to the running app over the session bus (tauri-plugin-single-instance) and
+//! exits; the running app brings its window forward and opens the project named with
+//! `--project`, if any.
+//!
+//! The app remembers the last project it had open, in its data folder, and opens it again
+//! when started without `--project` (from the desktop menu, whose current folder is the home
+//! folder and means nothing). `--project` always wins. The window's size and position are
+//! remembered by tauri-plugin-window-state.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Manager};
+
+use crate::Context;
+
+/// MCP Manager: configure, log in to and try MCP servers.
+#[derive(Parser, Debug)]
+#[command(name = "mcp-manager", version)]
+pub struct Args {
+    /// The project folder to open (default: the last one opened, else the current folder).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// An empty Tauri window from this same build, and nothing else: the reference the
+    /// window benchmark (tests/bench/window.mjs) measures the app against.
+    #[arg(long, hide = true)]
+    pub empty_window: bool,
+}
+
+/// The project a second launch asks for: its `--project`, taken relative to the folder it
+/// was started in. `None` when it named none (or its arguments do not parse, which the
+/// second process itself has already reported).
+pub fn project_asked(argv: &[String], cwd: &Path) -> Option<PathBuf> {
+    let args = Args::try_parse_from(argv).ok()?;
+    args.project.map(|p| cwd.join(p))
+}
+
+/// What a second launch does in the running app: the window comes forward; a project named
+/// with `--project` replaces the open one, unless it is the open one.
+pub fn second_launch(app: &AppHandle, argv: Vec<String>, cwd: String) {
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+    let Some(folder) = project_asked(&argv, Path::new(&cwd)) else {
+        return;
+    };
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let context = app.state::<Context>();
+        let open_now = context.project().locations().project.clone();
+        if folder.canonicalize().ok().as_ref() == Some(&open_now) {
+            return;
+        }
+        if let Err(err) = context.open_folder(&app, &folder.to_string_lossy()).await {
+            eprintln!(
+                "mcp-manager: could not open {} for a second launch: {err}",
+                folder.display()
+            );
+        }
+    });
+}
+
+/// The app's memory of what it had open, in its data folder.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Remembered {
+    last_project: PathBuf,
+}
+
+const REMEMBERED_FILE: &str = "last-project.json";
+
+/// The last project the app had open, if it remembers one that is still a folder.
+pub fn last_project(app: &AppHandle) -> Option<PathBuf> {
+    let file = app.path().app_data_dir().ok()?.join(REMEMBERED_FILE);
+    let text = std::fs::read_to_string(file).ok()?;
+    let remembered: Remembered = serde_json::from_str(&text).ok()?;
+    remembered
+        .last_project
+        .is_dir()
+        .then_some(remembered.last_project)
+}
+
+/// Remembers `project` as the last one opened. Failing to is said and otherwise harmless:
+/// the next start opens the current folder instead.
+pub fn remember_project(app: &AppHandle, project: &Path) {
+    let written = app
+        .path()
+        .app_data_dir()
+        .map_err(|err| err.to_string())
+        .and_then(|dir| {
+            let text = serde_json::to_string_pretty(&Remembered {
+                last_project: project.to_path_buf(),
+            })
+            .map_err(|err| err.to_string())?;
+            write_replacing(&dir, REMEMBERED_FILE, &text).map_err(|err| err.to_string())
+        });
+    if let Err(err) = written {
+        eprintln!("mcp-manager: could not remember the last project: {err}");
+    }
+}
+
+/// Writes `dir/name` whole or not at all (a temporary file renamed over it).
+fn write_replacing(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let temporary = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&temporary, text)?;
+    std::fs::rename(&temporary, dir.join(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn a_second_launch_names_its_project_relative_to_where_it_started() {
+        let cwd = Path::new("/home/ada/work");
+        assert_eq!(
+            project_asked(&argv(&["mcp-manager", "--project", "site"]), cwd),
+            Some(PathBuf::from("/home/ada/work/site"))
+        );
+        assert_eq!(
+            project_asked(&argv(&["mcp-manager", "--project", "/srv/api"]), cwd),
+            Some(PathBuf::from("/srv/api"))
+        );
+        assert_eq!(project_asked(&argv(&["mcp-manager"]), cwd), None);
+        assert_eq!(
+            project_asked(&argv(&["mcp-manager", "--no-such-flag"]), cwd),
+            None
+        );
+    }
+
+    #[test]
+    fn remembering_replaces_the_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        write_replacing(dir.path(), "last-project.json", "{\"lastProject\":\"/a\"}").unwrap();
+        write_replacing(dir.path(), "last-project.json", "{\"lastProject\":\"/b\"}").unwrap();
+        let text = std::fs::read_to_string(dir.path().join("last-project.json")).unwrap();
+        let remembered: Remembered = serde_json::from_str(&text).unwrap();
+        assert_eq!(remembered.last_project, PathBuf::from("/b"));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

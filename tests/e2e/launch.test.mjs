@@ -1,0 +1,120 @@
+// End-to-end: how the app starts. A second `mcp-manager --project DIR` hands its project to
+// the running window instead of starting a second supervisor over the same servers; the
+// window comes back with its size, position and last project, and `--project` wins over the
+// remembered project.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { application, everything, eventually, launch, sandbox, sandboxProcesses, serverPids, waitForState } from "./harness.mjs";
+
+let box;
+let other;
+let session;
+
+const server = (name) => ({ type: "stdio", command: "node", args: [everything, "stdio"], env: { MCP_E2E_SERVER: name } });
+
+before(() => {
+  box = sandbox();
+  other = join(box.dir, "other");
+  mkdirSync(join(other, ".git"), { recursive: true });
+  // Local-scope servers start without approval, so a second supervisor would show as a
+  // second process of the same server.
+  writeFileSync(
+    join(box.home, ".claude.json"),
+    JSON.stringify({
+      projects: {
+        [box.project]: { mcpServers: { "first-server": server("first-server") } },
+        [other]: { mcpServers: { "other-server": server("other-server") } },
+      },
+    }),
+  );
+});
+
+after(async () => {
+  await session?.close();
+});
+
+async function projectShown(browser) {
+  const element = browser.$('[data-testid="project-dir"]');
+  await element.waitForExist({ timeout: 20_000 });
+  return element.getProperty("textContent");
+}
+
+/** The running app's process (not its WebKit helpers, not the servers). */
+function appProcesses() {
+  return sandboxProcesses(box).filter((p) => p.cmdline.startsWith(`${application} `));
+}
+
+/** Runs `mcp-manager ARGS` as a person would from a terminal in `cwd`, on the app's own bus. */
+function secondLaunch(args, cwd) {
+  const [app] = appProcesses();
+  assert.ok(app, "the first app runs");
+  const environ = readFileSync(`/proc/${app.pid}/environ`, "latin1").split("\0");
+  const bus = environ.find((v) => v.startsWith("DBUS_SESSION_BUS_ADDRESS="));
+  assert.ok(bus, "the app runs on a session bus");
+  const started = Date.now();
+  const result = spawnSync(application, args, {
+    cwd,
+    env: { ...session.env, DBUS_SESSION_BUS_ADDRESS: bus.slice("DBUS_SESSION_BUS_ADDRESS=".length) },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { ...result, ms: Date.now() - started };
+}
+
+test("a second launch hands its project to the running window and exits", async () => {
+  session = await launch(box);
+  const { browser } = session;
+  assert.equal(await projectShown(browser), box.project);
+  await waitForState(browser, "first-server", "local", "connected");
+
+  // Relative to the folder it was started in, as a shell would mean it.
+  const second = secondLaunch(["--project", "other"], box.dir);
+  assert.equal(second.status, 0, `the second launch exits cleanly: ${second.stderr}`);
+  assert.equal(appProcesses().length, 1, "no second app keeps running");
+
+  await eventually(async () => (await projectShown(browser)) === other, "the running window opens the second launch's project");
+  await waitForState(browser, "other-server", "local", "connected");
+  await eventually(() => serverPids(box, "first-server").length === 0, "the first project's server is stopped");
+  assert.equal(serverPids(box, "other-server").length, 1, "one supervisor: the server runs once");
+
+  // Without --project, a second launch only brings the window forward.
+  const bare = secondLaunch([], box.project);
+  assert.equal(bare.status, 0, bare.stderr);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await projectShown(browser), other, "a bare second launch changes nothing");
+  assert.equal(serverPids(box, "other-server").length, 1, "and restarts nothing");
+
+  // A folder that does not exist is said by the launch that was given it.
+  const wrong = secondLaunch(["--project", join(box.dir, "no-such-folder")], box.dir);
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /no-such-folder/);
+  assert.equal(await projectShown(browser), other);
+});
+
+test("the window comes back with its size, position and last project; --project wins", async () => {
+  const { browser } = session;
+  await browser.setWindowRect(40, 30, 900, 620);
+  await eventually(async () => {
+    const rect = await browser.getWindowRect();
+    return rect.width === 900 && rect.height === 620 && rect.x === 40 && rect.y === 30;
+  }, "the window takes the size and position asked");
+  await session.quit();
+  assert.equal(appProcesses().length, 0, "the app has left");
+  const stateFile = join(box.home, ".config/dev.mcp-manager.app/.window-state.json");
+  assert.ok(existsSync(stateFile), "the window's state is kept in the app's config folder");
+
+  // Started from the menu: no --project, and the home folder as the current folder.
+  session = await launch(box, {}, { args: [] });
+  let browser2 = session.browser;
+  assert.equal(await projectShown(browser2), other, "the last project opens again");
+  const rect = await browser2.getWindowRect();
+  assert.deepEqual([rect.x, rect.y, rect.width, rect.height], [40, 30, 900, 620], "same place, same size");
+  await session.quit();
+
+  session = await launch(box);
+  browser2 = session.browser;
+  assert.equal(await projectShown(browser2), box.project, "--project wins over the remembered one");
+});
