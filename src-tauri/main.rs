@@ -11,9 +11,12 @@ use mcp_manager_app::launch::Args;
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.empty_window {
+        // The reference is Tauri's default window: nothing of the app's own tuning.
         mcp_manager_app::run_empty_window();
         return ExitCode::SUCCESS;
     }
+    // Before GTK starts, so WebKit and the web process it spawns both see it.
+    mcp_manager_app::launch::paint_in_software();
     // Checked here, before anything else: a folder that does not exist is said by the
     // process that was given it, even when a running app would have been handed it.
     match mcp_manager_core::Locations::from_env(args.project.as_deref()) {

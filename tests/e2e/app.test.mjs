@@ -4,7 +4,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { launch, lightness, root, sandbox } from "./harness.mjs";
+import { captureWindow, launch, lightness, root, sandbox } from "./harness.mjs";
 
 // Every run keeps its screenshot under artifacts/; UPDATE_SCREENSHOT=1 also refreshes the
 // README's copy in docs/.
@@ -78,7 +78,8 @@ test("with the default (light) system theme the window is light", async () => {
 
 test("screenshot of the real window for the README", async () => {
   mkdirSync(dirname(screenshotPath), { recursive: true });
-  await browser.saveScreenshot(screenshotPath);
+  await new Promise((r) => setTimeout(r, 300));
+  captureWindow(screenshotPath);
   assert.ok(readFileSync(screenshotPath).length > 10_000, "the screenshot has content");
   if (process.env.UPDATE_SCREENSHOT) cpSync(screenshotPath, readmeScreenshot);
 });

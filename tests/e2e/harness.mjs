@@ -22,6 +22,8 @@ export const everything = join(root, "tests/reference/node_modules/@modelcontext
 const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
 /** The session of this test file (one per file), for helpers that type keys. */
 let current;
+/** The sandbox of the app launched last, to find its window. */
+let currentBox;
 
 export function waitForPort(port, deadlineMs, log = () => "") {
   const start = Date.now();
@@ -113,6 +115,7 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
     },
   });
   current = browser;
+  currentBox = box;
   let closed = false;
   const session = {
     browser,
@@ -245,6 +248,27 @@ export async function type(element, text) {
 }
 
 /**
+ * Saves what the X server shows of the app's window to `path`, as a person sees it. (The app
+ * paints in software, where WebKitWebDriver's own screenshot never answers.)
+ */
+export function captureWindow(path) {
+  const apps = sandboxProcesses(currentBox).filter((p) => p.cmdline.split(" ")[0] === application);
+  assert.ok(apps.length > 0, "the app runs");
+  let best;
+  for (const app of apps) {
+    const ids = spawnSync("xdotool", ["search", "--onlyvisible", "--pid", String(app.pid)], { encoding: "utf8" }).stdout;
+    for (const id of ids.split("\n").filter(Boolean)) {
+      const geometry = spawnSync("xdotool", ["getwindowgeometry", id], { encoding: "utf8" }).stdout;
+      const [width, height] = (/Geometry: (\d+)x(\d+)/.exec(geometry) ?? [0, 0, 0]).slice(1).map(Number);
+      if (!best || width * height > best.area) best = { id, area: width * height };
+    }
+  }
+  assert.ok(best, "the app has a visible window");
+  const capture = spawnSync("import", ["-window", best.id, path], { encoding: "utf8" });
+  assert.equal(capture.status, 0, `import failed: ${capture.stderr}`);
+}
+
+/**
  * Saves a screenshot under artifacts/ (after WebKit has painted the last change); with
  * UPDATE_SCREENSHOT=1 also as the README's copy in docs/screens/.
  */
@@ -252,7 +276,7 @@ export async function screenshot(browser, name) {
   mkdirSync(artifacts, { recursive: true });
   await new Promise((r) => setTimeout(r, 300));
   const path = join(artifacts, `${name}.png`);
-  await browser.saveScreenshot(path);
+  captureWindow(path);
   if (process.env.UPDATE_SCREENSHOT) {
     const docs = join(root, "docs", "screens");
     mkdirSync(docs, { recursive: true });
