@@ -226,9 +226,15 @@ pub fn typescript() -> specta_typescript::Typescript {
 /// already running, this hands the arguments to it and exits the process instead.
 pub fn run(locations: Locations, explicit: bool) {
     let builder = bindings_builder();
+    let single_instance =
+        tauri_plugin_single_instance::Builder::new().callback(launch::second_launch);
+    // A build from a checkout is an app of its own: it neither hands its arguments to an
+    // installed MCP Manager that runs nor takes theirs.
+    #[cfg(debug_assertions)]
+    let single_instance = single_instance.dbus_id("dev.mcp-manager.checkout");
     let app = tauri::Builder::default()
         // First, so that a second launch leaves before anything else is set up.
-        .plugin(tauri_plugin_single_instance::init(launch::second_launch))
+        .plugin(single_instance.build())
         .plugin(
             tauri_plugin_window_state::Builder::default()
                 .with_state_flags(
