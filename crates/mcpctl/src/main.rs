@@ -3,7 +3,9 @@
 //! Every verb is a thin call into `mcp_manager_core::api`, the same functions the app's
 //! commands call, so the CLI and the window can never disagree. Messages and written bytes
 //! follow `claude mcp` so that scripts and habits carry over. Exit status: 0 success,
-//! 1 failure, 2 usage error (clap's own, and malformed flag values).
+//! 1 failure, 2 usage error (clap's own, and malformed flag values). A reader that stops
+//! reading early (`mcpctl list | head -1`, `| grep -q`) ends the command quietly, with
+//! success, as shell tools do.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,6 +20,35 @@ use mcp_manager_core::config::interop::{self, Client};
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
+
+/// `println!` for everything `mcpctl` prints on stdout: see [`print_line`].
+macro_rules! out {
+    () => {
+        $crate::print_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::print_line(format_args!($($arg)*))
+    };
+}
+
+/// Writes one line to stdout. When the reader has gone (a closed pipe), the command ends
+/// there, quietly and with success: what it was asked for was read as far as wanted. Any
+/// other failure to write is said on stderr and the command fails.
+fn print_line(line: std::fmt::Arguments) {
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(err) => {
+            eprintln!("mcpctl: could not write the output: {err}");
+            std::process::exit(1);
+        }
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -437,9 +468,9 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
                              Paste this into it instead:",
                             report.target
                         );
-                        println!("{snippet}");
+                        out!("{snippet}");
                     }
-                    None => println!(
+                    None => out!(
                         "Exported {} server(s) to {}: {}",
                         report.written.len(),
                         report.target,
@@ -465,9 +496,9 @@ fn import(
 ) -> Outcome {
     let plan = interop::plan_import(locations, from, file.as_deref(), scope)?;
     if !json {
-        println!("Import from {} into the {scope} scope:", plan.source);
+        out!("Import from {} into the {scope} scope:", plan.source);
         for item in &plan.add {
-            println!(
+            out!(
                 "  add       {}  {}  {}",
                 item.name,
                 item.transport.as_str(),
@@ -475,13 +506,13 @@ fn import(
             );
         }
         for item in &plan.skipped {
-            println!("  skip      {}: {}", item.name, item.reason);
+            out!("  skip      {}: {}", item.name, item.reason);
         }
         for item in &plan.conflicts {
-            println!("  conflict  {}: {}", item.name, item.reason);
+            out!("  conflict  {}: {}", item.name, item.reason);
         }
         if plan.add.is_empty() {
-            println!("Nothing to add.");
+            out!("Nothing to add.");
         }
     }
     let write =
@@ -518,9 +549,9 @@ fn import(
     if json {
         print_json(&serde_json::json!({ "plan": plan, "added": added }));
     } else if write {
-        println!("Added {} server(s): {}", added.len(), added.join(", "));
+        out!("Added {} server(s): {}", added.len(), added.join(", "));
     } else if !plan.add.is_empty() {
-        println!(
+        out!(
             "Nothing was written{}.",
             if dry_run {
                 ""
@@ -550,7 +581,7 @@ fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Out
         print_json(&serde_json::json!({ "name": name, "approval": status }));
     } else {
         let verb = if approve { "Approved" } else { "Rejected" };
-        println!(
+        out!(
             "{verb} project MCP server \"{name}\"\nFile modified: {}",
             locations.project_local_settings().display()
         );
@@ -684,7 +715,7 @@ fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) 
     if json {
         print_json(written);
     } else {
-        println!("{}\nFile modified: {}", message(), written.path);
+        out!("{}\nFile modified: {}", message(), written.path);
     }
 }
 
@@ -703,7 +734,7 @@ fn print_list(list: &ServerList) {
         }
     }
     if list.servers.is_empty() {
-        println!("No MCP servers configured for {}.", list.project_dir);
+        out!("No MCP servers configured for {}.", list.project_dir);
         return;
     }
     let width = list.servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
@@ -725,7 +756,7 @@ fn print_list(list: &ServerList) {
         } else {
             format!("  ({})", notes.join(", "))
         };
-        println!(
+        out!(
             "{:width$}  {:7}  {:5}  {}{}",
             server.name,
             server.scope.as_str(),
@@ -738,19 +769,19 @@ fn print_list(list: &ServerList) {
 
 fn print_detail(detail: &api::ServerDetail) {
     let s = &detail.summary;
-    println!("{}:", s.name);
-    println!("  Scope: {} ({})", s.scope, s.source);
-    println!("  Type: {}", s.transport.as_str());
-    println!("  Target: {}", s.target);
-    println!("  Enabled: {}", if s.enabled { "yes" } else { "no" });
+    out!("{}:", s.name);
+    out!("  Scope: {} ({})", s.scope, s.source);
+    out!("  Type: {}", s.transport.as_str());
+    out!("  Target: {}", s.target);
+    out!("  Enabled: {}", if s.enabled { "yes" } else { "no" });
     if let Some(approval) = s.approval {
-        println!("  Approval: {}", format!("{approval:?}").to_lowercase());
+        out!("  Approval: {}", format!("{approval:?}").to_lowercase());
     }
-    println!("  Will start: {}", if s.will_start { "yes" } else { "no" });
+    out!("  Will start: {}", if s.will_start { "yes" } else { "no" });
     for missing in &s.missing_variables {
-        println!("  Warning: {missing}");
+        out!("  Warning: {missing}");
     }
     for other in &detail.shadowed {
-        println!("  Shadows: {} entry in {}", other.scope, other.source);
+        out!("  Shadows: {} entry in {}", other.scope, other.source);
     }
 }

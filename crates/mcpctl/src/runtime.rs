@@ -78,7 +78,7 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
                     ServerStatus::Disabled => "○ disabled".into(),
                     ServerStatus::Pending { .. } => "… pending".into(),
                 };
-                println!("{}: {target} - {state}", event.server);
+                out!("{}: {target} - {state}", event.server);
             }
         }
         Ok(!statuses
@@ -133,13 +133,13 @@ pub fn login(
             } else {
                 format!(" (scopes: {})", granted.scopes.join(" "))
             };
-            println!(
+            out!(
                 "Logged in to {name}{scopes}. Tokens are stored in {}.",
                 where_kept(unencrypted)
             );
             match &connected {
-                Ok(()) => println!("{name}: connected with the new token"),
-                Err(err) => println!("{name}: still not connected: {err}"),
+                Ok(()) => out!("{name}: connected with the new token"),
+                Err(err) => out!("{name}: still not connected: {err}"),
             }
         }
         Ok(connected.is_ok())
@@ -159,14 +159,14 @@ pub fn logout(locations: &Locations, name: &str, json: bool) -> Result<bool, Api
                 "server": name, "hadTokens": had, "revoked": revoked,
             }));
         } else if !had {
-            println!("{name}: not logged in; nothing stored in {} was left", where_kept(&unencrypted));
+            out!("{name}: not logged in; nothing stored in {} was left", where_kept(&unencrypted));
         } else {
             let revocation = if revoked {
                 "the server revoked the tokens"
             } else {
                 "the server offers no revocation"
             };
-            println!(
+            out!(
                 "Logged out of {name}: tokens and client registration removed from {} ({revocation}).",
                 where_kept(&unencrypted)
             );
@@ -240,9 +240,10 @@ async fn run_ask(
                 .into_iter()
                 .find(|s| s.server == name)
                 .map(|s| match s.status {
-                    ServerStatus::Failed { error } => error,
+                    // In the words `mcpctl status` uses, with the next step.
+                    ServerStatus::Failed { error } => format!("failed: {error}"),
                     ServerStatus::NeedsAuth => {
-                        format!("it needs authentication: run `mcpctl login {name}`")
+                        format!("needs authentication: run `mcpctl login {name}`")
                     }
                     other => other.label().to_string(),
                 })
@@ -270,12 +271,20 @@ async fn run_ask(
     match ask {
         Ask::Tools => {
             let mut all = serde_json::Map::new();
+            // Every server asked for answered.
+            let mut complete = true;
             for name in names {
-                let Ok(conn) = connection(name) else {
-                    if !json {
-                        eprintln!("warning: {name} is not connected");
+                let conn = match connection(name) {
+                    Ok(conn) => conn,
+                    // The one server named: its state is the answer, and a failure.
+                    Err(err) if names.len() == 1 => return Err(err),
+                    Err(err) => {
+                        if !json {
+                            eprintln!("warning: {}", err.message);
+                        }
+                        complete = false;
+                        continue;
                     }
-                    continue;
                 };
                 let tools = conn.list_tools().await.map_err(service)?;
                 if !json {
@@ -287,7 +296,7 @@ async fn run_ask(
                             .lines()
                             .next()
                             .unwrap_or("");
-                        println!("{name}  {}  {first_line}", tool.name);
+                        out!("{name}  {}  {first_line}", tool.name);
                     }
                 }
                 all.insert(
@@ -298,7 +307,7 @@ async fn run_ask(
             if json {
                 crate::print_json(&all);
             }
-            Ok(true)
+            Ok(complete)
         }
         Ask::Call {
             tool,
@@ -342,14 +351,14 @@ async fn run_ask(
                 );
             } else {
                 for r in &resources {
-                    println!(
+                    out!(
                         "{}  {}",
                         r["uri"].as_str().unwrap_or(""),
                         r["name"].as_str().unwrap_or("")
                     );
                 }
                 for t in &templates {
-                    println!(
+                    out!(
                         "{}  {} (template)",
                         t["uriTemplate"].as_str().unwrap_or(""),
                         t["name"].as_str().unwrap_or("")
@@ -384,7 +393,7 @@ async fn run_ask(
                             }
                         })
                         .collect();
-                    println!("{}  {}", p["name"].as_str().unwrap_or(""), args.join(" "));
+                    out!("{}  {}", p["name"].as_str().unwrap_or(""), args.join(" "));
                 }
             }
             Ok(true)
@@ -396,7 +405,7 @@ async fn run_ask(
                 crate::print_json(&result);
             } else {
                 for message in result["messages"].as_array().into_iter().flatten() {
-                    println!("[{}]", message["role"].as_str().unwrap_or("?"));
+                    out!("[{}]", message["role"].as_str().unwrap_or("?"));
                     print_content(&serde_json::json!({ "content": [message["content"].clone()] }));
                 }
             }
@@ -413,7 +422,7 @@ async fn run_ask(
                 crate::print_json(&lines);
             } else {
                 for line in lines {
-                    println!("{line}");
+                    out!("{line}");
                 }
             }
             Ok(true)
@@ -498,7 +507,7 @@ fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Resul
             }
             None if !json => {
                 let _ = std::io::stdout().write_all(&bytes);
-                println!();
+                out!();
             }
             None => {}
         }

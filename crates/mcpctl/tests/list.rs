@@ -149,3 +149,43 @@ fn exit_status_is_1_on_failure_and_2_on_usage_error() {
     let usage = mcpctl(&home, &["frobnicate"]);
     assert_eq!(usage.status.code(), Some(2));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    // `mcpctl list | head -1`: more lines than a pipe holds, and a reader that reads none.
+    let (_dir, home, project) = setup();
+    let servers: serde_json::Map<String, Value> = (0..3000)
+        .map(|i| {
+            (
+                format!("server-{i:04}"),
+                json!({"command": "node", "args": ["index.js"]}),
+            )
+        })
+        .collect();
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({ "mcpServers": servers }).to_string(),
+    )
+    .unwrap();
+    for json in [false, true] {
+        let mut args = vec!["--project", project.to_str().unwrap(), "list"];
+        if json {
+            args.insert(0, "--json");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .args(&args)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("MCP_MANAGER_MANAGED_DIR", home.join("managed"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("mcpctl runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr, "", "nothing said about a reader that has gone");
+    }
+}

@@ -337,3 +337,32 @@ fn call_draws_a_progress_bar_on_a_terminal_and_not_in_a_pipe() {
     let text = String::from_utf8_lossy(&in_a_pipe.stderr);
     assert!(!text.contains('%') && !text.contains('\r'), "{text:?}");
 }
+
+#[test]
+fn tools_of_a_server_that_is_not_connected_fails_and_says_why() {
+    let world = World::new(json!({
+        "everything": {"command": "node", "args": [everything(), "stdio"]},
+        "broken": {"command": "sh", "args": ["-c", "echo 'token expired' >&2; exit 4"]}
+    }));
+    // Named: its state is the answer, in `status`'s words, and the command fails.
+    let out = world.run(&["tools", "broken"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("\"broken\" is not connected: failed: ")
+            && stderr.contains("status 4; stderr = token expired"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+
+    // All servers: what connected is listed, the rest is warned about, and it is a failure.
+    let out = world.run(&["tools"]);
+    assert_eq!(out.status.code(), Some(1));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("everything  echo  "), "{listed}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: \"broken\" is not connected: failed: "),
+        "{stderr}"
+    );
+}
