@@ -5,14 +5,19 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-fn mcpctl(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+/// `mcpctl ARGS` over the temporary `home`.
+fn command(home: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+    command
         .args(args)
         .env("HOME", home)
         .env_remove("CLAUDE_CONFIG_DIR")
-        .env("MCP_MANAGER_MANAGED_DIR", home.join("managed"))
-        .output()
-        .expect("mcpctl runs")
+        .env("MCP_MANAGER_MANAGED_DIR", home.join("managed"));
+    command
+}
+
+fn mcpctl(home: &Path, args: &[&str]) -> Output {
+    command(home, args).output().expect("mcpctl runs")
 }
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
@@ -172,11 +177,7 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         if json {
             args.insert(0, "--json");
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
-            .args(&args)
-            .env("HOME", &home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("MCP_MANAGER_MANAGED_DIR", home.join("managed"))
+        let mut child = command(&home, &args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
