@@ -15,7 +15,7 @@
 //! The window paints in software (WebKit's compositing mode off). A list of servers, forms and
 //! logs gains nothing from GPU compositing, and under it WebKitGTK's web process loads the
 //! GL stack and keeps a texture for every layer: measured with 20 servers connected
-//! (`scripts/bench-window`), the web process takes 121 MiB PSS painting in software against
+//! (`scripts/bench-window`), the web process takes 120 MiB PSS painting in software against
 //! 218 MiB composited, for the same page. It also sidesteps the blank windows some GPU drivers
 //! give WebKitGTK. `MCP_MANAGER_GPU_COMPOSITING=1` keeps WebKit's default.
 
