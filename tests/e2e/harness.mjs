@@ -129,7 +129,7 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
       if (closed) return;
       closed = true;
       // WebDriver's end of session kills the app outright; let it leave on its own first.
-      const apps = sandboxProcesses(box).filter((p) => p.cmdline.split(" ")[0] === application);
+      const apps = appProcesses(box);
       for (const app of apps) {
         try {
           process.kill(app.pid, "SIGTERM");
@@ -178,6 +178,11 @@ export function sandboxProcesses(box, more = "") {
     }
   }
   return found;
+}
+
+/** The app's own processes in this sandbox (not its WebKit helpers, not its servers). */
+export function appProcesses(box) {
+  return sandboxProcesses(box).filter((p) => p.cmdline.split(" ")[0] === application);
 }
 
 /** Whether a process runs (a zombie waiting for its parent does not). */
@@ -252,7 +257,7 @@ export async function type(element, text) {
  * paints in software, where WebKitWebDriver's own screenshot never answers.)
  */
 export function captureWindow(path) {
-  const apps = sandboxProcesses(currentBox).filter((p) => p.cmdline.split(" ")[0] === application);
+  const apps = appProcesses(currentBox);
   assert.ok(apps.length > 0, "the app runs");
   let best;
   for (const app of apps) {

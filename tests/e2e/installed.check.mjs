@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { application, eventually, launch, root, sandbox, sandboxProcesses, screenshot } from "./harness.mjs";
+import { application, appProcesses, eventually, launch, root, sandbox, screenshot } from "./harness.mjs";
 
 const deb = process.env.MCP_E2E_DEB;
 const installedApp = "/usr/bin/mcp-manager";
@@ -152,7 +152,7 @@ test("the installed app opens the project in its window, under the class its des
   assert.equal(await browser.$('[data-testid="project-dir"]').getProperty("textContent"), box.project);
   await screenshot(browser, "installed");
 
-  const [app] = sandboxProcesses(box).filter((p) => p.cmdline.startsWith(`${installedApp} `));
+  const [app] = appProcesses(box);
   assert.ok(app, "the installed binary runs");
   const windows = await eventually(() => {
     const found = spawnSync("xdotool", ["search", "--pid", String(app.pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);

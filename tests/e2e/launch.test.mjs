@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { application, everything, eventually, launch, sandbox, sandboxProcesses, serverPids, waitForState } from "./harness.mjs";
+import { application, appProcesses, everything, eventually, launch, sandbox, serverPids, waitForState } from "./harness.mjs";
 
 let box;
 let other;
@@ -42,14 +42,10 @@ async function projectShown(browser) {
   return element.getProperty("textContent");
 }
 
-/** The running app's process (not its WebKit helpers, not the servers). */
-function appProcesses() {
-  return sandboxProcesses(box).filter((p) => p.cmdline.startsWith(`${application} `));
-}
 
 /** Runs `mcp-manager ARGS` as a person would from a terminal in `cwd`, on the app's own bus. */
 function secondLaunch(args, cwd) {
-  const [app] = appProcesses();
+  const [app] = appProcesses(box);
   assert.ok(app, "the first app runs");
   const environ = readFileSync(`/proc/${app.pid}/environ`, "latin1").split("\0");
   const bus = environ.find((v) => v.startsWith("DBUS_SESSION_BUS_ADDRESS="));
@@ -73,7 +69,7 @@ test("a second launch hands its project to the running window and exits", async 
   // Relative to the folder it was started in, as a shell would mean it.
   const second = secondLaunch(["--project", "other"], box.dir);
   assert.equal(second.status, 0, `the second launch exits cleanly: ${second.stderr}`);
-  assert.equal(appProcesses().length, 1, "no second app keeps running");
+  assert.equal(appProcesses(box).length, 1, "no second app keeps running");
 
   await eventually(async () => (await projectShown(browser)) === other, "the running window opens the second launch's project");
   await waitForState(browser, "other-server", "local", "connected");
@@ -102,7 +98,7 @@ test("the window comes back with its size, position and last project; --project 
     return rect.width === 900 && rect.height === 620 && rect.x === 40 && rect.y === 30;
   }, "the window takes the size and position asked");
   await session.quit();
-  assert.equal(appProcesses().length, 0, "the app has left");
+  assert.equal(appProcesses(box).length, 0, "the app has left");
   const stateFile = join(box.home, ".config/dev.mcp-manager.app/.window-state.json");
   assert.ok(existsSync(stateFile), "the window's state is kept in the app's config folder");
 
