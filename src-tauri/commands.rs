@@ -1,7 +1,7 @@
 //! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
-use mcp_manager_connect::project::{LoginSummary, StderrTail};
+use mcp_manager_connect::project::{LoginSummary, OAuthActivity, StderrTail};
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
@@ -235,6 +235,46 @@ pub async fn log_in(context: State<'_, Context>, name: String) -> Result<LoginSu
 #[specta::specta]
 pub async fn log_out(context: State<'_, Context>, name: String) -> Result<bool, ApiError> {
     context.project().log_out(&name).await
+}
+
+/// Gives up a login that waits for the browser; whether one was waiting.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_login(context: State<'_, Context>, name: String) -> Result<bool, ApiError> {
+    Ok(context.project().cancel_login(&name))
+}
+
+/// A remote server's login phase, stored token (no value) and recorded OAuth exchanges.
+#[tauri::command]
+#[specta::specta]
+pub async fn oauth_activity(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<OAuthActivity, ApiError> {
+    context.project().oauth_activity(&name).await
+}
+
+/// Opens the authorization page of the login that waits for the browser, in the browser.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_login_page(
+    app: AppHandle,
+    context: State<'_, Context>,
+    name: String,
+) -> Result<(), ApiError> {
+    crate::open::login_page(&app, &context.project(), &name).await
+}
+
+/// Opens the file a server entry is written in with the person's default application.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_config_file(
+    app: AppHandle,
+    context: State<'_, Context>,
+    name: String,
+    scope: Scope,
+) -> Result<(), ApiError> {
+    crate::open::config_file(&app, &context.project(), &name, scope)
 }
 
 /// Copies a server entry, as written, to another scope under the same name.

@@ -14,6 +14,7 @@
 
 mod commands;
 pub mod launch;
+mod open;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -39,6 +40,13 @@ pub struct ConfigChanged(pub ConfigChange);
 /// order.
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct ServerStatusChanged(pub StatusEvent);
+
+/// Broadcast when a remote server's login moved on or an OAuth exchange of it was recorded:
+/// the window asks for the server's `oauth_activity` again.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct LoginActivityChanged {
+    pub server: String,
+}
 
 /// Broadcast when another project was opened: everything shown belongs to the old one.
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
@@ -107,6 +115,7 @@ impl Context {
         let project = LiveProject::open(locations, Settings::from_env());
         project.supervisor().keep_protocol_logs();
         forward_statuses(app.clone(), &project);
+        forward_oauth(app.clone(), &project);
         let watcher = watch_config(app.clone(), Arc::clone(&project)).map_err(ApiError::from)?;
         let old = self.open.write().expect("project lock").replace(Open {
             project: Arc::clone(&project),
@@ -203,6 +212,10 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::export_servers,
             commands::log_in,
             commands::log_out,
+            commands::cancel_login,
+            commands::oauth_activity,
+            commands::open_login_page,
+            commands::open_config_file,
             commands::copy_server,
             commands::store_client_secret,
             commands::window_ready,
@@ -210,7 +223,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
         .events(tauri_specta::collect_events![
             ConfigChanged,
             ServerStatusChanged,
-            ProjectOpened
+            ProjectOpened,
+            LoginActivityChanged
         ])
 }
 
@@ -245,6 +259,9 @@ pub fn run(locations: Locations, explicit: bool) {
                 .build(),
         )
         .plugin(tauri_plugin_dialog::init())
+        // Used from Rust only (commands::open_login_page, commands::open_config_file): the
+        // window is granted none of its commands, so it can open nothing by itself.
+        .plugin(tauri_plugin_opener::init())
         .manage(Context::new())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
@@ -329,6 +346,31 @@ fn forward_statuses(handle: AppHandle, project: &LiveProject) {
                 // The UI reloads every status on `config-changed`; a lag only delays it.
                 Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => break,
+            }
+        }
+    });
+}
+
+/// Each change of an OAuth journal of one of this project's servers becomes an
+/// `login-activity-changed` event per server it belongs to, until the project is closed.
+fn forward_oauth(handle: AppHandle, project: &Arc<LiveProject>) {
+    let mut changes = mcp_manager_connect::oauth::trace::changes();
+    let project = Arc::downgrade(project);
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            let key = match changes.recv().await {
+                Ok(key) => key,
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => break,
+            };
+            let Some(project) = project.upgrade() else {
+                break;
+            };
+            for server in project.servers_with_journal(&key) {
+                if let Err(err) = (LoginActivityChanged { server }).emit(&handle) {
+                    eprintln!("mcp-manager: could not emit login-activity-changed: {err}");
+                }
             }
         }
     });

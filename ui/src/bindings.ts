@@ -53,6 +53,14 @@ export const commands = {
 	logIn: (name: string) => typedError<LoginSummary, ApiError>(__TAURI_INVOKE("log_in", { name })),
 	/**  Forgets a server's tokens (revoking them where offered) and starts it again without them. */
 	logOut: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("log_out", { name })),
+	/**  Gives up a login that waits for the browser; whether one was waiting. */
+	cancelLogin: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_login", { name })),
+	/**  A remote server's login phase, stored token (no value) and recorded OAuth exchanges. */
+	oauthActivity: (name: string) => typedError<OAuthActivity, ApiError>(__TAURI_INVOKE("oauth_activity", { name })),
+	/**  Opens the authorization page of the login that waits for the browser, in the browser. */
+	openLoginPage: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_login_page", { name })),
+	/**  Opens the file a server entry is written in with the person's default application. */
+	openConfigFile: (name: string, scope: Scope) => typedError<null, ApiError>(__TAURI_INVOKE("open_config_file", { name, scope })),
 	/**  Copies a server entry, as written, to another scope under the same name. */
 	copyServer: (name: string, from: Scope, to: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("copy_server", { name, from, to })),
 	/**  Keeps a remote server's OAuth client secret in the OS keychain (never in a file). */
@@ -64,6 +72,7 @@ export const commands = {
 /** Events */
 export const events = {
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
+	loginActivityChanged: makeEvent<LoginActivityChanged, LoginActivityChanged>("login-activity-changed"),
 	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
 	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
 };
@@ -227,6 +236,25 @@ export type ErrorCode =
 /**  A bug: the message says where. */
 "internal";
 
+/**  One HTTP exchange (or, for the browser's part, one URL shown and one received). */
+export type Exchange = {
+	step: Step,
+	title: string,
+	rfc: string,
+	method: string,
+	url: string,
+	status: number | null,
+	requestHeaders: Header[],
+	requestBody: string | null,
+	responseHeaders: Header[],
+	responseBody: string | null,
+	outcome: Outcome,
+	/**  For a step that did not go well: what was expected, and what came. */
+	expected: string | null,
+	came: string | null,
+	millis: number,
+};
+
 /**  What export wrote, and what the target cannot express. */
 export type ExportReport = {
 	target: string,
@@ -245,6 +273,12 @@ export type FileChange = {
 	path: string,
 	/**  The changed lines with up to three unchanged lines around each change. */
 	lines: DiffLine[],
+};
+
+/**  One header, its value concealed where it carries a secret. */
+export type Header = {
+	name: string,
+	value: string,
 };
 
 /**  What an import would do, as the window shows it; nothing is written while making it. */
@@ -317,6 +351,14 @@ export type LoggedMessage = {
 	truncated: boolean,
 };
 
+/**
+ *  Broadcast when a remote server's login moved on or an OAuth exchange of it was recorded:
+ *  the window asks for the server's `oauth_activity` again.
+ */
+export type LoginActivityChanged = {
+	server: string,
+};
+
 /**  What a login got, without any token. */
 export type LoginSummary = {
 	scopes: string[],
@@ -335,6 +377,31 @@ export type MissingVariable = {
 	/**  Where it was used: `command`, `args[1]`, `env.TOKEN`, `url`, `headers.Authorization`. */
 	field: string,
 };
+
+/**
+ *  A remote server's login as the window shows it: where a login is, what is stored, and the
+ *  recorded exchanges (the OAuth debugger). No secret's value is in it.
+ */
+export type OAuthActivity = {
+	server: string,
+	/**  The newest login's phase, if there was one in this run of the app. */
+	phase: Phase | null,
+	token: TokenState,
+	/**  Oldest first. */
+	traces: Trace[],
+};
+
+/**  How an exchange went. */
+export type Outcome = "ok" | 
+/**  Not there, and the next candidate is tried (a well-known URL that 404s). */
+"miss" | "failed";
+
+/**  Where a login is, for the window. */
+export type Phase = { phase: "discovering" } | { phase: "registering" } | 
+/**  The authorization URL is shown; `opened` says whether a browser took it. */
+{ phase: "waiting-for-browser"; url: string; opened: boolean } | { phase: "exchanging" } | 
+/**  The token is stored; the server is being started with it. */
+{ phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
 
 /**  Broadcast when another project was opened: everything shown belongs to the old one. */
 export type ProjectOpened = {
@@ -472,6 +539,59 @@ export type StderrTail = {
 	/**  Lines dropped at the front to stay within the bound. */
 	droppedLines: number,
 };
+
+/**  Which protocol step an exchange is. */
+export type Step = 
+/**  The MCP request without a token, answered 401 with `WWW-Authenticate`. */
+"challenge" | 
+/**  `/.well-known/oauth-protected-resource`. */
+"resource-metadata" | 
+/**  `/.well-known/oauth-authorization-server` or `openid-configuration`. */
+"server-metadata" | 
+/**  Dynamic client registration. */
+"registration" | 
+/**  The authorization request, shown in the person's browser. */
+"authorization" | 
+/**  The redirect back to the loopback listener. */
+"callback" | 
+/**  A token request with an authorization code (or a machine grant). */
+"token" | 
+/**  A token request with a refresh token. */
+"refresh" | 
+/**  Token revocation. */
+"revocation" | 
+/**  Anything else an authorization server was asked. */
+"other";
+
+/**  A server's login as it stands, without any secret's value. */
+export type TokenState = {
+	/**  An access token is stored. */
+	hasToken: boolean,
+	hasRefreshToken: boolean,
+	scopes: string[],
+	/**  When the access token expires, in milliseconds since the Unix epoch, when known. */
+	expiresAtMs: number | null,
+	clientId: string | null,
+	issuer: string | null,
+	/**  Where the tokens are kept: the secret store and the account in it. */
+	keptIn: string,
+	account: string,
+};
+
+/**  One login, logout or authorized connect, as recorded. */
+export type Trace = {
+	id: number,
+	kind: TraceKind,
+	/**  Milliseconds since the Unix epoch. */
+	startedMs: number | null,
+	phase: Phase | null,
+	exchanges: Exchange[],
+};
+
+/**  What a trace was for. */
+export type TraceKind = "login" | 
+/**  A connection with the stored token: its discovery, and any refresh. */
+"connect" | "logout";
 
 /**  How a server is reached. */
 export type TransportKind = 

@@ -15,6 +15,8 @@ use mcp_manager_core::config::entry::{ServerConfig, Transport};
 use mcp_manager_core::config::expand::{expand_config, process_env};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
 
+use tokio_util::sync::CancellationToken;
+
 use crate::connection::{ConnectError, Connection, Limits, ServerLogs};
 use crate::oauth::{self, Granted, Loopback, OAuthError, Opener, Target};
 use crate::supervisor::Settings;
@@ -101,6 +103,17 @@ pub async fn log_in(
     opener: Opener,
     scopes: &[String],
 ) -> Result<LoggedIn, ApiError> {
+    log_in_until(locations, name, opener, scopes, CancellationToken::new()).await
+}
+
+/// [`log_in`], given up when `cancel` is cancelled while the browser is awaited.
+pub async fn log_in_until(
+    locations: &Locations,
+    name: &str,
+    opener: Opener,
+    scopes: &[String],
+    cancel: CancellationToken,
+) -> Result<LoggedIn, ApiError> {
     let (target, unencrypted) = oauth_target(locations, name)?;
     let catalog = Catalog::load(locations);
     let entry = catalog.effective(name).expect("found above").clone();
@@ -133,7 +146,8 @@ pub async fn log_in(
         },
         (None, None) => Loopback::bind(None, opener).await,
     }
-    .map_err(oauth_failure)?;
+    .map_err(oauth_failure)?
+    .with_cancel(cancel);
     let granted = oauth::authorize(&target, &browser, challenge.as_deref(), scopes)
         .await
         .map_err(oauth_failure)?;

@@ -10,15 +10,18 @@
 //! Reconciling is serialized: a change on disk and a second change right after it must not
 //! both see a server as stopped and start it twice.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
 use mcp_manager_core::{ApiError, Approval, ConfigError, ErrorCode, Locations};
 use serde::Serialize;
+use tokio_util::sync::CancellationToken;
 
 use crate::needs_auth::NeedsAuthCache;
+use crate::oauth::{Phase, TokenState, Trace};
 use crate::protocol_log::LoggedMessage;
-use crate::status::StatusEvent;
+use crate::status::{ServerStatus, StatusEvent};
 use crate::supervisor::{Reconciled, Settings, Supervisor};
 
 /// The stderr of a local server as kept: the last 64 KiB, split into lines.
@@ -58,6 +61,21 @@ pub struct LiveProject {
     locations: Locations,
     supervisor: Arc<Supervisor>,
     reconciling: tokio::sync::Mutex<()>,
+    /// The logins waiting for the person, by server, to cancel.
+    logins: std::sync::Mutex<HashMap<String, CancellationToken>>,
+}
+
+/// A remote server's login as the window shows it: where a login is, what is stored, and the
+/// recorded exchanges (the OAuth debugger). No secret's value is in it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthActivity {
+    pub server: String,
+    /// The newest login's phase, if there was one in this run of the app.
+    pub phase: Option<Phase>,
+    pub token: TokenState,
+    /// Oldest first.
+    pub traces: Vec<Trace>,
 }
 
 impl LiveProject {
@@ -72,6 +90,7 @@ impl LiveProject {
             locations,
             supervisor,
             reconciling: tokio::sync::Mutex::new(()),
+            logins: std::sync::Mutex::default(),
         })
     }
 
@@ -189,14 +208,98 @@ impl LiveProject {
     /// Logs in to a remote server through the person's browser (`$BROWSER` when set), keeps
     /// the tokens in the secret store, and starts the server again with them.
     pub async fn log_in(&self, server: &str) -> Result<LoginSummary, ApiError> {
-        let logged_in =
-            crate::login::log_in(&self.locations, server, crate::oauth::Opener::System, &[])
-                .await?;
+        let cancel = CancellationToken::new();
+        let earlier = self
+            .logins
+            .lock()
+            .expect("logins lock")
+            .insert(server.to_string(), cancel.clone());
+        // A second Log in replaces the first, which is given up.
+        if let Some(earlier) = earlier {
+            earlier.cancel();
+        }
+        let result = crate::login::log_in_until(
+            &self.locations,
+            server,
+            crate::oauth::Opener::System,
+            &[],
+            cancel.clone(),
+        )
+        .await;
+        {
+            let mut logins = self.logins.lock().expect("logins lock");
+            if logins
+                .get(server)
+                .is_some_and(|c| c.is_cancelled() || !cancel.is_cancelled())
+            {
+                logins.remove(server);
+            }
+        }
+        let logged_in = result?;
         self.restart(server).await?;
+        let journal = crate::oauth::journal(&logged_in.target);
+        let status = self
+            .statuses()
+            .into_iter()
+            .find(|event| event.server == server)
+            .map(|event| event.status);
+        journal.set_login_phase(match status {
+            Some(ServerStatus::Connected(_)) => Phase::Connected,
+            Some(ServerStatus::Failed { error }) => Phase::Failed {
+                message: format!("logged in, but the server still fails: {error}"),
+            },
+            Some(ServerStatus::NeedsAuth) => Phase::Failed {
+                message: "logged in, but the server still refuses the token".into(),
+            },
+            _ => Phase::Connecting,
+        });
         Ok(LoginSummary {
             scopes: logged_in.granted.scopes,
             stored_in: crate::login::where_kept(&logged_in.unencrypted),
         })
+    }
+
+    /// Gives up a login that waits for the browser. Whether one was waiting.
+    pub fn cancel_login(&self, server: &str) -> bool {
+        match self.logins.lock().expect("logins lock").remove(server) {
+            Some(cancel) => {
+                cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A remote server's login phase, stored token (without its value) and OAuth exchanges.
+    pub async fn oauth_activity(&self, server: &str) -> Result<OAuthActivity, ApiError> {
+        let (target, unencrypted) = crate::login::oauth_target(&self.locations, server)?;
+        let journal = crate::oauth::journal(&target);
+        let token = crate::oauth::token_state(&target, crate::login::where_kept(&unencrypted))
+            .await
+            .map_err(crate::login::oauth_failure)?;
+        Ok(OAuthActivity {
+            server: server.to_string(),
+            phase: journal.login_phase(),
+            token,
+            traces: journal.traces(),
+        })
+    }
+
+    /// The remote servers of this project whose OAuth journal is the one under `key`.
+    pub fn servers_with_journal(&self, key: &str) -> Vec<String> {
+        let catalog = Catalog::load(&self.locations);
+        catalog
+            .entries
+            .iter()
+            .filter(|entry| entry.shadowed_by.is_none())
+            .filter(|entry| {
+                matches!(
+                    entry.config.transport,
+                    mcp_manager_core::config::entry::Transport::Remote { .. }
+                ) && mcp_manager_core::secrets::server_key(&entry.name, &entry.config) == key
+            })
+            .map(|entry| entry.name.clone())
+            .collect()
     }
 
     /// Forgets a server's tokens (revoked first where the server offers revocation) and

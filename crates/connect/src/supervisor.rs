@@ -579,7 +579,12 @@ impl Supervisor {
             // A server authorized without a person gets its token now, and one more try.
             if let (Err(ConnectError::NeedsAuth { .. }), Some(target)) = (&opened, &auth) {
                 if crate::oauth::machine::is_machine(target) {
-                    opened = match crate::oauth::machine::obtain(target).await {
+                    opened = match crate::oauth::machine::obtain(
+                        target,
+                        &crate::oauth::journal(target).begin(crate::oauth::TraceKind::Connect),
+                    )
+                    .await
+                    {
                         Ok(_) => open().await,
                         Err(err) => Err(ConnectError::Auth(err.to_string())),
                     };

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use mcp_manager_connect::oauth::{self, Browser, Loopback, OAuthError, Opener, Target};
+use mcp_manager_connect::oauth::{self, Browser, Loopback, OAuthError, Opener, Recorder, Target};
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
@@ -26,14 +26,14 @@ impl Browser for Person {
         self.0.redirect_uri()
     }
 
-    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
+    async fn authorize(&self, url: &str, recorder: &Recorder) -> Result<String, OAuthError> {
         let mut person = tokio::process::Command::new("node")
             .arg(support::repo("tests/fixtures/browser/complete-login.mjs"))
             .arg(url)
             .kill_on_drop(true)
             .spawn()
             .unwrap();
-        let received = self.0.authorize(url).await;
+        let received = self.0.authorize(url, recorder).await;
         let _ = person.wait().await;
         received
     }
@@ -241,4 +241,89 @@ async fn a_legacy_sse_server_takes_the_same_login_refresh_and_needs_auth() {
     assert!(err.is_authorization_required(), "{err}");
     assert_eq!(statuses_up_to_needs_auth(&mut events).await, ["needs-auth"]);
     supervisor.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
+    use mcp_manager_connect::oauth::trace::{Outcome, Step};
+    let server = OAuthServer::start(2);
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let target = Target::of("recorded", &config, &server.url(), Arc::clone(&secrets)).unwrap();
+    log_in(&target).await;
+    let journal = oauth::journal(&target);
+    let login = journal.traces().pop().unwrap();
+    assert_eq!(login.kind, oauth::TraceKind::Login);
+    assert_eq!(login.phase, Some(oauth::Phase::Connecting));
+    let steps: Vec<(Step, Outcome)> = login
+        .exchanges
+        .iter()
+        .map(|exchange| (exchange.step, exchange.outcome))
+        .collect();
+    for wanted in [
+        Step::ResourceMetadata,
+        Step::ServerMetadata,
+        Step::Registration,
+        Step::Authorization,
+        Step::Callback,
+        Step::Token,
+    ] {
+        assert!(
+            steps.contains(&(wanted, Outcome::Ok)),
+            "{wanted:?} went well: {steps:?}"
+        );
+    }
+    let token = login
+        .exchanges
+        .iter()
+        .find(|exchange| exchange.step == Step::Token)
+        .unwrap();
+    assert_eq!(token.status, Some(200));
+    assert!(token.rfc.contains("7636") && token.rfc.contains("8707"));
+    assert!(token
+        .request_body
+        .as_deref()
+        .unwrap()
+        .contains("code_verifier=[secret:"));
+
+    // A connection with the token, which expires: the refresh lands in the record too.
+    let connection = mcp_manager_connect::Connection::open_authorized(
+        "recorded",
+        &config,
+        &std::env::temp_dir(),
+        mcp_manager_connect::Limits::connect(Duration::from_secs(30)),
+        mcp_manager_connect::ServerLogs::default(),
+        Arc::new(mcp_manager_connect::answer::Decline),
+        mcp_manager_connect::Roots::default(),
+        Some(&target),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    connection.call_tool("whoami", None, None).await.unwrap();
+    connection.shutdown().await;
+    assert_eq!(server.stats()["refreshes"], 1);
+    let refresh = journal
+        .traces()
+        .into_iter()
+        .flat_map(|trace| trace.exchanges)
+        .find(|exchange| exchange.step == Step::Refresh)
+        .expect("the refresh is recorded");
+    assert_eq!(refresh.outcome, Outcome::Ok);
+
+    let recorded = serde_json::to_string(&journal.traces()).unwrap();
+    let issued = server.request("GET", "/issued", "");
+    let issued: Vec<String> = serde_json::from_value(issued).unwrap();
+    assert!(issued.len() >= 4, "two logins' worth of tokens: {issued:?}");
+    for value in &issued {
+        assert!(!recorded.contains(value.as_str()), "a token in the record");
+    }
+    let state = oauth::token_state(&target, "memory".into()).await.unwrap();
+    assert!(state.has_token && state.has_refresh_token, "{state:?}");
+    assert!(state.expires_at_ms.is_some() && state.client_id.is_some());
+    assert_eq!(state.account, target.secrets.tokens_account());
+    let shown = serde_json::to_string(&state).unwrap();
+    for value in &issued {
+        assert!(!shown.contains(value.as_str()), "a token in the token state");
+    }
 }

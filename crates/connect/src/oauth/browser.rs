@@ -18,6 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::trace::{Phase, Recorder};
 use super::OAuthError;
 
 /// Shows the person an authorization URL and brings back where it redirected to.
@@ -25,8 +26,9 @@ use super::OAuthError;
 pub trait Browser: Send + Sync {
     /// The redirect URI to register and send; loopback only.
     fn redirect_uri(&self) -> String;
-    /// Resolves with the full URL the authorization server redirected to.
-    async fn authorize(&self, url: &str) -> Result<String, OAuthError>;
+    /// Resolves with the full URL the authorization server redirected to. While it waits for
+    /// the person, `recorder`'s login is in [`Phase::WaitingForBrowser`].
+    async fn authorize(&self, url: &str, recorder: &Recorder) -> Result<String, OAuthError>;
 }
 
 /// How a [`Loopback`] shows the URL.
@@ -76,6 +78,12 @@ impl Loopback {
 
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Ends a waiting [`Browser::authorize`] with [`OAuthError::Cancelled`] when `cancel` is.
+    pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
+        self.cancel = cancel;
         self
     }
 
@@ -185,17 +193,24 @@ impl Browser for Loopback {
         format!("http://localhost:{}/callback", self.port)
     }
 
-    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
-        match self.opener {
+    async fn authorize(&self, url: &str, recorder: &Recorder) -> Result<String, OAuthError> {
+        // A browser that does not open is no reason to give up: the person can copy the URL.
+        let opened = match self.opener {
             Opener::System => {
-                let url = url.to_string();
-                let opened = tokio::task::spawn_blocking(move || webbrowser::open(&url))
+                let shown = url.to_string();
+                tokio::task::spawn_blocking(move || webbrowser::open(&shown))
                     .await
-                    .map_err(|err| OAuthError::Browser(err.to_string()))?;
-                opened.map_err(|err| OAuthError::Browser(err.to_string()))?;
+                    .is_ok_and(|opened| opened.is_ok())
             }
-            Opener::Print => eprintln!("Open this URL in your browser to log in:\n{url}"),
+            Opener::Print => false,
+        };
+        if !opened {
+            eprintln!("Open this URL in your browser to log in:\n{url}");
         }
+        recorder.set_phase(Phase::WaitingForBrowser {
+            url: url.to_string(),
+            opened,
+        });
         tokio::select! {
             received = tokio::time::timeout(self.timeout, self.receive()) => {
                 received.map_err(|_| OAuthError::TimedOut(self.timeout))?
@@ -225,7 +240,7 @@ impl Browser for Headless {
         self.redirect_uri.clone()
     }
 
-    async fn authorize(&self, url: &str) -> Result<String, OAuthError> {
+    async fn authorize(&self, url: &str, _: &Recorder) -> Result<String, OAuthError> {
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
@@ -268,6 +283,10 @@ mod tests {
         page
     }
 
+    fn recorder() -> Recorder {
+        crate::oauth::trace::journal("browser-test").begin(crate::oauth::TraceKind::Login)
+    }
+
     async fn listening() -> Loopback {
         Loopback::bind(None, Opener::Print)
             .await
@@ -294,7 +313,7 @@ mod tests {
             visit(&format!("{redirect}?code=abc&state=xyz")).await
         });
         let url = browser
-            .authorize("https://as.example/authorize")
+            .authorize("https://as.example/authorize", &recorder())
             .await
             .unwrap();
         assert!(url.ends_with("/callback?code=abc&state=xyz"), "{url}");
@@ -316,7 +335,7 @@ mod tests {
             .await
         });
         let err = browser
-            .authorize("https://as.example/authorize")
+            .authorize("https://as.example/authorize", &recorder())
             .await
             .unwrap_err();
         assert!(
@@ -337,7 +356,7 @@ mod tests {
             .unwrap()
             .with_timeout(Duration::from_millis(200));
         let err = browser
-            .authorize("https://as.example/authorize")
+            .authorize("https://as.example/authorize", &recorder())
             .await
             .unwrap_err();
         assert!(matches!(err, OAuthError::TimedOut(_)), "{err}");
@@ -349,7 +368,7 @@ mod tests {
             cancel.cancel();
         });
         let err = browser
-            .authorize("https://as.example/authorize")
+            .authorize("https://as.example/authorize", &recorder())
             .await
             .unwrap_err();
         assert!(matches!(err, OAuthError::Cancelled), "{err}");

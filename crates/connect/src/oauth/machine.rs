@@ -18,7 +18,7 @@ use rmcp::transport::auth::{
 };
 
 use super::store::{CLIENT_KEY, ID_TOKEN};
-use super::{discover, manager, Granted, OAuthError, Target};
+use super::{discover, manager, Granted, OAuthError, Recorder, Target};
 
 /// `grantType` of client credentials.
 pub const CLIENT_CREDENTIALS: &str = "client_credentials";
@@ -37,18 +37,19 @@ pub fn is_machine(target: &Target) -> bool {
 ///
 /// rmcp's exchanges hold a non-`Send` form encoder across an await, so the work runs on a
 /// blocking thread of the same runtime: callers (the supervisor's pools) can stay `Send`.
-pub async fn obtain(target: &Target) -> Result<Granted, OAuthError> {
+pub async fn obtain(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
     let target = target.clone();
+    let recorder = recorder.clone();
     let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || runtime.block_on(obtain_here(&target)))
+    tokio::task::spawn_blocking(move || runtime.block_on(obtain_here(&target, &recorder)))
         .await
         .map_err(|err| OAuthError::Config(err.to_string()))?
 }
 
-async fn obtain_here(target: &Target) -> Result<Granted, OAuthError> {
+async fn obtain_here(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
     match target.oauth.machine.grant_type.as_deref() {
-        Some(CLIENT_CREDENTIALS) => client_credentials(target).await,
-        Some(JWT_BEARER) => cross_app(target).await,
+        Some(CLIENT_CREDENTIALS) => client_credentials(target, recorder).await,
+        Some(JWT_BEARER) => cross_app(target, recorder).await,
         other => Err(OAuthError::Config(format!(
             "`oauth.grantType` {other:?} needs a person to log in"
         ))),
@@ -86,9 +87,9 @@ fn algorithm(name: Option<&str>) -> Result<JwtSigningAlgorithm, OAuthError> {
     })
 }
 
-async fn client_credentials(target: &Target) -> Result<Granted, OAuthError> {
-    let mut manager = manager(&target.url, &target.secrets).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, None).await?;
+async fn client_credentials(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
+    let mut manager = manager(&target.url, &target.secrets, recorder).await?;
+    let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
     manager.set_metadata(metadata);
     let client_id = client_id(target)?;
     let scopes = target.oauth.scopes.clone().unwrap_or_default();
@@ -128,7 +129,7 @@ async fn client_credentials(target: &Target) -> Result<Granted, OAuthError> {
     })
 }
 
-async fn cross_app(target: &Target) -> Result<Granted, OAuthError> {
+async fn cross_app(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
     let machine = &target.oauth.machine;
     let need = |value: &Option<String>, key: &str| {
         value
@@ -140,8 +141,8 @@ async fn cross_app(target: &Target) -> Result<Granted, OAuthError> {
         need(&machine.idp_token_endpoint, "idpTokenEndpoint")?,
         need(&machine.idp_client_id, "idpClientId")?,
     );
-    let manager = manager(&target.url, &target.secrets).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, None).await?;
+    let manager = manager(&target.url, &target.secrets, recorder).await?;
+    let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
     let issuer = metadata.issuer.clone().ok_or_else(|| {
         OAuthError::Config("the authorization server's metadata names no issuer".into())
     })?;
@@ -159,7 +160,7 @@ async fn cross_app(target: &Target) -> Result<Granted, OAuthError> {
     let resource_as = EmaAuthorizationServer::new(issuer, metadata.token_endpoint, &client_id)
         .with_client_authentication(authentication);
     let id_token = required(target, ID_TOKEN, "identity-provider ID token").await?;
-    let http = super::oauth_http()?;
+    let http = super::recording(recorder)?;
     let mut request =
         EmaExchangeRequest::new_with_id_token(idp, resource_as, &target.url, id_token.expose());
     if let Some(scopes) = &target.oauth.scopes {

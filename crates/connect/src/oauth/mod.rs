@@ -18,6 +18,7 @@
 pub mod browser;
 pub mod machine;
 pub mod store;
+pub mod trace;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ use rmcp::transport::auth::{
 
 pub use browser::{Browser, Headless, Loopback, Opener};
 pub use store::{Registration, ServerSecrets, TokenStore};
+pub use trace::{Phase, Recorder, Trace, TraceKind};
 
 /// The name this app registers under.
 pub const CLIENT_NAME: &str = "MCP Manager";
@@ -91,16 +93,32 @@ pub struct Granted {
     pub scopes: Vec<String>,
 }
 
-/// An authorization manager for `url` whose tokens live in `secrets`. Its HTTP client does not
-/// filter resolved addresses: the servers are the person's own choice, often on localhost or a
-/// private network; rmcp still checks the hosts that discovered metadata names.
+/// An authorization manager for `url` whose tokens live in `secrets`, recording each exchange
+/// into `recorder`'s trace. Its HTTP client does not filter resolved addresses: the servers are
+/// the person's own choice, often on localhost or a private network; rmcp still checks the
+/// hosts that discovered metadata names.
 pub(crate) async fn manager(
     url: &str,
     secrets: &ServerSecrets,
+    recorder: &Recorder,
 ) -> Result<AuthorizationManager, AuthError> {
-    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, oauth_http()?).await?;
+    let mut manager =
+        AuthorizationManager::new_with_oauth_http_client(url, recording(recorder)?).await?;
     manager.set_credential_store(secrets.credential_store());
     Ok(manager)
+}
+
+/// The process's OAuth HTTP client, recording into `recorder`'s trace.
+pub(crate) fn recording(recorder: &Recorder) -> Result<Arc<dyn OAuthHttpClient>, AuthError> {
+    Ok(Arc::new(trace::Recording {
+        inner: oauth_http()?,
+        recorder: recorder.clone(),
+    }))
+}
+
+/// The journal of `target`'s server.
+pub fn journal(target: &Target) -> Arc<trace::Journal> {
+    trace::journal(target.secrets.key())
 }
 
 /// One OAuth HTTP client for the process: building one loads the system's root certificates,
@@ -140,25 +158,26 @@ fn is_oauth_error(body: &[u8]) -> bool {
 }
 
 /// `oauth.authServerMetadataUrl`: fetched as given (HTTPS only) instead of discovered.
-async fn configured_metadata(url: &str) -> Result<AuthorizationMetadata, OAuthError> {
+async fn configured_metadata(
+    url: &str,
+    recorder: &Recorder,
+) -> Result<AuthorizationMetadata, OAuthError> {
     if !url.starts_with("https://") {
         return Err(OAuthError::Config(
             "`oauth.authServerMetadataUrl` must be an https:// URL".into(),
         ));
     }
-    let response = crate::http_client::shared()
+    let request = crate::http_client::shared()
         .get(url)
-        .header(reqwest::header::ACCEPT, "application/json")
-        .send()
+        .header(reqwest::header::ACCEPT, "application/json");
+    let (status, _, body) = recorder
+        .send(request)
         .await
         .map_err(|err| OAuthError::Config(format!("{url}: {err}")))?;
-    if !response.status().is_success() {
-        return Err(OAuthError::Config(format!(
-            "{url}: HTTP {}",
-            response.status()
-        )));
+    if !status.is_success() {
+        return Err(OAuthError::Config(format!("{url}: HTTP {status}")));
     }
-    response.json().await.map_err(|err| {
+    serde_json::from_slice(&body).map_err(|err| {
         OAuthError::Config(format!("{url} is not authorization server metadata: {err}"))
     })
 }
@@ -177,25 +196,28 @@ pub(crate) async fn discover(
     oauth: &OAuthConfig,
     url: &str,
     challenge: Option<&str>,
+    recorder: &Recorder,
 ) -> Result<AuthorizationMetadata, OAuthError> {
     if let Some(configured) = &oauth.auth_server_metadata_url {
-        return configured_metadata(configured).await;
+        return configured_metadata(configured, recorder).await;
     }
     match manager.resolve_metadata_from_challenge(challenge).await {
         Ok(resolution) => Ok(resolution.metadata),
         Err(err @ AuthError::AuthorizationServerMismatch { .. }) => {
             let advertised = challenge.is_some_and(|c| c.contains("resource_metadata"));
-            if advertised || publishes_resource_metadata(url).await {
+            if advertised || publishes_resource_metadata(url, recorder).await {
                 return Err(err.into());
             }
-            legacy_root_metadata(url).await.ok_or_else(|| err.into())
+            legacy_root_metadata(url, recorder)
+                .await
+                .ok_or_else(|| err.into())
         }
         Err(err) => Err(err.into()),
     }
 }
 
 /// Whether the server answers at either RFC 9728 well-known location.
-async fn publishes_resource_metadata(url: &str) -> bool {
+async fn publishes_resource_metadata(url: &str, recorder: &Recorder) -> bool {
     let Ok(parsed) = url::Url::parse(url) else {
         return false;
     };
@@ -206,8 +228,8 @@ async fn publishes_resource_metadata(url: &str) -> bool {
         let mut probe = parsed.clone();
         probe.set_path(&candidate);
         probe.set_query(None);
-        if let Ok(response) = crate::http_client::shared().get(probe).send().await {
-            if response.status().is_success() {
+        if let Ok((status, _, _)) = recorder.send(crate::http_client::shared().get(probe)).await {
+            if status.is_success() {
                 return true;
             }
         }
@@ -216,15 +238,18 @@ async fn publishes_resource_metadata(url: &str) -> bool {
 }
 
 /// The 2025-03-26 location: RFC 8414 metadata at the root of the server's origin.
-async fn legacy_root_metadata(url: &str) -> Option<AuthorizationMetadata> {
+async fn legacy_root_metadata(url: &str, recorder: &Recorder) -> Option<AuthorizationMetadata> {
     let mut root = url::Url::parse(url).ok()?;
     root.set_path("/.well-known/oauth-authorization-server");
     root.set_query(None);
-    let response = crate::http_client::shared().get(root).send().await.ok()?;
-    if !response.status().is_success() {
+    let (status, _, body) = recorder
+        .send(crate::http_client::shared().get(root))
+        .await
+        .ok()?;
+    if !status.is_success() {
         return None;
     }
-    response.json().await.ok()
+    serde_json::from_slice(&body).ok()
 }
 
 /// `http://localhost`, `127.0.0.1` or `[::1]`, any port.
@@ -255,8 +280,31 @@ pub async fn login(
     challenge: Option<&str>,
     scopes: &[String],
 ) -> Result<Granted, OAuthError> {
-    let mut manager = manager(&target.url, &target.secrets).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, challenge).await?;
+    let recorder = journal(target).begin(TraceKind::Login);
+    recorder.set_phase(Phase::Discovering);
+    if let Some(challenge) = challenge {
+        recorder.record(trace::challenged(&target.url, challenge));
+    }
+    let granted = login_recorded(target, browser, challenge, scopes, &recorder).await;
+    recorder.set_phase(match &granted {
+        Ok(_) => Phase::Connecting,
+        Err(OAuthError::Cancelled) => Phase::Cancelled,
+        Err(err) => Phase::Failed {
+            message: err.to_string(),
+        },
+    });
+    granted
+}
+
+async fn login_recorded(
+    target: &Target,
+    browser: &dyn Browser,
+    challenge: Option<&str>,
+    scopes: &[String],
+    recorder: &Recorder,
+) -> Result<Granted, OAuthError> {
+    let mut manager = manager(&target.url, &target.secrets, recorder).await?;
+    let metadata = discover(&manager, &target.oauth, &target.url, challenge, recorder).await?;
     manager.set_metadata(metadata.clone());
 
     let redirect_uri = browser.redirect_uri();
@@ -321,8 +369,40 @@ pub async fn login(
     let session = AuthorizationSession::new(manager, request)
         .await
         .map_err(|(_, err)| err)?;
-    let callback = browser.authorize(session.get_authorization_url()).await?;
-    session.handle_callback_url(&callback).await?;
+    let authorization_url = session.get_authorization_url().to_string();
+    recorder.record(trace::shown(
+        trace::Step::Authorization,
+        "GET",
+        &authorization_url,
+        trace::Outcome::Ok,
+        None,
+    ));
+    let callback = match browser.authorize(&authorization_url, recorder).await {
+        Ok(callback) => callback,
+        Err(err) => {
+            recorder.record(trace::shown(
+                trace::Step::Callback,
+                "GET",
+                &browser.redirect_uri(),
+                trace::Outcome::Failed,
+                Some(err.to_string()),
+            ));
+            return Err(err);
+        }
+    };
+    let handled = session.handle_callback_url(&callback).await;
+    recorder.record(trace::shown(
+        trace::Step::Callback,
+        "GET",
+        &callback,
+        if handled.is_ok() {
+            trace::Outcome::Ok
+        } else {
+            trace::Outcome::Failed
+        },
+        handled.as_ref().err().map(ToString::to_string),
+    ));
+    handled?;
     use oauth2::TokenResponse;
     let (client_id, token) = session.get_credentials().await?;
     let scopes = token
@@ -342,7 +422,15 @@ pub async fn authorize(
     scopes: &[String],
 ) -> Result<Granted, OAuthError> {
     if machine::is_machine(target) {
-        machine::obtain(target).await
+        let recorder = journal(target).begin(TraceKind::Login);
+        let granted = machine::obtain(target, &recorder).await;
+        recorder.set_phase(match &granted {
+            Ok(_) => Phase::Connecting,
+            Err(err) => Phase::Failed {
+                message: err.to_string(),
+            },
+        });
+        granted
     } else {
         login(target, browser, challenge, scopes).await
     }
@@ -359,8 +447,9 @@ pub async fn authorized<C>(
     if !target.secrets.has_tokens().await.unwrap_or(false) {
         return Ok(None);
     }
-    let mut manager = manager(&target.url, &target.secrets).await?;
-    manager.set_metadata(discover(&manager, &target.oauth, &target.url, None).await?);
+    let recorder = journal(target).begin(TraceKind::Connect);
+    let mut manager = manager(&target.url, &target.secrets, &recorder).await?;
+    manager.set_metadata(discover(&manager, &target.oauth, &target.url, None, &recorder).await?);
     if !manager.initialize_from_store().await? {
         return Ok(None);
     }
@@ -404,7 +493,10 @@ async fn client_secret(target: &Target) -> Result<Option<String>, OAuthError> {
 /// the keychain. Returns whether the server confirmed a revocation.
 pub async fn logout(target: &Target) -> Result<bool, OAuthError> {
     let revoked = match target.secrets.tokens().await? {
-        Some(stored) => revoke(target, &stored).await.unwrap_or(false),
+        Some(stored) => {
+            let recorder = journal(target).begin(TraceKind::Logout);
+            revoke(target, &stored, &recorder).await.unwrap_or(false)
+        }
         None => false,
     };
     target.secrets.clear().await?;
@@ -414,13 +506,14 @@ pub async fn logout(target: &Target) -> Result<bool, OAuthError> {
 async fn revoke(
     target: &Target,
     stored: &rmcp::transport::auth::StoredCredentials,
+    recorder: &Recorder,
 ) -> Result<bool, OAuthError> {
     use oauth2::TokenResponse;
     let Some(token) = &stored.token_response else {
         return Ok(false);
     };
-    let manager = manager(&target.url, &target.secrets).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, None).await?;
+    let manager = manager(&target.url, &target.secrets, recorder).await?;
+    let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
     let Some(endpoint) = metadata
         .additional_fields
         .get("revocation_endpoint")
@@ -443,14 +536,59 @@ async fn revoke(
             Some(secret) => request = request.basic_auth(&stored.client_id, Some(secret)),
             None => form.push(("client_id", stored.client_id.clone())),
         }
-        let response = request
-            .form(&form)
-            .send()
+        let (status, _, _) = recorder
+            .send(request.form(&form))
             .await
             .map_err(|err| OAuthError::Config(err.to_string()))?;
-        confirmed |= response.status().is_success();
+        confirmed |= status.is_success();
     }
     Ok(confirmed)
+}
+
+/// A server's login as it stands, without any secret's value.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenState {
+    /// An access token is stored.
+    pub has_token: bool,
+    pub has_refresh_token: bool,
+    pub scopes: Vec<String>,
+    /// When the access token expires, in milliseconds since the Unix epoch, when known.
+    pub expires_at_ms: Option<f64>,
+    pub client_id: Option<String>,
+    pub issuer: Option<String>,
+    /// Where the tokens are kept: the secret store and the account in it.
+    pub kept_in: String,
+    pub account: String,
+}
+
+/// What is stored for `target`: scopes, expiry, refresh token, client — never a value.
+/// `kept_in` names the store ("the OS keychain" or the unencrypted file).
+pub async fn token_state(target: &Target, kept_in: String) -> Result<TokenState, OAuthError> {
+    use oauth2::TokenResponse;
+    let stored = target.secrets.tokens().await?;
+    let token = stored.as_ref().and_then(|s| s.token_response.as_ref());
+    let scopes = match (token.and_then(|t| t.scopes()), &stored) {
+        (Some(scopes), _) => scopes.iter().map(|s| s.to_string()).collect(),
+        (None, Some(stored)) => stored.granted_scopes.clone(),
+        (None, None) => Vec::new(),
+    };
+    let expires_at_ms = match (token.and_then(|t| t.expires_in()), &stored) {
+        (Some(lifetime), Some(stored)) => stored
+            .token_received_at
+            .map(|received| (received as f64 + lifetime.as_secs_f64()) * 1000.0),
+        _ => None,
+    };
+    Ok(TokenState {
+        has_token: token.is_some(),
+        has_refresh_token: token.and_then(|t| t.refresh_token()).is_some(),
+        scopes,
+        expires_at_ms,
+        client_id: stored.as_ref().map(|s| s.client_id.clone()),
+        issuer: stored.as_ref().and_then(|s| s.issuer.clone()),
+        kept_in,
+        account: target.secrets.tokens_account(),
+    })
 }
 
 /// A shared handle to a keychain, for targets.
@@ -464,9 +602,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_configured_metadata_url_must_be_https() {
-        let err = configured_metadata("http://as.example/.well-known/oauth-authorization-server")
-            .await
-            .unwrap_err();
+        let recorder = trace::journal("configured-metadata-test").begin(TraceKind::Login);
+        let err = configured_metadata(
+            "http://as.example/.well-known/oauth-authorization-server",
+            &recorder,
+        )
+        .await
+        .unwrap_err();
         assert!(err.to_string().contains("must be an https:// URL"), "{err}");
     }
 

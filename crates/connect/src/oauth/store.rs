@@ -90,7 +90,13 @@ impl ServerSecrets {
         }
     }
 
-    fn tokens_account(&self) -> String {
+    /// Claude Code's server key these entries are kept under.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The keychain account of the tokens.
+    pub fn tokens_account(&self) -> String {
         format!("tokens:{}", self.key)
     }
 
