@@ -7,6 +7,8 @@
 //!   servers), and every transition goes through one function that stores the new state and
 //!   emits exactly one event.
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
+//! - [`doctor`]: why a server does not work, one check per step from the entry to a session.
+//! - [`oauth`]: logins, tokens and the OAuth debugger's record ([`oauth::trace`]).
 //! - [`login`]: logging in to a server through the person's browser, for both doors.
 //! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
 //!   `mcpctl` builds it for one command.
@@ -18,6 +20,7 @@
 
 pub mod answer;
 pub mod connection;
+pub mod doctor;
 mod handler;
 pub mod headers;
 pub mod http_client;

@@ -324,6 +324,9 @@ async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
     assert_eq!(state.account, target.secrets.tokens_account());
     let shown = serde_json::to_string(&state).unwrap();
     for value in &issued {
-        assert!(!shown.contains(value.as_str()), "a token in the token state");
+        assert!(
+            !shown.contains(value.as_str()),
+            "a token in the token state"
+        );
     }
 }
