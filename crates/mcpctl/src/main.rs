@@ -174,7 +174,14 @@ enum Command {
         /// Ask for these scopes (space-separated) on top of what discovery selects.
         #[arg(long, value_name = "SCOPES")]
         scope: Option<String>,
+        /// Print every OAuth exchange on stderr, secrets concealed (the window's debugger).
+        #[arg(long, short = 'v')]
+        verbose: bool,
     },
+    /// Check why a server does not work, step by step (command, process, network, TLS,
+    /// OAuth, protocol, tools), ending at the first failure with what to do; every server
+    /// when none is named. Exit 1 when one is unhealthy.
+    Doctor { server: Option<String> },
     /// Forget a server's login: revoke its tokens where the server allows, and remove tokens
     /// and client registration from the keychain.
     Logout { server: String },
@@ -267,6 +274,7 @@ fn parse_header(text: &str) -> Result<(String, String), String> {
 /// The outcome of a verb: what to print, or an error.
 type Outcome = Result<(), ApiError>;
 
+mod doctor;
 mod runtime;
 
 fn main() -> ExitCode {
@@ -368,7 +376,18 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             server,
             no_browser,
             scope,
-        } => return runtime::login(locations, &server, no_browser, scope.as_deref(), json),
+            verbose,
+        } => {
+            return runtime::login(
+                locations,
+                &server,
+                no_browser,
+                scope.as_deref(),
+                json,
+                verbose,
+            )
+        }
+        Command::Doctor { server } => return doctor::doctor(locations, server.as_deref(), json),
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         _ => {}
     }
@@ -452,6 +471,7 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
         | Command::Prompt { .. }
         | Command::Logs { .. }
         | Command::Login { .. }
+        | Command::Doctor { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;

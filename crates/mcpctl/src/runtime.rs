@@ -45,6 +45,11 @@ fn failure(message: impl Into<String>) -> ApiError {
 
 /// One thread: a command does one thing at a time, and a call on the same thread as its
 /// session's I/O saves a cross-thread wake-up each way (`benches/echo.rs`).
+/// Runs `future` to its end on a runtime of its own.
+pub fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
+    runtime().block_on(future)
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -96,8 +101,23 @@ pub fn login(
     no_browser: bool,
     scope: Option<&str>,
     json: bool,
+    verbose: bool,
 ) -> Result<bool, ApiError> {
     use mcp_manager_connect::login::{log_in, open_once};
+    let (target, _) = oauth_target(locations, name)?;
+    let journal = mcp_manager_connect::oauth::journal(&target);
+    let show_record = || {
+        if verbose {
+            if let Some(trace) = journal
+                .traces()
+                .into_iter()
+                .rev()
+                .find(|t| t.kind == mcp_manager_connect::oauth::TraceKind::Login)
+            {
+                crate::doctor::print_trace(&trace);
+            }
+        }
+    };
     use mcp_manager_connect::oauth::Opener;
     let opener = if no_browser {
         Opener::Print
@@ -108,7 +128,9 @@ pub fn login(
         .map(|s| s.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
     runtime().block_on(async {
-        let logged_in = log_in(locations, name, opener, &scopes).await?;
+        let logged_in = log_in(locations, name, opener, &scopes).await;
+        show_record();
+        let logged_in = logged_in?;
         let (granted, unencrypted) = (&logged_in.granted, &logged_in.unencrypted);
         let check = open_once(name, &logged_in.config, locations, Some(&logged_in.target)).await;
         let connected = match check {

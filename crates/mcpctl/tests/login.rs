@@ -395,3 +395,83 @@ fn processes_that_find_the_token_expired_at_once_take_turns_refreshing_it() {
     assert!(!world.root.join("browser-used").exists());
     world.run(&tripwire, &["logout", name]);
 }
+
+#[test]
+fn login_verbose_prints_every_oauth_step_with_its_rfc_and_no_secret() {
+    let server = OAuthServer::start(3600);
+    let name = "verbose";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    let login = world.run(&person, &["login", "--verbose", name]);
+    let said = text(&login);
+    assert!(login.status.success(), "{said}");
+    for step in [
+        "ok   Request without a token (RFC 9728 §5.1)",
+        "ok   Protected resource metadata (RFC 9728 §3)",
+        "ok   Authorization server metadata (RFC 8414 §3)",
+        "ok   Dynamic client registration (RFC 7591 §3)",
+        "ok   Authorization request (browser) (RFC 7636 (PKCE), RFC 8707 (resource))",
+        "ok   Authorization response (redirect) (RFC 9207 (iss))",
+        "ok   Token request (RFC 7636 (verifier), RFC 8707 (resource))",
+    ] {
+        assert!(said.contains(step), "{step:?} in:\n{said}");
+    }
+    assert!(said.contains("< www-authenticate: Bearer"), "{said}");
+    assert!(said.contains("code_verifier=[secret: "), "{said}");
+    let issued: Vec<String> = serde_json::from_value(server.request("GET", "/issued", "")).unwrap();
+    assert!(!issued.is_empty());
+    for token in issued {
+        assert!(!said.contains(&token), "a token printed");
+    }
+    let _ = world.run(&person, &["logout", name]);
+}
+
+#[test]
+fn doctor_ends_a_protected_server_at_the_login_and_passes_it_after_one() {
+    let server = OAuthServer::start(3600);
+    let name = "checked";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    let tripwire = tripwire(&world);
+
+    let before = world.run(&tripwire, &["doctor", name]);
+    let said = text(&before);
+    assert_eq!(before.status.code(), Some(1), "{said}");
+    assert!(said.contains("  FAIL A token is stored"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "→ Log in: press Log in, or run `mcpctl login {name}`."
+        )),
+        "{said}"
+    );
+
+    let json_run = world.run(&tripwire, &["doctor", name, "--json"]);
+    let checkup: Value = serde_json::from_slice(&json_run.stdout).unwrap();
+    assert_eq!(checkup["server"], name);
+    assert_eq!(checkup["healthy"], false);
+    let last = checkup["checks"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["id"], "token");
+    assert_eq!(last["verdict"], "failed");
+
+    assert!(world.run(&person, &["login", name]).status.success());
+    let after = world.run(&tripwire, &["doctor", name, "--json"]);
+    let checkup: Value = serde_json::from_slice(&after.stdout).unwrap();
+    assert_eq!(after.status.code(), Some(0), "{checkup:#}");
+    assert_eq!(checkup["healthy"], true);
+    let ids: Vec<&str> = checkup["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &ids[ids.len() - 5..],
+        ["token", "protocol", "capabilities", "tools", "schemas"]
+    );
+    let _ = world.run(&person, &["logout", name]);
+}
