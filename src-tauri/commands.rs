@@ -1,6 +1,7 @@
 //! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
+use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::project::{LoginSummary, OAuthActivity, StderrTail};
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
@@ -252,6 +253,16 @@ pub async fn oauth_activity(
     name: String,
 ) -> Result<OAuthActivity, ApiError> {
     context.project().oauth_activity(&name).await
+}
+
+/// Checks a server step by step (the doctor), up to the first step that fails.
+#[tauri::command]
+#[specta::specta]
+pub async fn examine_server(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Checkup, ApiError> {
+    context.project().examine(&name).await
 }
 
 /// Opens the authorization page of the login that waits for the browser, in the browser.

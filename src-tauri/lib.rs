@@ -214,6 +214,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::log_out,
             commands::cancel_login,
             commands::oauth_activity,
+            commands::examine_server,
             commands::open_login_page,
             commands::open_config_file,
             commands::copy_server,

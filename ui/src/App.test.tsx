@@ -28,6 +28,7 @@ function recordingActions(log: string[]): ServerActions {
     logIn: (name) => (log.push(`log in ${name}`), ok({ scopes: [], storedIn: "the OS keychain" })),
     logOut: (name) => (log.push(`log out ${name}`), ok(true)),
     copy: (name, from, to) => (log.push(`copy ${name} ${from} ${to}`), ok(written)),
+    openFile: (name, scope) => (log.push(`open ${name} ${scope}`), ok(null)),
   };
 }
 

@@ -16,6 +16,8 @@ import type { FollowLog } from "./logs/ProtocolLog";
 import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
 import { ImportExport } from "./interop/ImportExport";
 import type { InteropApi } from "./interop/api";
+import type { LoginApi } from "./login/api";
+import type { DoctorApi } from "./doctor/api";
 
 export interface Backend {
   /**
@@ -30,6 +32,8 @@ export interface Backend {
   followLog?: FollowLog;
   projects?: ProjectApi;
   interop?: InteropApi;
+  login?: LoginApi;
+  doctor?: DoctorApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -205,6 +209,8 @@ export function App({
                   status={statuses.get(current.name)}
                   actions={backend.actions}
                   followLog={backend.followLog}
+                  login={backend.login}
+                  doctor={backend.doctor}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

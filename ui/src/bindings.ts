@@ -57,6 +57,8 @@ export const commands = {
 	cancelLogin: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_login", { name })),
 	/**  A remote server's login phase, stored token (no value) and recorded OAuth exchanges. */
 	oauthActivity: (name: string) => typedError<OAuthActivity, ApiError>(__TAURI_INVOKE("oauth_activity", { name })),
+	/**  Checks a server step by step (the doctor), up to the first step that fails. */
+	examineServer: (name: string) => typedError<Checkup, ApiError>(__TAURI_INVOKE("examine_server", { name })),
 	/**  Opens the authorization page of the login that waits for the browser, in the browser. */
 	openLoginPage: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_login_page", { name })),
 	/**  Opens the file a server entry is written in with the person's default application. */
@@ -104,6 +106,32 @@ export type Capabilities = {
 	promptsListChanged: boolean,
 	logging: boolean,
 	completions: boolean,
+};
+
+/**  One step of a checkup. */
+export type Check = {
+	/**
+	 *  A stable name: `variables`, `command`, `folder`, `start`, `initialize`, `stdout`, `url`,
+	 *  `dns`, `tcp`, `tls`, `challenge`, `resource-metadata`, `server-metadata`,
+	 *  `registration`, `token`, `protocol`, `capabilities`, `tools`, `schemas`.
+	 */
+	id: string,
+	title: string,
+	verdict: Verdict,
+	/**  What was seen, one fact per line. */
+	evidence: string[],
+	/**  For a warning or a failure: what to do, in one sentence. */
+	next: string | null,
+};
+
+/**  A server's checkup: the checks run, in order, up to the first failure. */
+export type Checkup = {
+	server: string,
+	/**  `stdio`, `http`, `sse` or `ws`. */
+	transport: string,
+	checks: Check[],
+	/**  No check failed. */
+	healthy: boolean,
 };
 
 /**  Another MCP client. */
@@ -248,7 +276,7 @@ export type Exchange = {
 	requestBody: string | null,
 	responseHeaders: Header[],
 	responseBody: string | null,
-	outcome: Outcome,
+	outcome: StepOutcome,
 	/**  For a step that did not go well: what was expected, and what came. */
 	expected: string | null,
 	came: string | null,
@@ -390,11 +418,6 @@ export type OAuthActivity = {
 	/**  Oldest first. */
 	traces: Trace[],
 };
-
-/**  How an exchange went. */
-export type Outcome = "ok" | 
-/**  Not there, and the next candidate is tried (a well-known URL that 404s). */
-"miss" | "failed";
 
 /**  Where a login is, for the window. */
 export type Phase = { phase: "discovering" } | { phase: "registering" } | 
@@ -563,6 +586,11 @@ export type Step =
 /**  Anything else an authorization server was asked. */
 "other";
 
+/**  How an exchange went. */
+export type StepOutcome = "ok" | 
+/**  Not there, and the next candidate is tried (a well-known URL that 404s). */
+"miss" | "failed";
+
 /**  A server's login as it stands, without any secret's value. */
 export type TokenState = {
 	/**  An access token is stored. */
@@ -603,6 +631,13 @@ export type TransportKind =
 "sse" | 
 /**  WebSocket. */
 "ws";
+
+/**  How a check came out. */
+export type Verdict = "passed" | 
+/**  Works, but something is off (said in `next`). */
+"warning" | 
+/**  The server cannot work until this is fixed; the checkup stops here. */
+"failed";
 
 /**  Where a change was written. */
 export type Written = {

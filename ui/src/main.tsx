@@ -9,6 +9,8 @@ import { draftApi, serverActions } from "./servers/actions";
 import { followProtocolLog } from "./logs/follow";
 import { projectApi } from "./projects/api";
 import { interopApi } from "./interop/api";
+import { loginApi } from "./login/api";
+import { doctorApi } from "./doctor/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -27,6 +29,8 @@ const backend: Backend = {
   followLog: followProtocolLog,
   projects: projectApi,
   interop: interopApi,
+  login: loginApi,
+  doctor: doctorApi,
   onFirstPaint: () => void commands.windowReady(),
 };
 

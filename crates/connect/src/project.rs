@@ -285,6 +285,17 @@ impl LiveProject {
         })
     }
 
+    /// Runs the doctor on `server`: each step from its entry to a session, up to the first
+    /// that fails.
+    pub async fn examine(&self, server: &str) -> Result<crate::doctor::Checkup, ApiError> {
+        crate::doctor::examine(
+            &self.locations,
+            server,
+            Settings::from_env().connect_timeout,
+        )
+        .await
+    }
+
     /// The remote servers of this project whose OAuth journal is the one under `key`.
     pub fn servers_with_journal(&self, key: &str) -> Vec<String> {
         let catalog = Catalog::load(&self.locations);

@@ -245,7 +245,7 @@ async fn a_legacy_sse_server_takes_the_same_login_refresh_and_needs_auth() {
 
 #[tokio::test]
 async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
-    use mcp_manager_connect::oauth::trace::{Outcome, Step};
+    use mcp_manager_connect::oauth::trace::{Step, StepOutcome};
     let server = OAuthServer::start(2);
     let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
@@ -255,7 +255,7 @@ async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
     let login = journal.traces().pop().unwrap();
     assert_eq!(login.kind, oauth::TraceKind::Login);
     assert_eq!(login.phase, Some(oauth::Phase::Connecting));
-    let steps: Vec<(Step, Outcome)> = login
+    let steps: Vec<(Step, StepOutcome)> = login
         .exchanges
         .iter()
         .map(|exchange| (exchange.step, exchange.outcome))
@@ -269,7 +269,7 @@ async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
         Step::Token,
     ] {
         assert!(
-            steps.contains(&(wanted, Outcome::Ok)),
+            steps.contains(&(wanted, StepOutcome::Ok)),
             "{wanted:?} went well: {steps:?}"
         );
     }
@@ -309,7 +309,7 @@ async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
         .flat_map(|trace| trace.exchanges)
         .find(|exchange| exchange.step == Step::Refresh)
         .expect("the refresh is recorded");
-    assert_eq!(refresh.outcome, Outcome::Ok);
+    assert_eq!(refresh.outcome, StepOutcome::Ok);
 
     let recorded = serde_json::to_string(&journal.traces()).unwrap();
     let issued = server.request("GET", "/issued", "");

@@ -2,7 +2,7 @@
 //! the window shows them.
 
 use mcp_manager_connect::doctor::{self, Checkup, Verdict};
-use mcp_manager_connect::oauth::trace::{Outcome, Trace};
+use mcp_manager_connect::oauth::trace::{StepOutcome, Trace};
 use mcp_manager_connect::Settings;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ConfigError, Locations};
@@ -80,9 +80,9 @@ pub fn print_trace(trace: &Trace) {
     eprintln!("OAuth exchanges (secrets show only their length and last 4 characters):");
     for (i, exchange) in trace.exchanges.iter().enumerate() {
         let mark = match exchange.outcome {
-            Outcome::Ok => "ok  ",
-            Outcome::Miss => "miss",
-            Outcome::Failed => "FAIL",
+            StepOutcome::Ok => "ok  ",
+            StepOutcome::Miss => "miss",
+            StepOutcome::Failed => "FAIL",
         };
         let status = exchange
             .status

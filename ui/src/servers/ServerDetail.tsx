@@ -6,6 +6,14 @@ import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
 import { describeCounts, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
+import type { LoginApi } from "../login/api";
+import { LoginProgress } from "../login/LoginProgress";
+import { OAuthPanel } from "../login/OAuthPanel";
+import type { DoctorApi } from "../doctor/api";
+import { DoctorPanel } from "../doctor/DoctorPanel";
+
+type Tab = "overview" | "protocol" | "oauth" | "doctor";
+const TAB_LABEL: Record<Tab, string> = { overview: "Overview", protocol: "Protocol log", oauth: "Login & OAuth", doctor: "Doctor" };
 
 export function ServerDetail({
   server,
@@ -13,23 +21,36 @@ export function ServerDetail({
   actions,
   onEdit,
   followLog,
+  login,
+  doctor,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
   actions: ServerActions;
   onEdit: (server: ServerSummary) => void;
   followLog?: FollowLog;
+  login?: LoginApi;
+  doctor?: DoctorApi;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
-  const [tab, setTab] = useState<"overview" | "protocol">("overview");
+  const [tab, setTab] = useState<Tab>("overview");
   const [loggingIn, setLoggingIn] = useState(false);
+  const [loginStarted, setLoginStarted] = useState(false);
+  const remote = server.transport !== "stdio";
   const others = (["local", "project", "user"] as const).filter((scope) => scope !== server.scope);
   const [copyTo, setCopyTo] = useState<Scope>(others[0]!);
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   useEffect(() => {
     setRefusal(null);
     setConfirming(null);
+    setLoginStarted(false);
   }, [server.name, server.scope]);
+  const tabs: Tab[] = server.shadowedBy
+    ? []
+    : (["overview", "protocol", "oauth", "doctor"] as const).filter(
+        (t) => t === "overview" || (t === "protocol" && !!followLog) || (t === "oauth" && !!login && remote) || (t === "doctor" && !!doctor),
+      );
+  const shown: Tab = tabs.includes(tab) ? tab : "overview";
 
   const act = async (run: () => Promise<Outcome<unknown>>) => {
     setConfirming(null);
@@ -53,29 +74,43 @@ export function ServerDetail({
           {TRANSPORT_LABEL[server.transport]} · {server.scope} scope ·{" "}
           <span className="font-mono" title="The file this entry is in">
             {server.source}
-          </span>
+          </span>{" "}
+          {server.scope !== "managed" && (
+            <button
+              type="button"
+              data-testid="open-file"
+              onClick={() => void act(() => actions.openFile(server.name, server.scope))}
+              className="underline decoration-dotted hover:text-slate-700 dark:hover:text-slate-200"
+            >
+              Open file
+            </button>
+          )}
         </p>
       </div>
 
-      {followLog && !server.shadowedBy && (
+      {tabs.length > 1 && (
         <div role="tablist" aria-label="Server views" className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
-          {(["overview", "protocol"] as const).map((name) => (
+          {tabs.map((name) => (
             <button
               key={name}
               type="button"
               role="tab"
               data-testid={`tab-${name}`}
-              aria-selected={tab === name}
+              aria-selected={shown === name}
               onClick={() => setTab(name)}
-              className={`-mb-px border-b-2 px-3 py-1 text-sm ${tab === name ? "border-indigo-600 font-semibold" : "border-transparent text-slate-500"}`}
+              className={`-mb-px border-b-2 px-3 py-1 text-sm ${shown === name ? "border-indigo-600 font-semibold" : "border-transparent text-slate-500"}`}
             >
-              {name === "overview" ? "Overview" : "Protocol log"}
+              {TAB_LABEL[name]}
             </button>
           ))}
         </div>
       )}
-      {tab === "protocol" && followLog && !server.shadowedBy ? (
+      {shown === "protocol" && followLog ? (
         <ProtocolLog key={server.name} server={server.name} follow={followLog} />
+      ) : shown === "oauth" && login ? (
+        <OAuthPanel key={server.name} server={server.name} api={login} />
+      ) : shown === "doctor" && doctor ? (
+        <DoctorPanel key={server.name} server={server.name} api={doctor} />
       ) : (
         <>
       <Field label={server.transport === "stdio" ? "Runs" : "URL"}>
@@ -100,17 +135,21 @@ export function ServerDetail({
             disabled={loggingIn}
             onClick={() => {
               setLoggingIn(true);
+              setLoginStarted(true);
               void act(() => actions.logIn(server.name)).finally(() => setLoggingIn(false));
             }}
           >
             Log in
           </Button>
-          {loggingIn && (
+          {loggingIn && !login && (
             <span data-testid="logging-in" className="text-sm text-slate-600 dark:text-slate-400">
               Finish logging in in your browser…
             </span>
           )}
         </div>
+      )}
+      {remote && login && !server.shadowedBy && (
+        <LoginProgress key={server.name} server={server.name} api={login} started={loginStarted} />
       )}
 
       {refusal && (

@@ -15,6 +15,8 @@ export const serverActions = {
   logIn: (name: string) => call(() => commands.logIn(name)),
   logOut: (name: string) => call(() => commands.logOut(name)),
   copy: (name: string, from: Scope, to: Scope) => call(() => commands.copyServer(name, from, to)),
+  /** Opens the file the entry is written in, in the person's default application. */
+  openFile: (name: string, scope: Scope) => call(() => commands.openConfigFile(name, scope)),
 };
 
 export type ServerActions = typeof serverActions;

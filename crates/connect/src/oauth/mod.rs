@@ -374,7 +374,7 @@ async fn login_recorded(
         trace::Step::Authorization,
         "GET",
         &authorization_url,
-        trace::Outcome::Ok,
+        trace::StepOutcome::Ok,
         None,
     ));
     let callback = match browser.authorize(&authorization_url, recorder).await {
@@ -384,25 +384,25 @@ async fn login_recorded(
                 trace::Step::Callback,
                 "GET",
                 &browser.redirect_uri(),
-                trace::Outcome::Failed,
+                trace::StepOutcome::Failed,
                 Some(err.to_string()),
             ));
             return Err(err);
         }
     };
-    let handled = session.handle_callback_url(&callback).await;
+    // Recorded before it is handled, so that it comes before the token request it leads to;
+    // a callback refused before any request (state or issuer mismatch) is marked afterwards.
     recorder.record(trace::shown(
         trace::Step::Callback,
         "GET",
         &callback,
-        if handled.is_ok() {
-            trace::Outcome::Ok
-        } else {
-            trace::Outcome::Failed
-        },
-        handled.as_ref().err().map(ToString::to_string),
+        trace::StepOutcome::Ok,
+        None,
     ));
-    handled?;
+    if let Err(err) = session.handle_callback_url(&callback).await {
+        recorder.fail_last(trace::Step::Callback, err.to_string());
+        return Err(err.into());
+    }
     use oauth2::TokenResponse;
     let (client_id, token) = session.get_credentials().await?;
     let scopes = token

@@ -98,7 +98,7 @@ impl Step {
 /// How an exchange went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "kebab-case")]
-pub enum Outcome {
+pub enum StepOutcome {
     Ok,
     /// Not there, and the next candidate is tried (a well-known URL that 404s).
     Miss,
@@ -126,7 +126,7 @@ pub struct Exchange {
     pub request_body: Option<String>,
     pub response_headers: Vec<Header>,
     pub response_body: Option<String>,
-    pub outcome: Outcome,
+    pub outcome: StepOutcome,
     /// For a step that did not go well: what was expected, and what came.
     pub expected: Option<String>,
     pub came: Option<String>,
@@ -315,6 +315,18 @@ impl Recorder {
         });
     }
 
+    /// Marks the newest exchange failed with `came` when it is a `step` (a step whose failure
+    /// shows only after it was recorded).
+    pub fn fail_last(&self, step: Step, came: String) {
+        self.journal.update(self.id, |trace| {
+            if let Some(last) = trace.exchanges.last_mut().filter(|e| e.step == step) {
+                last.outcome = StepOutcome::Failed;
+                last.expected = Some(step.expected().to_string());
+                last.came = Some(came);
+            }
+        });
+    }
+
     pub fn set_phase(&self, phase: Phase) {
         self.journal
             .update(self.id, |trace| trace.phase = Some(phase));
@@ -420,8 +432,12 @@ impl OAuthHttpClient for Recording {
     }
 }
 
-/// Which step a request is, from its URL and body.
-fn classify(method: &str, url: &str, body: &[u8]) -> Step {
+/// Which step a request is, from its URL, headers and body. A request that carries
+/// `MCP-Protocol-Version` is one to the MCP server itself, sent to provoke its challenge.
+fn classify(method: &str, url: &str, headers: &http::HeaderMap, body: &[u8]) -> Step {
+    if headers.contains_key("mcp-protocol-version") {
+        return Step::Challenge;
+    }
     let path = url::Url::parse(url)
         .map(|u| u.path().to_string())
         .unwrap_or_default();
@@ -461,11 +477,11 @@ pub(crate) fn exchange(
     answer: Result<(u16, &http::HeaderMap, &[u8]), &str>,
     millis: u32,
 ) -> Exchange {
-    let step = classify(method, url, request_body);
+    let step = classify(method, url, request_headers, request_body);
     let (status, response_headers, response_body, outcome, came) = match answer {
         Ok((status, headers, body)) => {
             let outcome = judge(step, status);
-            let came = (outcome != Outcome::Ok).then(|| describe(status, body));
+            let came = (outcome != StepOutcome::Ok).then(|| describe(status, body));
             (
                 Some(status),
                 kept_headers(headers),
@@ -478,7 +494,7 @@ pub(crate) fn exchange(
             None,
             Vec::new(),
             None,
-            Outcome::Failed,
+            StepOutcome::Failed,
             Some(format!("no answer: {error}")),
         ),
     };
@@ -494,7 +510,7 @@ pub(crate) fn exchange(
         response_headers,
         response_body,
         outcome,
-        expected: (outcome != Outcome::Ok).then(|| step.expected().to_string()),
+        expected: (outcome != StepOutcome::Ok).then(|| step.expected().to_string()),
         came,
         millis,
     }
@@ -505,7 +521,7 @@ pub(crate) fn shown(
     step: Step,
     method: &str,
     url: &str,
-    outcome: Outcome,
+    outcome: StepOutcome,
     came: Option<String>,
 ) -> Exchange {
     Exchange {
@@ -520,7 +536,7 @@ pub(crate) fn shown(
         response_headers: Vec::new(),
         response_body: None,
         outcome,
-        expected: (outcome != Outcome::Ok).then(|| step.expected().to_string()),
+        expected: (outcome != StepOutcome::Ok).then(|| step.expected().to_string()),
         came,
         millis: 0,
     }
@@ -528,7 +544,7 @@ pub(crate) fn shown(
 
 /// The 401 (or 403) an MCP request without a token got, as its challenge told it.
 pub(crate) fn challenged(url: &str, challenge: &str) -> Exchange {
-    let mut exchange = shown(Step::Challenge, "POST", url, Outcome::Ok, None);
+    let mut exchange = shown(Step::Challenge, "POST", url, StepOutcome::Ok, None);
     exchange.response_headers.push(Header {
         name: "www-authenticate".into(),
         value: challenge.to_string(),
@@ -536,13 +552,14 @@ pub(crate) fn challenged(url: &str, challenge: &str) -> Exchange {
     exchange
 }
 
-fn judge(step: Step, status: u16) -> Outcome {
+fn judge(step: Step, status: u16) -> StepOutcome {
     match (step, status) {
-        (Step::Challenge, 401 | 403) => Outcome::Ok,
-        (Step::Challenge, _) => Outcome::Failed,
-        (Step::ResourceMetadata | Step::ServerMetadata, 404) => Outcome::Miss,
-        (_, 200..=299) => Outcome::Ok,
-        _ => Outcome::Failed,
+        (Step::Challenge, 401 | 403) => StepOutcome::Ok,
+        // No challenge there: discovery goes on at the well-known URLs.
+        (Step::Challenge, _) => StepOutcome::Miss,
+        (Step::ResourceMetadata | Step::ServerMetadata, 404) => StepOutcome::Miss,
+        (_, 200..=299) => StepOutcome::Ok,
+        _ => StepOutcome::Failed,
     }
 }
 
@@ -753,7 +770,7 @@ mod tests {
             "only the headers that matter: {shown}"
         );
         assert_eq!(recorded.step, Step::Token);
-        assert_eq!(recorded.outcome, Outcome::Ok);
+        assert_eq!(recorded.outcome, StepOutcome::Ok);
     }
 
     #[test]
@@ -769,7 +786,7 @@ mod tests {
         );
         assert_eq!(
             (miss.step, miss.outcome),
-            (Step::ResourceMetadata, Outcome::Miss)
+            (Step::ResourceMetadata, StepOutcome::Miss)
         );
         let registration = exchange(
             "POST",
@@ -784,7 +801,7 @@ mod tests {
             1,
         );
         assert_eq!(registration.step, Step::Registration);
-        assert_eq!(registration.outcome, Outcome::Failed);
+        assert_eq!(registration.outcome, StepOutcome::Failed);
         assert_eq!(
             registration.expected.as_deref(),
             Some("201 with a client_id")
@@ -803,7 +820,7 @@ mod tests {
         );
         assert_eq!(
             (refresh.step, refresh.outcome),
-            (Step::Refresh, Outcome::Failed)
+            (Step::Refresh, StepOutcome::Failed)
         );
         assert_eq!(
             refresh.came.as_deref(),
@@ -818,6 +835,21 @@ mod tests {
             1,
         );
         assert_eq!(revoke.step, Step::Revocation);
+        let mut mcp = http::HeaderMap::new();
+        mcp.insert("mcp-protocol-version", "2025-11-25".parse().unwrap());
+        let probe = exchange(
+            "GET",
+            "http://127.0.0.1:1/mcp",
+            &mcp,
+            b"",
+            Ok((405, &none, b"")),
+            1,
+        );
+        assert_eq!(
+            (probe.step, probe.outcome),
+            (Step::Challenge, StepOutcome::Miss)
+        );
+        assert_eq!(probe.came.as_deref(), Some("405 Method Not Allowed"));
     }
 
     #[test]

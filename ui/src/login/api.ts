@@ -1,0 +1,15 @@
+// The login's door to the backend: the activity of one server (phase, token state, the OAuth
+// record), the event that says it changed, and what a person can do while a login waits.
+import { commands, events } from "../bindings";
+import { call } from "../ipc/api";
+
+export const loginApi = {
+  activity: (server: string) => call(() => commands.oauthActivity(server)),
+  cancel: (server: string) => call(() => commands.cancelLogin(server)),
+  openPage: (server: string) => call(() => commands.openLoginPage(server)),
+  /** Calls `changed` with the server's name whenever its login or OAuth record changes. */
+  onChanged: (changed: (server: string) => void) =>
+    events.loginActivityChanged.listen((event) => changed(event.payload.server)),
+};
+
+export type LoginApi = typeof loginApi;
