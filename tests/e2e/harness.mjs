@@ -44,7 +44,11 @@ export function waitForPort(port, deadlineMs, log = () => "") {
 
 /** A fresh sandbox: `home/` and `project/` (a git root), both real paths. */
 export function sandbox() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-manager-e2e-")));
+  // scripts/test keeps every sandbox of the run (MCP_E2E_KEEP_SANDBOXES) to search them for
+  // tokens at the end.
+  const kept = process.env.MCP_E2E_KEEP_SANDBOXES;
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dir = realpathSync(mkdtempSync(join(kept || tmpdir(), "mcp-manager-e2e-")));
   const home = join(dir, "home");
   const project = join(dir, "project");
   mkdirSync(home, { recursive: true });
@@ -150,7 +154,7 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
     /** `quit`, then removes the sandbox. Best effort: a slow helper must not fail a run. */
     async close() {
       await session.quit();
-      for (const dir of [box.dir, runtimeDir]) {
+      for (const dir of process.env.MCP_E2E_KEEP_SANDBOXES ? [runtimeDir] : [box.dir, runtimeDir]) {
         spawnSync("fusermount", ["-uz", join(dir, "doc")], { stdio: "ignore" });
         try {
           rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });

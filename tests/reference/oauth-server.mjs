@@ -13,6 +13,7 @@
 // /issued every token issued (for tests that check tokens appear nowhere they must not);
 // POST /quirk switches on a misbehaviour (see below).
 import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import express from "express";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -54,6 +55,8 @@ function issue(clientId, scopes, resource) {
   const token = randomUUID();
   const refreshToken = randomUUID();
   issued.push(token, refreshToken);
+  // For scripts/test's last check: no issued token anywhere the run left files or output.
+  if (process.env.MCP_MANAGER_ISSUED_TOKENS) appendFileSync(process.env.MCP_MANAGER_ISSUED_TOKENS, `${token}\n${refreshToken}\n`);
   access.set(token, { clientId, scopes, resource, expiresAt: Date.now() + ttl * 1000 });
   refresh.set(refreshToken, { clientId, scopes, resource });
   return { access_token: token, token_type: "bearer", expires_in: ttl, refresh_token: refreshToken, scope: scopes.join(" ") };

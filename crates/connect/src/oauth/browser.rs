@@ -375,6 +375,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn while_it_waits_the_login_shows_the_url_and_whether_a_browser_took_it() {
+        let browser = listening().await;
+        let journal = crate::oauth::trace::journal("browser-phase-test");
+        let recorder = journal.begin(crate::oauth::TraceKind::Login);
+        let cancel = browser.cancel_token();
+        let waiting = tokio::spawn({
+            let journal = std::sync::Arc::clone(&journal);
+            async move {
+                loop {
+                    if let Some(phase) = journal.login_phase() {
+                        cancel.cancel();
+                        return phase;
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }
+        });
+        let err = browser
+            .authorize("https://as.example/authorize?x=1", &recorder)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, OAuthError::Cancelled), "{err}");
+        assert_eq!(
+            waiting.await.unwrap(),
+            Phase::WaitingForBrowser {
+                url: "https://as.example/authorize?x=1".into(),
+                opened: false,
+            },
+            "printed, not opened: the window offers the URL to copy"
+        );
+    }
+
+    #[tokio::test]
     async fn a_fixed_port_that_is_taken_is_a_clear_error() {
         let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = taken.local_addr().unwrap().port();
