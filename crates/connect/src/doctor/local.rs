@@ -107,7 +107,9 @@ pub(crate) async fn examine(
             "clientInfo": {"name": "mcp-manager-doctor", "version": env!("CARGO_PKG_VERSION")}
         }
     });
+    let asked = std::time::Instant::now();
     let answer = talk.ask(&initialize, 1, timeout).await;
+    let answered_in = asked.elapsed();
     let answer = match answer {
         Answer::Result(result) => result,
         Answer::Closed => {
@@ -186,7 +188,8 @@ pub(crate) async fn examine(
         "initialize",
         "It answers initialize",
         vec![format!(
-            "{server} answered within {} s",
+            "{server} answered in {} ms (the limit is {} s)",
+            answered_in.as_millis(),
             timeout.as_secs_f64()
         )],
     ));
@@ -236,7 +239,7 @@ pub(crate) async fn examine(
             "stdout",
             "stdout carries only JSON-RPC",
             evidence,
-            "Make the server write its logs to stderr: stdout is reserved for JSON-RPC, and a stray line can break a message.".into(),
+            "Make the server write its logs to stderr: MCP allows only JSON-RPC messages on stdout, and a stray line can break one.".into(),
         ))
     };
     if !clean {

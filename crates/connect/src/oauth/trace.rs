@@ -435,9 +435,6 @@ impl OAuthHttpClient for Recording {
 /// Which step a request is, from its URL, headers and body. A request that carries
 /// `MCP-Protocol-Version` is one to the MCP server itself, sent to provoke its challenge.
 fn classify(method: &str, url: &str, headers: &http::HeaderMap, body: &[u8]) -> Step {
-    if headers.contains_key("mcp-protocol-version") {
-        return Step::Challenge;
-    }
     let path = url::Url::parse(url)
         .map(|u| u.path().to_string())
         .unwrap_or_default();
@@ -448,6 +445,11 @@ fn classify(method: &str, url: &str, headers: &http::HeaderMap, body: &[u8]) -> 
         || path.contains("/.well-known/openid-configuration")
     {
         return Step::ServerMetadata;
+    }
+    // rmcp asks the documents above with the header too; anything else that carries it goes to
+    // the MCP server itself.
+    if headers.contains_key("mcp-protocol-version") {
+        return Step::Challenge;
     }
     if method != "POST" {
         return Step::Other;
@@ -849,6 +851,15 @@ mod tests {
             (probe.step, probe.outcome),
             (Step::Challenge, StepOutcome::Miss)
         );
+        let metadata = exchange(
+            "GET",
+            "http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp",
+            &mcp,
+            b"",
+            Ok((200, &none, b"{}")),
+            1,
+        );
+        assert_eq!(metadata.step, Step::ResourceMetadata);
         assert_eq!(probe.came.as_deref(), Some("405 Method Not Allowed"));
     }
 
