@@ -863,6 +863,33 @@ impl Connection {
         }
     }
 
+    /// A failed request in words for a person: a timeout as "no answer within 2 s"; a closed
+    /// transport of a local server as how its process ended, with its stderr tail (waiting a
+    /// moment for the exit, which follows the closed pipe); anything else as rmcp says it,
+    /// without Rust type names.
+    pub async fn explain(&self, err: &ServiceError) -> String {
+        match err {
+            ServiceError::Timeout { timeout } => {
+                format!("no answer within {}", seconds(*timeout))
+            }
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => match &self.process {
+                Some(process) => {
+                    let status = process.wait_for_exit(Duration::from_secs(1)).await;
+                    if process.has_exited() {
+                        // The stderr reader may still hold the last lines.
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        let tail = self.stderr.as_ref().map(|s| s.tail(20)).unwrap_or_default();
+                        format!("the server exited ({})", exit_detail(status, &tail))
+                    } else {
+                        "the server closed its end of the pipe but still runs".into()
+                    }
+                }
+                None => "the connection to the server was closed".into(),
+            },
+            other => plain(&other.to_string()),
+        }
+    }
+
     /// The stderr tail of a local server.
     pub fn stderr(&self) -> Option<&StderrLog> {
         self.stderr.as_ref()
@@ -1222,6 +1249,20 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
         .collect()
 }
 
+/// A duration as a person reads it: "2 s", "1.5 s", "250 ms".
+pub fn seconds(duration: Duration) -> String {
+    if duration < Duration::from_secs(1) {
+        format!("{} ms", duration.as_millis())
+    } else {
+        let secs = duration.as_secs_f64();
+        if secs.fract() == 0.0 {
+            format!("{secs:.0} s")
+        } else {
+            format!("{secs:.1} s")
+        }
+    }
+}
+
 /// An rmcp error message without the Rust type names it carries: "Transport
 /// [rmcp::transport::worker::WorkerTransport<…>] error: X" becomes "X".
 pub fn plain(message: &str) -> String {
@@ -1245,5 +1286,13 @@ mod plain_tests {
             "Send message error Auth required, when send initialize request"
         );
         assert_eq!(super::plain("nothing to strip"), "nothing to strip");
+    }
+
+    #[test]
+    fn durations_read_as_a_person_says_them() {
+        use std::time::Duration;
+        assert_eq!(super::seconds(Duration::from_secs(2)), "2 s");
+        assert_eq!(super::seconds(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(super::seconds(Duration::from_millis(250)), "250 ms");
     }
 }

@@ -274,22 +274,6 @@ async fn run_ask(
         })
     };
     let server = names.first().cloned().unwrap_or_default();
-    let service = |err: rmcp_error::Error| match err.auth_challenge() {
-        Some(challenge) if challenge.contains("insufficient_scope") => {
-            let scope = challenge
-                .split("scope=\"")
-                .nth(1)
-                .and_then(|rest| rest.split('"').next())
-                .unwrap_or("");
-            failure(format!(
-                "\"{server}\" needs more access ({scope}): run `mcpctl login {server} --scope \"{scope}\"`"
-            ))
-        }
-        Some(_) => failure(format!(
-            "\"{server}\" needs authentication again: run `mcpctl login {server}`"
-        )),
-        None => failure(mcp_manager_connect::connection::plain(&err.to_string())),
-    };
     match ask {
         Ask::Tools => {
             let mut all = serde_json::Map::new();
@@ -308,7 +292,7 @@ async fn run_ask(
                         continue;
                     }
                 };
-                let tools = conn.list_tools().await.map_err(service)?;
+                let tools = tried(&conn, name, conn.list_tools().await).await?;
                 if !json {
                     for tool in &tools {
                         let first_line = tool
@@ -352,7 +336,7 @@ async fn run_ask(
             if let Some(printer) = printer {
                 let _ = printer.await;
             }
-            let outcome = outcome.map_err(service)?;
+            let outcome = tried(&conn, &server, outcome).await?;
             if json {
                 crate::print_json(&outcome);
             } else {
@@ -365,8 +349,8 @@ async fn run_ask(
         }
         Ask::Resources => {
             let conn = connection(&names[0])?;
-            let resources = conn.list_resources().await.map_err(service)?;
-            let templates = conn.list_resource_templates().await.map_err(service)?;
+            let resources = tried(&conn, &server, conn.list_resources().await).await?;
+            let templates = tried(&conn, &server, conn.list_resource_templates().await).await?;
             if json {
                 crate::print_json(
                     &serde_json::json!({ "resources": resources, "templates": templates }),
@@ -391,13 +375,13 @@ async fn run_ask(
         }
         Ask::Read { uri, output } => {
             let conn = connection(&names[0])?;
-            let result = conn.read_resource(&uri).await.map_err(service)?;
+            let result = tried(&conn, &server, conn.read_resource(&uri).await).await?;
             write_resource(&result, output.as_ref(), json)?;
             Ok(true)
         }
         Ask::Prompts => {
             let conn = connection(&names[0])?;
-            let prompts = conn.list_prompts().await.map_err(service)?;
+            let prompts = tried(&conn, &server, conn.list_prompts().await).await?;
             if json {
                 crate::print_json(&prompts);
             } else {
@@ -422,7 +406,7 @@ async fn run_ask(
         }
         Ask::Prompt { name, arguments } => {
             let conn = connection(&names[0])?;
-            let result = conn.get_prompt(&name, arguments).await.map_err(service)?;
+            let result = tried(&conn, &server, conn.get_prompt(&name, arguments).await).await?;
             if json {
                 crate::print_json(&result);
             } else {
@@ -593,6 +577,36 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// A request's result, its failure said for a person: a login to redo with the command that
+/// does it, else what happened ([`Connection::explain`]: a timeout's limit, a server that
+/// exited with its status and stderr tail).
+async fn tried<T>(
+    conn: &mcp_manager_connect::Connection,
+    server: &str,
+    result: Result<T, rmcp_error::Error>,
+) -> Result<T, ApiError> {
+    let err = match result {
+        Ok(value) => return Ok(value),
+        Err(err) => err,
+    };
+    Err(match err.auth_challenge() {
+        Some(challenge) if challenge.contains("insufficient_scope") => {
+            let scope = challenge
+                .split("scope=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or("");
+            failure(format!(
+                "\"{server}\" needs more access ({scope}): run `mcpctl login {server} --scope \"{scope}\"`"
+            ))
+        }
+        Some(_) => failure(format!(
+            "\"{server}\" needs authentication again: run `mcpctl login {server}`"
+        )),
+        None => failure(format!("\"{server}\": {}", conn.explain(&err).await)),
+    })
 }
 
 mod rmcp_error {

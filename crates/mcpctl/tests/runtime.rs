@@ -366,3 +366,35 @@ fn tools_of_a_server_that_is_not_connected_fails_and_says_why() {
         "{stderr}"
     );
 }
+
+fn edge(fault: &str) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/servers/edge-server.mjs")
+        .canonicalize()
+        .unwrap();
+    json!({"command": "node", "args": [script.display().to_string()], "env": {"EDGE_FAULT": fault}})
+}
+
+#[test]
+fn a_call_that_times_out_or_whose_server_dies_says_so_in_plain_words() {
+    let world = World::new(json!({"edge": edge(""), "fragile": edge("die-on-call")}));
+    let out = world.run(&["call", "edge", "never", "--timeout", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("\"edge\": no answer within 1 s"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("PT1S"), "{stderr}");
+
+    let out = world.run(&["call", "fragile", "whole"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "\"fragile\": the server exited (status 7; stderr = edge-server: fatal: out of memory"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Transport closed"), "{stderr}");
+}
