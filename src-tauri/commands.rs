@@ -2,7 +2,9 @@
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
 use mcp_manager_connect::doctor::Checkup;
-use mcp_manager_connect::project::{LoginSummary, OAuthActivity, StderrTail};
+use mcp_manager_connect::project::{
+    LoginSummary, OAuthActivity, StderrTail, ToolCallView, ToolView,
+};
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::StatusEvent;
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
@@ -253,6 +255,31 @@ pub async fn oauth_activity(
     name: String,
 ) -> Result<OAuthActivity, ApiError> {
     context.project().oauth_activity(&name).await
+}
+
+/// A connected server's tools, as it lists them now (schemas as JSON text).
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tools(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Vec<ToolView>, ApiError> {
+    context.project().tools(&name).await
+}
+
+/// Calls a tool with `arguments_json` (a JSON object as text); the exchange comes back as sent.
+#[tauri::command]
+#[specta::specta]
+pub async fn call_tool(
+    context: State<'_, Context>,
+    name: String,
+    tool: String,
+    arguments_json: String,
+) -> Result<ToolCallView, ApiError> {
+    context
+        .project()
+        .call_tool(&name, &tool, &arguments_json)
+        .await
 }
 
 /// Checks a server step by step (the doctor), up to the first step that fails.

@@ -215,6 +215,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::cancel_login,
             commands::oauth_activity,
             commands::examine_server,
+            commands::list_tools,
+            commands::call_tool,
             commands::open_login_page,
             commands::open_config_file,
             commands::copy_server,

@@ -18,6 +18,7 @@ import { ImportExport } from "./interop/ImportExport";
 import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { DoctorApi } from "./doctor/api";
+import type { ToolsApi } from "./tools/api";
 
 export interface Backend {
   /**
@@ -34,6 +35,7 @@ export interface Backend {
   interop?: InteropApi;
   login?: LoginApi;
   doctor?: DoctorApi;
+  tools?: ToolsApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -108,7 +110,7 @@ export function App({
       <div className="flex h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
         <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-5 py-3 dark:border-slate-800 dark:bg-slate-900">
           <Logo />
-          <h1 className="text-base font-semibold tracking-tight">MCP Manager</h1>
+          <h1 className="shrink-0 whitespace-nowrap text-base font-semibold tracking-tight">MCP Manager</h1>
           {list &&
             (backend.projects ? (
               <ProjectPicker projectDir={list.projectDir} api={backend.projects} />
@@ -129,7 +131,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className="ml-auto w-56 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+            className="ml-auto w-56 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
           />
           {backend.drafts && (
             <Button
@@ -211,6 +213,7 @@ export function App({
                   followLog={backend.followLog}
                   login={backend.login}
                   doctor={backend.doctor}
+                  tools={backend.tools}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {
@@ -232,7 +235,7 @@ const ASIDE =
 
 function Logo() {
   return (
-    <svg viewBox="0 0 1024 1024" className="h-6 w-6" aria-hidden="true">
+    <svg viewBox="0 0 1024 1024" className="h-6 w-6 shrink-0" aria-hidden="true">
       <rect x="64" y="64" width="896" height="896" rx="200" fill="#4f46e5" />
       <g stroke="#e0e7ff" strokeWidth="56" strokeLinecap="round">
         <path d="M512 512 L300 330" />

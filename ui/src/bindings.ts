@@ -59,6 +59,10 @@ export const commands = {
 	oauthActivity: (name: string) => typedError<OAuthActivity, ApiError>(__TAURI_INVOKE("oauth_activity", { name })),
 	/**  Checks a server step by step (the doctor), up to the first step that fails. */
 	examineServer: (name: string) => typedError<Checkup, ApiError>(__TAURI_INVOKE("examine_server", { name })),
+	/**  A connected server's tools, as it lists them now (schemas as JSON text). */
+	listTools: (name: string) => typedError<ToolView[], ApiError>(__TAURI_INVOKE("list_tools", { name })),
+	/**  Calls a tool with `arguments_json` (a JSON object as text); the exchange comes back as sent. */
+	callTool: (name: string, tool: string, argumentsJson: string) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson })),
 	/**  Opens the authorization page of the login that waits for the browser, in the browser. */
 	openLoginPage: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_login_page", { name })),
 	/**  Opens the file a server entry is written in with the person's default application. */
@@ -604,6 +608,34 @@ export type TokenState = {
 	/**  Where the tokens are kept: the secret store and the account in it. */
 	keptIn: string,
 	account: string,
+};
+
+/**  A finished call: the exchange as it went over the wire, and the result's facts. */
+export type ToolCallView = {
+	/**  The `tools/call` request as sent (JSON text), when the protocol log kept it. */
+	request: string | null,
+	/**  The response as received (JSON text), when the protocol log kept it. */
+	response: string | null,
+	/**  The `CallToolResult` as JSON text. */
+	result: string,
+	isError: boolean,
+	elapsedMs: number,
+	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
+	schemaErrors: string[],
+};
+
+/**  One tool as the window lists it. */
+export type ToolView = {
+	name: string,
+	title: string | null,
+	/**  Whole, with control and format characters stripped. */
+	description: string | null,
+	/**  The 2,048-character view a model would be given. */
+	descriptionForModel: string | null,
+	/**  The inputSchema as JSON text, whole. */
+	inputSchema: string,
+	outputSchema: string | null,
+	annotations: string | null,
 };
 
 /**  One login, logout or authorized connect, as recorded. */

@@ -11,6 +11,7 @@ import { projectApi } from "./projects/api";
 import { interopApi } from "./interop/api";
 import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
+import { toolsApi } from "./tools/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -31,6 +32,7 @@ const backend: Backend = {
   interop: interopApi,
   login: loginApi,
   doctor: doctorApi,
+  tools: toolsApi,
   onFirstPaint: () => void commands.windowReady(),
 };
 

@@ -36,7 +36,7 @@ export function ProjectPicker({ projectDir, api }: { projectDir: string; api: Pr
   };
 
   return (
-    <div className="relative min-w-0" ref={panel}>
+    <div className="relative min-w-0 shrink" ref={panel}>
       <button
         type="button"
         data-testid="project-picker"
@@ -47,7 +47,7 @@ export function ProjectPicker({ projectDir, api }: { projectDir: string; api: Pr
           setFailure(null);
           setOpen(!open);
         }}
-        className="flex min-w-0 items-center gap-1 rounded px-1 font-mono text-xs text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+        className="flex min-w-0 max-w-full items-center gap-1 rounded px-1 font-mono text-xs text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
       >
         <span data-testid="project-dir" className="truncate" title={projectDir}>
           {projectDir}

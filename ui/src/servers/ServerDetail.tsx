@@ -11,9 +11,11 @@ import { LoginProgress } from "../login/LoginProgress";
 import { OAuthPanel } from "../login/OAuthPanel";
 import type { DoctorApi } from "../doctor/api";
 import { DoctorPanel } from "../doctor/DoctorPanel";
+import type { ToolsApi } from "../tools/api";
+import { ToolsPanel } from "../tools/ToolsPanel";
 
-type Tab = "overview" | "protocol" | "oauth" | "doctor";
-const TAB_LABEL: Record<Tab, string> = { overview: "Overview", protocol: "Protocol log", oauth: "Login & OAuth", doctor: "Doctor" };
+type Tab = "overview" | "tools" | "protocol" | "oauth" | "doctor";
+const TAB_LABEL: Record<Tab, string> = { overview: "Overview", tools: "Tools", protocol: "Protocol log", oauth: "Login & OAuth", doctor: "Doctor" };
 
 export function ServerDetail({
   server,
@@ -23,6 +25,7 @@ export function ServerDetail({
   followLog,
   login,
   doctor,
+  tools,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -31,6 +34,7 @@ export function ServerDetail({
   followLog?: FollowLog;
   login?: LoginApi;
   doctor?: DoctorApi;
+  tools?: ToolsApi;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -47,8 +51,13 @@ export function ServerDetail({
   }, [server.name, server.scope]);
   const tabs: Tab[] = server.shadowedBy
     ? []
-    : (["overview", "protocol", "oauth", "doctor"] as const).filter(
-        (t) => t === "overview" || (t === "protocol" && !!followLog) || (t === "oauth" && !!login && remote) || (t === "doctor" && !!doctor),
+    : (["overview", "tools", "protocol", "oauth", "doctor"] as const).filter(
+        (t) =>
+          t === "overview" ||
+          (t === "tools" && !!tools && status?.state === "connected" && status.capabilities.tools) ||
+          (t === "protocol" && !!followLog) ||
+          (t === "oauth" && !!login && remote) ||
+          (t === "doctor" && !!doctor),
       );
   const shown: Tab = tabs.includes(tab) ? tab : "overview";
 
@@ -107,6 +116,8 @@ export function ServerDetail({
       )}
       {shown === "protocol" && followLog ? (
         <ProtocolLog key={server.name} server={server.name} follow={followLog} />
+      ) : shown === "tools" && tools ? (
+        <ToolsPanel key={server.name} server={server.name} api={tools} />
       ) : shown === "oauth" && login ? (
         <OAuthPanel key={server.name} server={server.name} api={login} />
       ) : shown === "doctor" && doctor ? (
@@ -422,7 +433,7 @@ export function Button({
       data-testid={testId}
       onClick={onClick}
       disabled={disabled}
-      className={`rounded-md border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-50 ${tones[tone]}`}
+      className={`shrink-0 whitespace-nowrap rounded-md border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-50 ${tones[tone]}`}
     >
       {children}
     </button>

@@ -1,49 +1,102 @@
-// Checking arguments against a tool's inputSchema before sending, with ajv (the validator the
-// MCP TypeScript SDK uses): draft-07 or 2020-12 by the schema's `$schema`, formats included,
-// and errors by JSON pointer so each is shown at its field.
-import Ajv, { type ValidateFunction } from "ajv";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+// Checking arguments against a tool's inputSchema before sending, with @cfworker/json-schema:
+// it interprets schemas (drafts 4, 7, 2019-09 and 2020-12, formats included) without compiling
+// them to code, which the window's Content Security Policy forbids (no 'unsafe-eval'). Errors
+// come back by JSON pointer, so each is shown at its field; for a oneOf/anyOf only the option
+// closest to the value (fewest errors) speaks, not every option the value is not.
+import { Validator, type OutputUnit, type SchemaDraft } from "@cfworker/json-schema";
 import type { Json, JsonObject } from "./schema";
 
-const draft07 = addFormats(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
-const draft2020 = addFormats(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
-const compiled = new WeakMap<object, ValidateFunction | string>();
+const validators = new WeakMap<object, Validator | string>();
 
-/** The compiled schema, or why it does not compile. */
-export function compile(schema: JsonObject): ValidateFunction | string {
-  const known = compiled.get(schema);
+function draftOf(schema: JsonObject): SchemaDraft {
+  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (declared.includes("draft-04")) return "4";
+  if (declared.includes("draft-07") || declared.includes("draft-06")) return "7";
+  if (declared.includes("2019-09")) return "2019-09";
+  // MCP's default dialect (2025-11-25) is 2020-12.
+  return "2020-12";
+}
+
+/** The schema's validator, or why it cannot be used. */
+export function compile(schema: JsonObject): Validator | string {
+  const known = validators.get(schema);
   if (known) return known;
-  const ajv = typeof schema.$schema === "string" && schema.$schema.includes("2020-12") ? draft2020 : draft07;
-  const { $schema: _, $id: __, ...rest } = schema;
-  let result: ValidateFunction | string;
+  let result: Validator | string;
   try {
-    result = ajv.compile(rest);
+    result = new Validator(schema as object, draftOf(schema), false);
   } catch (error) {
     result = (error as Error).message;
   }
-  compiled.set(schema, result);
+  validators.set(schema, result);
   return result;
 }
 
 /** Problems by JSON pointer of the field they belong to ("" for the whole). */
 export type Problems = Record<string, string[]>;
 
+/** Keywords that only say "something inside failed"; the inner error says what. */
+const AGGREGATE = new Set(["properties", "items", "additionalItems", "prefixItems", "allOf", "$ref", "$dynamicRef", "dependentSchemas", "then", "else", "if", "unevaluatedProperties", "unevaluatedItems", "contains"]);
+
 export function validate(schema: JsonObject, value: Json): Problems {
-  const check = compile(schema);
-  if (typeof check === "string") return { "": [`The tool's schema does not compile: ${check}`] };
-  if (check(value)) return {};
+  const validator = compile(schema);
+  if (typeof validator === "string") return { "": [`The tool's schema cannot be used: ${validator}`] };
+  const result = validator.validate(value);
+  if (result.valid) return {};
+  const errors = closestOptions(result.errors);
   const problems: Problems = {};
-  for (const error of check.errors ?? []) {
-    let path = error.instancePath;
-    let message = error.message ?? "is not valid";
-    if (error.keyword === "required" && typeof error.params.missingProperty === "string") {
-      path = `${path}/${error.params.missingProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  for (const error of errors) {
+    if (AGGREGATE.has(error.keyword)) continue;
+    let path = error.instanceLocation.replace(/^#/, "");
+    let message = error.error;
+    if (error.keyword === "required") {
+      const missing = /required property "(.*)"/.exec(error.error)?.[1];
+      if (missing !== undefined) path = `${path}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       message = "Required.";
+    } else if ((error.keyword === "oneOf" || error.keyword === "anyOf") && hasBranchErrors(errors, error.keywordLocation)) {
+      continue;
     } else if (error.keyword === "enum") {
       message = "Not one of the allowed values.";
     }
-    (problems[path] ??= []).push(message);
+    const list = (problems[decodeURIComponent(path)] ??= []);
+    if (!list.includes(message)) list.push(message);
   }
   return problems;
+}
+
+/** Errors with, for each oneOf/anyOf, only those of its option with the fewest errors. */
+function closestOptions(errors: OutputUnit[]): OutputUnit[] {
+  const branch = /\/(oneOf|anyOf)\/(\d+)(?=\/|$)/g;
+  // Per combinator (its keyword location), the error count of each option.
+  const counts = new Map<string, Map<number, number>>();
+  for (const error of errors) {
+    for (const match of error.keywordLocation.matchAll(branch)) {
+      const at = error.keywordLocation.slice(0, match.index) + `/${match[1]}`;
+      const options = counts.get(at) ?? new Map<number, number>();
+      options.set(Number(match[2]), (options.get(Number(match[2])) ?? 0) + 1);
+      counts.set(at, options);
+    }
+  }
+  const chosen = new Map<string, number>();
+  for (const [at, options] of counts) {
+    let best = -1;
+    let fewest = Infinity;
+    for (const [option, count] of options) {
+      if (count < fewest) {
+        fewest = count;
+        best = option;
+      }
+    }
+    chosen.set(at, best);
+  }
+  return errors.filter((error) => {
+    for (const match of error.keywordLocation.matchAll(branch)) {
+      const at = error.keywordLocation.slice(0, match.index) + `/${match[1]}`;
+      if (chosen.get(at) !== Number(match[2])) return false;
+    }
+    return true;
+  });
+}
+
+function hasBranchErrors(errors: OutputUnit[], combinator: string): boolean {
+  return errors.some((e) => e.keywordLocation.startsWith(`${combinator}/`));
 }

@@ -55,12 +55,18 @@ export function setAt(value: Json | undefined, path: string, next: Json | undefi
   return copy;
 }
 
-/** A new form: the root object with the defaults of its required properties filled in. */
+/**
+ * A new form: the root object with its required properties' defaults, and the structure of
+ * its required objects, arrays and variants (which have no "omitted" to show); required
+ * scalars start unset, for the person to give.
+ */
 export function initial(field: Field): FormState {
   const value: JsonObject = {};
   if (field.kind === "object") {
     for (const property of field.properties) {
-      if (property.required && property.field.default !== undefined) value[property.name] = property.field.default;
+      if (!property.required) continue;
+      if (property.field.default !== undefined) value[property.name] = property.field.default;
+      else if (["object", "array", "variant"].includes(property.field.kind)) value[property.name] = emptyOf(property.field);
     }
   }
   return { value, texts: {}, variants: {} };

@@ -10,6 +10,10 @@
 //! Reconciling is serialized: a change on disk and a second change right after it must not
 //! both see a server as stopped and start it twice.
 
+mod calls;
+
+pub use calls::{ToolCallView, ToolView};
+
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -1,7 +1,9 @@
 // Every tool of every real server in tests/fixtures/schemas (and ../shared/schemas beside the
 // checkout, when it is there) must be understood, round-trip (form → JSON → form unchanged) and have defaults that
 // its own schema accepts. New files are covered without code changes.
-import { describe as group, expect, it } from "vitest";
+import { afterEach, describe as group, expect, it } from "vitest";
+import { cleanup, render } from "@testing-library/react";
+import { ToolForm } from "./ToolForm";
 import { describe, type Field, type Json, type JsonObject } from "./schema";
 import { fromJson, initial, toJson } from "./value";
 import { compile, validate } from "./validate";
@@ -10,6 +12,8 @@ interface Tool {
   name: string;
   inputSchema: JsonObject;
 }
+
+afterEach(cleanup);
 
 // Read by Vite at test time: every file of both folders, whatever their names.
 const files = {
@@ -80,13 +84,27 @@ group.each([...new Set(corpus.map((c) => c.file))])("%s", (file) => {
   for (const { tool } of corpus.filter((c) => c.file === file)) {
     it(tool.name, () => {
       const root = tool.inputSchema;
-      expect(typeof compile(root), "the schema compiles").toBe("function");
+      expect(typeof compile(root), "the schema can be used").toBe("object");
       const field = describe(root, root);
       expect(field.kind, "a tool's arguments are an object").toBe("object");
 
       // A new form round-trips and its required defaults are accepted.
       const fresh = initial(field);
       expect(fromJson(field, toJson(fresh))).toEqual(fresh);
+
+      // It renders, empty and filled: one row per property, every value where it belongs.
+      const empty = render(<ToolForm field={field} state={fresh} onChange={() => {}} problems={{}} />);
+      if (field.kind === "object") {
+        const top = empty.container.querySelectorAll('[data-testid="tool-form"] > [data-testid="form-field"]');
+        expect(top.length).toBe(field.properties.length);
+      }
+      cleanup();
+      const filled = fromJson(field, sample(field, 1) as JsonObject);
+      const shown = render(<ToolForm field={field} state={filled} onChange={() => {}} problems={{}} />);
+      for (const row of shown.container.querySelectorAll('[data-testid="form-field"]')) {
+        expect(row.getAttribute("data-omitted"), `${row.getAttribute("data-path")} is filled`).toBe("false");
+      }
+      cleanup();
 
       // A form with every field filled, each variant in turn, round-trips unchanged.
       for (let choice = 0; choice < 3; choice++) {

@@ -1,0 +1,157 @@
+//! Trying tools by hand: a server's tools as the window shows them, and a call with the exact
+//! JSON-RPC exchange it made.
+//!
+//! Schemas and results cross to the window as JSON text, unparsed: the window's form engine
+//! reads the schema itself (keywords we do not model are kept, never dropped), and a result is
+//! shown as the server sent it. The exchange is read back from the server's protocol log, so
+//! the request shown is the request sent, id and all, whichever path (the fast stdio path or
+//! rmcp) carried it.
+
+use std::time::Duration;
+
+use mcp_manager_core::{ApiError, ErrorCode};
+use serde::Serialize;
+
+use super::LiveProject;
+use crate::protocol_log::Direction;
+
+/// One tool as the window lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolView {
+    pub name: String,
+    pub title: Option<String>,
+    /// Whole, with control and format characters stripped.
+    pub description: Option<String>,
+    /// The 2,048-character view a model would be given.
+    pub description_for_model: Option<String>,
+    /// The inputSchema as JSON text, whole.
+    pub input_schema: String,
+    pub output_schema: Option<String>,
+    pub annotations: Option<String>,
+}
+
+/// A finished call: the exchange as it went over the wire, and the result's facts.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallView {
+    /// The `tools/call` request as sent (JSON text), when the protocol log kept it.
+    pub request: Option<String>,
+    /// The response as received (JSON text), when the protocol log kept it.
+    pub response: Option<String>,
+    /// The `CallToolResult` as JSON text.
+    pub result: String,
+    pub is_error: bool,
+    pub elapsed_ms: u32,
+    /// Where `structuredContent` breaks the tool's `outputSchema`.
+    pub schema_errors: Vec<String>,
+}
+
+fn refused(message: String) -> ApiError {
+    ApiError {
+        code: ErrorCode::InvalidRequest,
+        message,
+    }
+}
+
+impl LiveProject {
+    fn connected(&self, server: &str) -> Result<std::sync::Arc<crate::Connection>, ApiError> {
+        self.supervisor.connection(server).ok_or_else(|| {
+            refused(format!(
+                "\"{server}\" is not connected: start it (or log in) first"
+            ))
+        })
+    }
+
+    /// The tools of a connected server, as it lists them now.
+    pub async fn tools(&self, server: &str) -> Result<Vec<ToolView>, ApiError> {
+        let connection = self.connected(server)?;
+        let tools = connection.list_tools().await.map_err(|err| {
+            refused(format!(
+                "\"{server}\": {}",
+                crate::connection::plain(&err.to_string())
+            ))
+        })?;
+        let text = |value: &serde_json::Value| serde_json::to_string(value).unwrap_or_default();
+        Ok(tools
+            .into_iter()
+            .map(|tool| ToolView {
+                input_schema: text(&tool.input_schema),
+                output_schema: tool.output_schema.as_ref().map(text),
+                annotations: tool.annotations.as_ref().map(text),
+                name: tool.name,
+                title: tool.title,
+                description: tool.description,
+                description_for_model: tool.description_for_model,
+            })
+            .collect())
+    }
+
+    /// Calls `tool` of `server` with `arguments` (a JSON object, as text), waiting the tool
+    /// timeout at most.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: &str,
+    ) -> Result<ToolCallView, ApiError> {
+        let arguments: serde_json::Map<String, serde_json::Value> = serde_json::from_str(arguments)
+            .map_err(|err| refused(format!("the arguments are not a JSON object: {err}")))?;
+        let connection = self.connected(server)?;
+        let log = self.supervisor.protocol_log(server);
+        let before = log
+            .as_ref()
+            .and_then(|log| log.entries(0).last().map(|m| m.seq))
+            .unwrap_or(0);
+        let timeout = self.supervisor.settings().tool_timeout;
+        let outcome = connection.call_tool(tool, Some(arguments), timeout).await;
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(err) => {
+                return Err(refused(format!(
+                    "\"{server}\": {}",
+                    connection.explain(&err).await
+                )))
+            }
+        };
+        // The request and its answer, found in the log by method, tool name and id.
+        let (request, response) = match &log {
+            Some(log) => {
+                // The response may be logged a moment after the call returned.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                exchange(&log.entries(before), tool)
+            }
+            None => (None, None),
+        };
+        Ok(ToolCallView {
+            request,
+            response,
+            result: serde_json::to_string(&outcome.result).unwrap_or_default(),
+            is_error: outcome.is_error,
+            elapsed_ms: u32::try_from(outcome.elapsed_ms).unwrap_or(u32::MAX),
+            schema_errors: outcome.schema_errors,
+        })
+    }
+}
+
+/// The newest `tools/call` of `tool` among `messages`, and the response with its id.
+fn exchange(
+    messages: &[crate::protocol_log::LoggedMessage],
+    tool: &str,
+) -> (Option<String>, Option<String>) {
+    let Some(request) = messages.iter().rev().find(|m| {
+        m.direction == Direction::Out
+            && m.method.as_deref() == Some("tools/call")
+            && serde_json::from_str::<serde_json::Value>(&m.text)
+                .is_ok_and(|v| v["params"]["name"] == tool)
+    }) else {
+        return (None, None);
+    };
+    let response = messages.iter().find(|m| {
+        m.direction == Direction::In
+            && m.seq > request.seq
+            && m.id == request.id
+            && m.method.as_deref() == Some("tools/call")
+    });
+    (Some(request.text.clone()), response.map(|m| m.text.clone()))
+}

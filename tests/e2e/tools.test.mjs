@@ -1,0 +1,138 @@
+// End-to-end: trying tools by hand in the window, against real servers: server-everything's
+// tools (the sum, echo through the raw JSON view, an image, structured content), and the tools
+// of a real published server's tools/list (zod-sdk's, from tests/fixtures/schemas) served by
+// edge-server, which answers each call with the arguments it received: so what the form sends
+// is checked exactly, through nested objects, a oneOf variant, a map and a titled choice.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventually, everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+
+let box;
+let session;
+let browser;
+
+before(async () => {
+  box = sandbox();
+  writeFileSync(
+    join(box.home, ".claude.json"),
+    JSON.stringify({
+      mcpServers: {
+        everything: { command: "node", args: [everything, "stdio"] },
+        corpus: {
+          command: "node",
+          args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
+          env: { EDGE_TOOLS_FROM: join(root, "tests/fixtures/schemas/zod-sdk.tools.json") },
+        },
+      },
+    }),
+  );
+  session = await launch(box);
+  browser = session.browser;
+});
+
+after(async () => {
+  await session?.close();
+});
+
+async function openTool(server, tool) {
+  await waitForState(browser, server, "user", "connected");
+  await open(browser, server, "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await type(browser.$('[data-testid="tool-search"]'), "");
+  await browser.$(`[data-testid="tool-row"][data-tool="${tool}"]`).click();
+  const runner = browser.$(`[data-testid="tool-runner"][data-tool="${tool}"]`);
+  await runner.waitForExist({ timeout: 5_000 });
+  return runner;
+}
+
+const field = (path) => browser.$(`[data-testid="form-field"][data-path="${path}"]`);
+
+async function run() {
+  await browser.$('[data-testid="run-tool"]').click();
+}
+
+async function resultText() {
+  const text = browser.$('[data-testid="content-text"]');
+  await text.waitForExist({ timeout: 15_000, timeoutMsg: "no result came" });
+  return text.getText();
+}
+
+test("the sum: numbers checked before sending, refused rather than rounded, then the exact exchange", async () => {
+  await openTool("everything", "get-sum");
+  await type(browser.$('[data-testid="tool-search"]'), "sum");
+  assert.equal((await browser.$$('[data-testid="tool-row"]')).length, 1, "the search keeps only get-sum");
+  await type(field("/a").$('[data-testid="number-input"]'), "2");
+  await run();
+  const problem = browser.$('[data-testid="field-problem"][data-path="/b"]');
+  await problem.waitForExist({ timeout: 5_000, timeoutMsg: "b is required, and said so at b" });
+  assert.equal(await problem.getText(), "Required.");
+  await type(field("/b").$('[data-testid="number-input"]'), "9007199254740993");
+  assert.match(await field("/b").$('[data-testid="typed-problem"]').getText(), /^More digits than can be sent exactly/);
+  await type(field("/b").$('[data-testid="number-input"]'), "3.5");
+  await run();
+  assert.match(await resultText(), /5\.5/);
+  await browser.$('[data-testid="show-exchange"]').click();
+  const request = JSON.parse(await browser.$('[data-testid="exchange-request"]').getText());
+  const response = JSON.parse(await browser.$('[data-testid="exchange-response"]').getText());
+  assert.equal(request.method, "tools/call");
+  assert.deepEqual(request.params.arguments, { a: 2, b: 3.5 });
+  assert.equal(response.id, request.id);
+  await screenshot(browser, "tools-sum");
+});
+
+test("echo through the raw JSON view: switching back to the form keeps the values", async () => {
+  await openTool("everything", "echo");
+  await browser.$('[data-testid="json-mode"]').click();
+  const raw = browser.$('[data-testid="raw-arguments"]');
+  await type(raw, '{"message": "hello from JSON"}');
+  await browser.$('[data-testid="form-mode"]').click();
+  assert.equal(await field("/message").$('[data-testid="string-input"]').getValue(), "hello from JSON");
+  await run();
+  assert.equal(await resultText(), "Echo: hello from JSON");
+});
+
+test("an image and structured content are shown as what they are", async () => {
+  await openTool("everything", "get-tiny-image");
+  await run();
+  const image = await browser.$('[data-testid="content-image"] img');
+  await image.waitForExist({ timeout: 10_000 });
+  assert.match(await image.getAttribute("src"), /^data:image\/png;base64,/);
+  await eventually(() => browser.execute((img) => img.complete && img.naturalWidth > 0, image), "the image decodes");
+
+  await browser.$('[data-testid="tool-row"][data-tool="get-structured-content"]').click();
+  await field("/location").$('[data-testid="choice-input"]').selectByVisibleText("Chicago");
+  await run();
+  const structured = browser.$('[data-testid="structured-content"]');
+  await structured.waitForExist({ timeout: 10_000 });
+  assert.ok(JSON.parse(await structured.getText()).temperature !== undefined);
+  assert.equal(await browser.$('[data-testid="schema-errors"]').isExisting(), false, "it matches its outputSchema");
+});
+
+test("a real server's nested schema: a oneOf variant, a map, a titled choice, sent exactly as filled", async () => {
+  await openTool("corpus", "send_notification");
+  await run();
+  await browser.$('[data-testid="field-problem"][data-path="/message"]').waitForExist({ timeout: 5_000 });
+  assert.match(await browser.$('[data-testid="field-problem"][data-path="/channel/to"]').getText(), /too few items/);
+
+  await field("/channel").$('[data-testid="variant-input"]').selectByVisibleText("type: webhook");
+  await type(field("/channel/url").$('[data-testid="string-input"]'), "https://hooks.example.com/x");
+  await field("/channel/headers").$('[data-testid="toggle-omitted"]').click();
+  await type(field("/channel/headers").$('[data-testid="map-key"]'), "X-Trace");
+  await field("/channel/headers").$('[data-testid="map-add"]').click();
+  await type(field("/channel/headers").$('[data-testid="map-entry"] [data-testid="string-input"]'), "abc");
+  assert.match(await field("/channel/method").$('[data-testid="omitted"]').getText(), /the server uses its default, "POST"/);
+  await type(field("/message").$('[data-testid="string-input"]'), "Deploy done");
+  assert.equal(await browser.$('[data-testid="field-problem"][data-path="/message"]').isExisting(), false, "the problem goes once fixed");
+  await field("/priority").$('[data-testid="toggle-omitted"]').click();
+  await field("/priority").$('[data-testid="choice-input"]').selectByVisibleText("3");
+  await screenshot(browser, "tools-nested-form");
+  await run();
+  const sent = JSON.parse(await resultText());
+  assert.deepEqual(sent, {
+    channel: { type: "webhook", url: "https://hooks.example.com/x", headers: { "X-Trace": "abc" } },
+    message: "Deploy done",
+    priority: 3,
+  });
+});

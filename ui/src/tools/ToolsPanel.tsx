@@ -1,0 +1,231 @@
+// A server's tools, tried by hand: the list (searchable, with the annotations as badges), the
+// chosen tool's form generated from its inputSchema (or its arguments as raw JSON), Run, and
+// the result. Arguments are checked against the schema before anything is sent.
+import { useEffect, useMemo, useState } from "react";
+import type { ApiError, ToolCallView, ToolView } from "../bindings";
+import type { ToolsApi } from "./api";
+import { describe, type JsonObject } from "./form/schema";
+import { fromJson, initial, parseArguments, toJson, type FormState } from "./form/value";
+import { validate, type Problems } from "./form/validate";
+import { ToolForm } from "./form/ToolForm";
+import { ResultView } from "./ResultView";
+
+const BADGES: Array<[string, string]> = [
+  ["readOnlyHint", "read-only"],
+  ["destructiveHint", "destructive"],
+  ["idempotentHint", "idempotent"],
+  ["openWorldHint", "open-world"],
+];
+
+export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
+  const [tools, setTools] = useState<ToolView[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [search, setSearch] = useState("");
+  const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void api.list(server).then((outcome) => {
+      if (!current) return;
+      if (outcome.ok) setTools(outcome.value);
+      else setError(outcome.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [server, api]);
+  if (error) return <p className="text-sm text-red-700 dark:text-red-300">{error.message}</p>;
+  if (!tools) return <p className="text-sm text-slate-500">Loading the tools…</p>;
+  const needle = search.trim().toLowerCase();
+  const shown = tools.filter(
+    (t) => !needle || t.name.toLowerCase().includes(needle) || `mcp__${server}__${t.name}`.toLowerCase().includes(needle) || (t.description ?? "").toLowerCase().includes(needle),
+  );
+  const tool = tools.find((t) => t.name === chosen) ?? null;
+  return (
+    <div data-testid="tools-panel" className="flex flex-col gap-3">
+      <input
+        type="search"
+        data-testid="tool-search"
+        aria-label="Search tools"
+        placeholder={`Search ${tools.length} tools by name, mcp__${server}__… or description`}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        className="rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+      />
+      <ul className="flex max-h-56 flex-col overflow-auto rounded border border-slate-200 dark:border-slate-800">
+        {shown.map((t) => {
+          const annotations = t.annotations ? (JSON.parse(t.annotations) as Record<string, unknown>) : {};
+          return (
+            <li key={t.name}>
+              <button
+                type="button"
+                data-testid="tool-row"
+                data-tool={t.name}
+                aria-pressed={t.name === chosen}
+                onClick={() => setChosen(t.name)}
+                className={`flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${t.name === chosen ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
+              >
+                <code className="font-semibold">{t.name}</code>
+                {BADGES.filter(([key]) => annotations[key] === true).map(([key, text]) => (
+                  <span key={key} className={`rounded px-1 text-[10px] ${key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300"}`}>
+                    {text}
+                  </span>
+                ))}
+                <span className="truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {tool && <ToolRunner key={tool.name} server={server} tool={tool} api={api} />}
+    </div>
+  );
+}
+
+function ToolRunner({ server, tool, api }: { server: string; tool: ToolView; api: ToolsApi }) {
+  const schema = useMemo(() => JSON.parse(tool.inputSchema) as JsonObject, [tool.inputSchema]);
+  const field = useMemo(() => describe(schema, schema), [schema]);
+  const [state, setState] = useState<FormState>(() => initial(field));
+  const [raw, setRaw] = useState<string | null>(null);
+  const [rawProblem, setRawProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problems>({});
+  // After the first Run, problems follow the values as they change.
+  const [tried, setTried] = useState(false);
+  const edit = (next: FormState) => {
+    setState(next);
+    if (tried) setProblems(validate(schema, toJson(next)));
+  };
+  const [running, setRunning] = useState(false);
+  const [call, setCall] = useState<ToolCallView | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const annotations = tool.annotations ? (JSON.parse(tool.annotations) as Record<string, unknown>) : {};
+  const destructive = annotations.destructiveHint === true;
+
+  const arguments_ = (): JsonObject | null => {
+    if (raw === null) return toJson(state);
+    const parsed = parseArguments(raw);
+    if ("error" in parsed) {
+      setRawProblem(parsed.error);
+      return null;
+    }
+    return parsed.value;
+  };
+
+  const run = async (confirmed: boolean) => {
+    const args = arguments_();
+    if (!args) return;
+    const found = validate(schema, args);
+    setProblems(found);
+    setTried(true);
+    if (Object.keys(found).length > 0) return;
+    if (destructive && !confirmed) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
+    setRunning(true);
+    setFailure(null);
+    const outcome = await api.call(server, tool.name, JSON.stringify(args));
+    setRunning(false);
+    if (outcome.ok) setCall(outcome.value);
+    else {
+      setCall(null);
+      setFailure(outcome.error);
+    }
+  };
+
+  return (
+    <div data-testid="tool-runner" data-tool={tool.name} className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-800">
+      <div>
+        <h3 className="font-mono text-sm font-semibold">
+          {tool.title ?? tool.name} <span className="font-normal text-slate-500">mcp__{server}__{tool.name}</span>
+        </h3>
+        {tool.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{tool.description}</p>}
+      </div>
+      <div className="flex gap-2 text-xs">
+        <button
+          type="button"
+          data-testid="form-mode"
+          aria-pressed={raw === null}
+          onClick={() => {
+            if (raw === null) return;
+            const parsed = parseArguments(raw);
+            if ("error" in parsed) return setRawProblem(parsed.error);
+            setState(fromJson(field, parsed.value));
+            setRaw(null);
+            setRawProblem(null);
+          }}
+          className={`rounded border px-2 ${raw === null ? "border-indigo-600 font-semibold" : "border-slate-300 dark:border-slate-700"}`}
+        >
+          Form
+        </button>
+        <button
+          type="button"
+          data-testid="json-mode"
+          aria-pressed={raw !== null}
+          onClick={() => raw === null && setRaw(JSON.stringify(toJson(state), null, 2))}
+          className={`rounded border px-2 ${raw !== null ? "border-indigo-600 font-semibold" : "border-slate-300 dark:border-slate-700"}`}
+        >
+          JSON
+        </button>
+      </div>
+      {raw === null ? (
+        <ToolForm field={field} state={state} onChange={edit} problems={problems} />
+      ) : (
+        <div>
+          <textarea
+            data-testid="raw-arguments"
+            aria-label="The arguments as JSON"
+            value={raw}
+            rows={Math.min(16, Math.max(4, raw.split("\n").length))}
+            onChange={(e) => {
+              setRaw(e.target.value);
+              setRawProblem(null);
+            }}
+            className="w-full rounded border border-slate-300 bg-white p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+          />
+          {rawProblem && (
+            <p data-testid="raw-problem" className="text-xs text-red-700 dark:text-red-300">
+              {rawProblem}
+            </p>
+          )}
+          {Object.entries(problems).map(([path, messages]) => (
+            <p key={path} data-testid="field-problem" data-path={path} className="text-xs text-red-700 dark:text-red-300">
+              {path || "/"}: {messages.join(" ")}
+            </p>
+          ))}
+        </div>
+      )}
+      {confirming && (
+        <div data-testid="destructive-confirm" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm dark:border-red-800 dark:bg-red-950">
+          <p>The server marks “{tool.name}” as destructive. Run it?</p>
+          <div className="mt-1 flex gap-2">
+            <button type="button" data-testid="destructive-yes" onClick={() => void run(true)} className="rounded border border-red-400 px-2 text-xs">
+              Run it
+            </button>
+            <button type="button" onClick={() => setConfirming(false)} className="rounded border border-slate-300 px-2 text-xs">
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      <div>
+        <button
+          type="button"
+          data-testid="run-tool"
+          disabled={running}
+          onClick={() => void run(false)}
+          className="rounded-md border border-indigo-600 bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
+          {running ? "Running…" : "Run"}
+        </button>
+      </div>
+      {failure && (
+        <p data-testid="call-failure" className="text-sm text-red-700 dark:text-red-300">
+          {failure.message}
+        </p>
+      )}
+      {call && <ResultView call={call} />}
+    </div>
+  );
+}
