@@ -12,6 +12,7 @@ use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, Serv
 use mcp_manager_core::config::interop::{Client, ExportReport};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
+use mcp_manager_history::{CallFilter, CallRecord};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
@@ -280,6 +281,27 @@ pub async fn call_tool(
         .project()
         .call_tool(&name, &tool, &arguments_json)
         .await
+}
+
+/// The calls kept in the history, newest first, as `filter` narrows them.
+#[tauri::command]
+#[specta::specta]
+pub async fn call_history(
+    context: State<'_, Context>,
+    filter: CallFilter,
+) -> Result<Vec<CallRecord>, ApiError> {
+    context.project().calls(&filter).await
+}
+
+/// Saves a kept call under a name (`None` forgets the name); whether it exists.
+#[tauri::command]
+#[specta::specta]
+pub async fn name_call(
+    context: State<'_, Context>,
+    id: u32,
+    name: Option<String>,
+) -> Result<bool, ApiError> {
+    context.project().name_call(id, name.as_deref()).await
 }
 
 /// Checks a server step by step (the doctor), up to the first step that fails.

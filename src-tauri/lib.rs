@@ -26,6 +26,7 @@ use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Settings, StatusEvent};
 use mcp_manager_core::config::watch::{ConfigChange, ConfigWatcher};
 use mcp_manager_core::{ApiError, Locations};
+use mcp_manager_history::{History, HistoryError};
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager};
@@ -69,6 +70,8 @@ pub struct Context {
     /// The protocol logs the window follows, by the id it was given.
     followers: Mutex<HashMap<u32, Following>>,
     next_follower: AtomicU32,
+    /// The history of calls made by hand, opened once at start (or why it could not be).
+    history: std::sync::OnceLock<Result<History, HistoryError>>,
     /// Whether the window has painted its first list of servers: until then servers wait, so
     /// that starting them (20 Node processes, say) does not compete with the first paint.
     painted: tokio::sync::watch::Sender<bool>,
@@ -81,6 +84,7 @@ impl Context {
             opening: tokio::sync::Mutex::new(()),
             followers: Mutex::new(HashMap::new()),
             next_follower: AtomicU32::new(1),
+            history: std::sync::OnceLock::new(),
             painted: tokio::sync::watch::channel(false).0,
         }
     }
@@ -114,6 +118,9 @@ impl Context {
         let _turn = self.opening.lock().await;
         let project = LiveProject::open(locations, Settings::from_env());
         project.supervisor().keep_protocol_logs();
+        if let Some(history) = self.history.get() {
+            project.set_history(history.clone());
+        }
         forward_statuses(app.clone(), &project);
         forward_oauth(app.clone(), &project);
         let watcher = watch_config(app.clone(), Arc::clone(&project)).map_err(ApiError::from)?;
@@ -217,6 +224,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::examine_server,
             commands::list_tools,
             commands::call_tool,
+            commands::call_history,
+            commands::name_call,
             commands::open_login_page,
             commands::open_config_file,
             commands::copy_server,
@@ -270,6 +279,21 @@ pub fn run(locations: Locations, explicit: bool) {
         .setup(move |app| {
             builder.mount_events(app);
             let handle = app.handle().clone();
+            // The history first: every project's calls go to it.
+            let opened = match app.path().app_data_dir() {
+                Ok(folder) => tauri::async_runtime::block_on(History::open(
+                    &folder.join(mcp_manager_history::FILE_NAME),
+                )),
+                Err(err) => Err(HistoryError::Open {
+                    path: "the app's data folder".into(),
+                    reason: err.to_string(),
+                    hint: "set $XDG_DATA_HOME or $HOME".into(),
+                }),
+            };
+            if let Err(err) = &opened {
+                eprintln!("mcp-manager: {err}");
+            }
+            let _ = handle.state::<Context>().history.set(opened);
             let locations = match launch::last_project(&handle).filter(|_| !explicit) {
                 Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
                 None => locations,

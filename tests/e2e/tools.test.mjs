@@ -2,10 +2,11 @@
 // tools (the sum, echo through the raw JSON view, an image, structured content), and the tools
 // of a real published server's tools/list (zod-sdk's, from tests/fixtures/schemas) served by
 // edge-server, which answers each call with the arguments it received: so what the form sends
-// is checked exactly, through nested objects, a oneOf variant, a map and a titled choice.
+// is checked exactly, through nested objects, a oneOf variant, a map and a titled choice. The
+// history is the app's real SQLite file, across a restart of the app.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
@@ -24,6 +25,11 @@ before(async () => {
           command: "node",
           args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
           env: { EDGE_TOOLS_FROM: join(root, "tests/fixtures/schemas/zod-sdk.tools.json") },
+        },
+        pydantic: {
+          command: "node",
+          args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
+          env: { EDGE_TOOLS_FROM: join(root, "tests/fixtures/schemas/fastmcp-pydantic.tools.json") },
         },
       },
     }),
@@ -135,4 +141,59 @@ test("a real server's nested schema: a oneOf variant, a map, a titled choice, se
     message: "Deploy done",
     priority: 3,
   });
+});
+
+test("a call is found again in the history after a restart, loaded into the form and run again", async () => {
+  await openTool("everything", "echo");
+  await type(field("/message").$('[data-testid="string-input"]'), "remember me");
+  await run();
+  assert.equal(await resultText(), "Echo: remember me");
+
+  await session.quit();
+  session = await launch(box);
+  browser = session.browser;
+  await waitForState(browser, "everything", "user", "connected");
+  await open(browser, "everything", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await type(browser.$('[data-testid="history-search"]'), "remember me");
+  const kept = browser.$('[data-testid="history-call"][data-tool="echo"]');
+  await kept.waitForExist({ timeout: 5_000, timeoutMsg: "the call survived the restart" });
+  assert.equal(await kept.getAttribute("data-status"), "ok");
+  assert.equal((await browser.$$('[data-testid="history-call"]')).length, 1, "the search keeps only it");
+
+  await kept.$('[data-testid="history-load"]').click();
+  assert.equal(await field("/message").$('[data-testid="string-input"]').getValue(), "remember me", "loaded into the form");
+  await kept.$('[data-testid="history-rerun"]').click();
+  assert.equal(await resultText(), "Echo: remember me");
+  await eventually(async () => (await browser.$$('[data-testid="history-call"]')).length === 2, "the rerun is kept too");
+
+  await kept.$('[data-testid="history-save"]').click();
+  await type(browser.$('[data-testid="history-name-input"]'), "greeting");
+  await browser.$('[data-testid="history-name-save"]').click();
+  await browser.$('[data-testid="history-saved"]').click();
+  await eventually(async () => {
+    const names = await browser.$$('[data-testid="history-name"]').map((e) => e.getText());
+    return names.length === 1 && names[0] === "greeting";
+  }, "only the saved call, under its name");
+  await screenshot(browser, "tools-history");
+});
+
+test("a secret field's value never reaches the history file", async () => {
+  const secret = "sk-e2e-history-secret-5d1e";
+  await openTool("pydantic", "raw_payload");
+  await browser.$('[data-testid="json-mode"]').click();
+  await type(browser.$('[data-testid="raw-arguments"]'), `{"payload": {"a": 1}, "api_key": "${secret}"}`);
+  await run();
+  await resultText();
+  const kept = browser.$('[data-testid="history-call"][data-tool="raw_payload"] [data-testid="history-arguments"]');
+  await kept.waitForExist({ timeout: 5_000 });
+  assert.equal(await kept.getProperty("textContent"), '{"payload":{"a":1},"api_key":"[not stored]"}');
+  const data = join(box.home, ".local/share/dev.mcp-manager.app");
+  let bytes = "";
+  for (const name of readdirSync(data, { recursive: true })) {
+    const path = join(data, name);
+    if (statSync(path).isFile()) bytes += readFileSync(path, "latin1");
+  }
+  assert.ok(bytes.includes("raw_payload"), "the call is in the file");
+  assert.ok(!bytes.includes(secret), "its secret is not");
 });

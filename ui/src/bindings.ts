@@ -63,6 +63,10 @@ export const commands = {
 	listTools: (name: string) => typedError<ToolView[], ApiError>(__TAURI_INVOKE("list_tools", { name })),
 	/**  Calls a tool with `arguments_json` (a JSON object as text); the exchange comes back as sent. */
 	callTool: (name: string, tool: string, argumentsJson: string) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson })),
+	/**  The calls kept in the history, newest first, as `filter` narrows them. */
+	callHistory: (filter: CallFilter) => typedError<CallRecord[], ApiError>(__TAURI_INVOKE("call_history", { filter })),
+	/**  Saves a kept call under a name (`None` forgets the name); whether it exists. */
+	nameCall: (id: number, name: string | null) => typedError<boolean, ApiError>(__TAURI_INVOKE("name_call", { id, name })),
 	/**  Opens the authorization page of the login that waits for the browser, in the browser. */
 	openLoginPage: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_login_page", { name })),
 	/**  Opens the file a server entry is written in with the person's default application. */
@@ -98,6 +102,43 @@ export type Approval =
 "rejected" | 
 /**  Nobody has decided: it does not start. Show Approve and Reject buttons. */
 "pending";
+
+/**  Which calls to list, newest first. */
+export type CallFilter = {
+	server: string | null,
+	tool: string | null,
+	/**  A word of the tool, server, arguments, result or name. */
+	text: string | null,
+	status: CallStatus | null,
+	/**  Only calls saved under a name. */
+	saved?: boolean,
+	/**  At most this many (100 when 0). */
+	limit?: number,
+};
+
+/**  A recorded call, as the window and `mcpctl` show it. */
+export type CallRecord = {
+	id: number,
+	/**  Milliseconds since the Unix epoch. */
+	atMs: number | null,
+	server: string,
+	tool: string,
+	/**  JSON text. */
+	arguments: string,
+	/**  JSON text of the CallToolResult; none for a failed call. */
+	result: string | null,
+	status: CallStatus,
+	error: string | null,
+	durationMs: number,
+	name: string | null,
+};
+
+/**  How a call ended. */
+export type CallStatus = "ok" | 
+/**  The tool answered with `isError`. */
+"tool-error" | 
+/**  No result: a timeout, a server that exited, a refusal. */
+"failed";
 
 /**  The server capabilities that decide what may be asked of it. */
 export type Capabilities = {
@@ -622,6 +663,10 @@ export type ToolCallView = {
 	elapsedMs: number,
 	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
 	schemaErrors: string[],
+	/**  The call's id in the history, when it was kept. */
+	historyId: number | null,
+	/**  Why the call was not kept, when the history failed. */
+	historyProblem: string | null,
 };
 
 /**  One tool as the window lists it. */

@@ -863,6 +863,16 @@ impl Connection {
         }
     }
 
+    /// The inputSchema of `tool` as the server lists it now (none when it is not listed).
+    pub async fn tool_schema(&self, tool: &str) -> Option<Value> {
+        self.list_tools()
+            .await
+            .ok()?
+            .into_iter()
+            .find(|t| t.name == tool)
+            .map(|t| t.input_schema)
+    }
+
     /// A failed request in words for a person: a timeout as "no answer within 2 s"; a closed
     /// transport of a local server as how its process ended, with its stderr tail (waiting a
     /// moment for the exit, which follows the closed pipe); anything else as rmcp says it,

@@ -23,6 +23,31 @@ pub struct Locations {
     pub managed_dir: PathBuf,
 }
 
+/// The app's identifier (`tauri.conf.json`), which names its data folder.
+pub const APP_IDENTIFIER: &str = "dev.mcp-manager.app";
+
+impl Locations {
+    /// The folder where the app keeps its own data (the history of calls, the last project):
+    /// `$XDG_DATA_HOME/dev.mcp-manager.app`, else `~/.local/share/dev.mcp-manager.app` on Linux
+    /// (the folder Tauri's `app_data_dir` names), so that `mcpctl` and the window share it.
+    pub fn app_data_dir(&self) -> PathBuf {
+        let base = if cfg!(target_os = "macos") {
+            self.home.join("Library/Application Support")
+        } else if cfg!(windows) {
+            std::env::var_os("APPDATA")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| self.home.join("AppData/Roaming"))
+        } else {
+            std::env::var_os("XDG_DATA_HOME")
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .filter(|d| d.is_absolute())
+                .unwrap_or_else(|| self.home.join(".local/share"))
+        };
+        base.join(APP_IDENTIFIER)
+    }
+}
+
 /// Claude Code's managed-settings folder on this OS.
 pub fn default_managed_dir() -> PathBuf {
     if cfg!(target_os = "macos") {

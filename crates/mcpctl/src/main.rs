@@ -185,6 +185,28 @@ enum Command {
     /// Forget a server's login: revoke its tokens where the server allows, and remove tokens
     /// and client registration from the keychain.
     Logout { server: String },
+    /// The tool calls made by hand (here and in the window), newest first; `history replay
+    /// ID` makes one again.
+    #[command(args_conflicts_with_subcommands = true)]
+    History {
+        #[command(subcommand)]
+        replay: Option<HistoryCommand>,
+        #[arg(long)]
+        server: Option<String>,
+        #[arg(long)]
+        tool: Option<String>,
+        /// A word of the tool, server, arguments, result or name.
+        #[arg(long, value_name = "TEXT")]
+        search: Option<String>,
+        /// ok, tool-error or failed.
+        #[arg(long, value_parser = parse_call_status)]
+        status: Option<mcp_manager_history::CallStatus>,
+        /// Only calls saved under a name.
+        #[arg(long)]
+        saved: bool,
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
     /// Export the servers this project uses to another client's file, listing what it cannot
     /// express.
     Export {
@@ -194,6 +216,22 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         file: Option<PathBuf>,
     },
+}
+
+/// What `mcpctl history` can do besides listing.
+#[derive(Subcommand)]
+enum HistoryCommand {
+    /// Make a kept call again, with its arguments.
+    Replay { id: u32 },
+}
+
+fn parse_call_status(word: &str) -> Result<mcp_manager_history::CallStatus, String> {
+    match word {
+        "ok" => Ok(mcp_manager_history::CallStatus::Ok),
+        "tool-error" => Ok(mcp_manager_history::CallStatus::ToolError),
+        "failed" => Ok(mcp_manager_history::CallStatus::Failed),
+        other => Err(format!("{other:?} is not ok, tool-error or failed")),
+    }
 }
 
 fn parse_client(word: &str) -> Result<Client, String> {
@@ -275,6 +313,7 @@ fn parse_header(text: &str) -> Result<(String, String), String> {
 type Outcome = Result<(), ApiError>;
 
 mod doctor;
+mod history;
 mod runtime;
 
 fn main() -> ExitCode {
@@ -388,6 +427,32 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             )
         }
         Command::Doctor { server } => return doctor::doctor(locations, server.as_deref(), json),
+        Command::History {
+            replay: Some(HistoryCommand::Replay { id }),
+            ..
+        } => return history::replay(locations, id, json),
+        Command::History {
+            replay: None,
+            server,
+            tool,
+            search,
+            status,
+            saved,
+            limit,
+        } => {
+            return history::list(
+                locations,
+                mcp_manager_history::CallFilter {
+                    server,
+                    tool,
+                    text: search,
+                    status,
+                    saved,
+                    limit,
+                },
+                json,
+            )
+        }
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         _ => {}
     }
@@ -472,6 +537,7 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
         | Command::Logs { .. }
         | Command::Login { .. }
         | Command::Doctor { .. }
+        | Command::History { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;

@@ -243,13 +243,14 @@ pub fn ask(
             ));
         }
         supervisor.start_selected(&catalog, Some(&names)).await;
-        let outcome = run_ask(supervisor, &names, ask, json).await;
+        let outcome = run_ask(locations, supervisor, &names, ask, json).await;
         supervisor.shutdown().await;
         outcome
     })
 }
 
 async fn run_ask(
+    locations: &Locations,
     supervisor: &Arc<Supervisor>,
     names: &[String],
     ask: Ask,
@@ -330,13 +331,17 @@ async fn run_ask(
             } else {
                 (None, None)
             };
+            let sent = serde_json::Value::Object(arguments.clone().unwrap_or_default());
+            let at_ms = mcp_manager_history::now_ms();
             let outcome = conn
                 .call_tool_with_progress(&tool, arguments, timeout, sink)
                 .await;
             if let Some(printer) = printer {
                 let _ = printer.await;
             }
-            let outcome = tried(&conn, &server, outcome).await?;
+            let outcome = tried(&conn, &server, outcome).await;
+            crate::history::keep(locations, &conn, &server, &tool, sent, at_ms, &outcome).await;
+            let outcome = outcome?;
             if json {
                 crate::print_json(&outcome);
             } else {

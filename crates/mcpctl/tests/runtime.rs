@@ -54,6 +54,7 @@ impl World {
             .arg(&self.project)
             .args(args)
             .env("HOME", &self.home)
+            .env_remove("XDG_DATA_HOME")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
             .env("MCP_TIMEOUT", "30000")
@@ -314,6 +315,7 @@ fn call_draws_a_progress_bar_on_a_terminal_and_not_in_a_pipe() {
     let on_terminal = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .env("HOME", &world.home)
+        .env_remove("XDG_DATA_HOME")
         .env_remove("CLAUDE_CONFIG_DIR")
         .env("MCP_MANAGER_MANAGED_DIR", world.home.join("managed"))
         .output()
@@ -397,4 +399,88 @@ fn a_call_that_times_out_or_whose_server_dies_says_so_in_plain_words() {
         "{stderr}"
     );
     assert!(!stderr.contains("Transport closed"), "{stderr}");
+}
+
+#[test]
+fn calls_are_kept_in_the_history_without_their_secrets_and_replayed() {
+    let pydantic = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/schemas/fastmcp-pydantic.tools.json")
+        .canonicalize()
+        .unwrap();
+    let mut corpus = edge("");
+    corpus["env"]["EDGE_TOOLS_FROM"] = json!(pydantic.display().to_string());
+    let world = World::new(
+        json!({"everything": {"command": "node", "args": [everything(), "stdio"]}, "corpus": corpus}),
+    );
+    let secret = "sk-history-secret-81f2";
+    let out = world.run(&[
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "kept"}"#,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let args = format!(r#"{{"payload": {{"a": 1}}, "api_key": "{secret}"}}"#);
+    let out = world.run(&["call", "corpus", "raw_payload", "--args", &args]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = world.run(&["--json", "history"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = calls.as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0]["tool"], "raw_payload", "newest first");
+    let kept: Value = serde_json::from_str(calls[0]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        kept,
+        json!({"payload": {"a": 1}, "api_key": "[not stored]"})
+    );
+    assert_eq!(calls[1]["status"], "ok");
+
+    // The file itself holds no trace of the secret (the WAL included).
+    let data = world.home.join(".local/share/dev.mcp-manager.app");
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(&data).unwrap().flatten() {
+        bytes.extend(std::fs::read(entry.path()).unwrap());
+    }
+    assert!(!bytes.is_empty());
+    assert!(!String::from_utf8_lossy(&bytes).contains(secret));
+
+    let filtered = world.run(&["history", "--tool", "echo"]);
+    let text = String::from_utf8_lossy(&filtered.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("everything  echo") && text.contains(r#"{"message":"kept"}"#),
+        "{text}"
+    );
+
+    let id = calls[1]["id"].as_u64().unwrap().to_string();
+    let replay = world.run(&["history", "replay", &id]);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("Echo: kept"));
+    let secret_id = calls[0]["id"].as_u64().unwrap().to_string();
+    let refused = world.run(&["history", "replay", &secret_id]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("secret fields, which the history does not keep"));
+    let out = world.run(&["--json", "history"]);
+    let calls: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(calls.as_array().unwrap().len(), 3, "the replay is kept too");
 }

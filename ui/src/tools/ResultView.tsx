@@ -18,7 +18,7 @@ export function ResultView({ call }: { call: ToolCallView }) {
         <span className="text-xs text-slate-500">
           {call.elapsedMs} ms · {new Blob([call.result]).size.toLocaleString()} bytes a model would be sent
         </span>
-        <button type="button" data-testid="show-exchange" onClick={() => setRaw(!raw)} className="ml-auto rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
+        <button type="button" data-testid="show-exchange" onClick={() => setRaw(!raw)} className="ml-auto shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
           {raw ? "Show the result" : "Show the JSON-RPC exchange"}
         </button>
       </div>

@@ -2,13 +2,14 @@
 // chosen tool's form generated from its inputSchema (or its arguments as raw JSON), Run, and
 // the result. Arguments are checked against the schema before anything is sent.
 import { useEffect, useMemo, useState } from "react";
-import type { ApiError, ToolCallView, ToolView } from "../bindings";
+import type { ApiError, CallRecord, ToolCallView, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { describe, type JsonObject } from "./form/schema";
 import { fromJson, initial, parseArguments, toJson, type FormState } from "./form/value";
 import { validate, type Problems } from "./form/validate";
 import { ToolForm } from "./form/ToolForm";
 import { ResultView } from "./ResultView";
+import { HistoryPane } from "./HistoryPane";
 
 const BADGES: Array<[string, string]> = [
   ["readOnlyHint", "read-only"],
@@ -22,6 +23,9 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [search, setSearch] = useState("");
   const [chosen, setChosen] = useState<string | null>(null);
+  // A past call loaded into the form (and maybe run again); its id remounts the runner.
+  const [loaded, setLoaded] = useState<{ call: CallRecord; run: boolean; id: number } | null>(null);
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     let current = true;
     void api.list(server).then((outcome) => {
@@ -61,30 +65,74 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
                 data-testid="tool-row"
                 data-tool={t.name}
                 aria-pressed={t.name === chosen}
-                onClick={() => setChosen(t.name)}
+                onClick={() => {
+                  setChosen(t.name);
+                  setLoaded(null);
+                }}
                 className={`flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${t.name === chosen ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
-                <code className="font-semibold">{t.name}</code>
+                <code className="shrink-0 whitespace-nowrap font-semibold">{t.name}</code>
                 {BADGES.filter(([key]) => annotations[key] === true).map(([key, text]) => (
-                  <span key={key} className={`rounded px-1 text-[10px] ${key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300"}`}>
+                  <span key={key} className={`shrink-0 whitespace-nowrap rounded px-1 text-[10px] ${key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300"}`}>
                     {text}
                   </span>
                 ))}
-                <span className="truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
+                <span className="min-w-0 truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
               </button>
             </li>
           );
         })}
       </ul>
-      {tool && <ToolRunner key={tool.name} server={server} tool={tool} api={api} />}
+      {tool && (
+        <ToolRunner
+          key={`${tool.name}:${loaded?.id ?? 0}`}
+          server={server}
+          tool={tool}
+          api={api}
+          loaded={loaded && loaded.call.tool === tool.name ? loaded : null}
+          onCalled={() => setVersion((v) => v + 1)}
+        />
+      )}
+      <HistoryPane
+        server={server}
+        api={api}
+        version={version}
+        onLoad={(call, run) => {
+          setChosen(call.tool);
+          setLoaded({ call, run, id: Date.now() });
+        }}
+      />
     </div>
   );
 }
 
-function ToolRunner({ server, tool, api }: { server: string; tool: ToolView; api: ToolsApi }) {
+function Details({ title, text, testId }: { title: string; text: string; testId: string }) {
+  return (
+    <details data-testid={testId} className="min-w-0 max-w-full">
+      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">{title}</summary>
+      <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono dark:bg-slate-900">{text}</pre>
+    </details>
+  );
+}
+
+function ToolRunner({
+  server,
+  tool,
+  api,
+  loaded,
+  onCalled,
+}: {
+  server: string;
+  tool: ToolView;
+  api: ToolsApi;
+  loaded: { call: CallRecord; run: boolean } | null;
+  onCalled: () => void;
+}) {
   const schema = useMemo(() => JSON.parse(tool.inputSchema) as JsonObject, [tool.inputSchema]);
   const field = useMemo(() => describe(schema, schema), [schema]);
-  const [state, setState] = useState<FormState>(() => initial(field));
+  const [state, setState] = useState<FormState>(() =>
+    loaded ? fromJson(field, JSON.parse(loaded.call.arguments) as JsonObject) : initial(field),
+  );
   const [raw, setRaw] = useState<string | null>(null);
   const [rawProblem, setRawProblem] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problems>({});
@@ -127,12 +175,21 @@ function ToolRunner({ server, tool, api }: { server: string; tool: ToolView; api
     setFailure(null);
     const outcome = await api.call(server, tool.name, JSON.stringify(args));
     setRunning(false);
+    onCalled();
     if (outcome.ok) setCall(outcome.value);
     else {
       setCall(null);
       setFailure(outcome.error);
     }
   };
+
+  // "Run again": once, as soon as the form holds the past call's arguments.
+  const [autoRun, setAutoRun] = useState(loaded?.run ?? false);
+  useEffect(() => {
+    if (!autoRun) return;
+    setAutoRun(false);
+    void run(true);
+  });
 
   return (
     <div data-testid="tool-runner" data-tool={tool.name} className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-800">
@@ -141,6 +198,14 @@ function ToolRunner({ server, tool, api }: { server: string; tool: ToolView; api
           {tool.title ?? tool.name} <span className="font-normal text-slate-500">mcp__{server}__{tool.name}</span>
         </h3>
         {tool.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{tool.description}</p>}
+        <div className="mt-1 flex flex-wrap gap-3 text-xs">
+          {tool.descriptionForModel !== null && tool.descriptionForModel !== tool.description && (
+            <Details testId="model-description" title={`As a model sees it (${tool.descriptionForModel.length} characters)`} text={tool.descriptionForModel} />
+          )}
+          <Details testId="input-schema" title="Input schema" text={JSON.stringify(schema, null, 2)} />
+          {tool.outputSchema && <Details testId="output-schema" title="Output schema" text={JSON.stringify(JSON.parse(tool.outputSchema), null, 2)} />}
+          {tool.annotations && <Details testId="annotations" title="Annotations" text={JSON.stringify(JSON.parse(tool.annotations), null, 2)} />}
+        </div>
       </div>
       <div className="flex gap-2 text-xs">
         <button

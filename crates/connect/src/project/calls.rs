@@ -12,6 +12,10 @@ use std::time::Duration;
 use mcp_manager_core::{ApiError, ErrorCode};
 use serde::Serialize;
 
+use mcp_manager_history::{
+    scrub_call, CallFilter, CallRecord, CallStatus, History, HistoryError, NewCall,
+};
+
 use super::LiveProject;
 use crate::protocol_log::Direction;
 
@@ -45,6 +49,10 @@ pub struct ToolCallView {
     pub elapsed_ms: u32,
     /// Where `structuredContent` breaks the tool's `outputSchema`.
     pub schema_errors: Vec<String>,
+    /// The call's id in the history, when it was kept.
+    pub history_id: Option<u32>,
+    /// Why the call was not kept, when the history failed.
+    pub history_problem: Option<String>,
 }
 
 fn refused(message: String) -> ApiError {
@@ -55,6 +63,70 @@ fn refused(message: String) -> ApiError {
 }
 
 impl LiveProject {
+    /// Keeps every call made through [`Self::call_tool`] in `history` (or, when it could not
+    /// be opened, says why to whoever asks for the history).
+    pub fn set_history(&self, history: Result<History, HistoryError>) {
+        *self.history.lock().expect("history lock") = Some(history);
+    }
+
+    /// The history calls are kept in, when one is open.
+    pub fn history(&self) -> Option<History> {
+        match &*self.history.lock().expect("history lock") {
+            Some(Ok(history)) => Some(history.clone()),
+            _ => None,
+        }
+    }
+
+    fn open_history(&self) -> Result<History, ApiError> {
+        match &*self.history.lock().expect("history lock") {
+            Some(Ok(history)) => Ok(history.clone()),
+            Some(Err(err)) => Err(refused(err.to_string())),
+            None => Err(refused("no history is kept here".into())),
+        }
+    }
+
+    /// The calls kept, newest first.
+    pub async fn calls(&self, filter: &CallFilter) -> Result<Vec<CallRecord>, ApiError> {
+        self.open_history()?
+            .search(filter)
+            .await
+            .map_err(|err| refused(err.to_string()))
+    }
+
+    /// Saves a kept call under `name` (none: forgets the name).
+    pub async fn name_call(&self, id: u32, name: Option<&str>) -> Result<bool, ApiError> {
+        self.open_history()?
+            .name(id, name)
+            .await
+            .map_err(|err| refused(err.to_string()))
+    }
+
+    /// Keeps a call, its secret fields scrubbed; the id, or why it was not kept.
+    async fn keep(
+        &self,
+        call: NewCall,
+        schema: Option<&serde_json::Value>,
+    ) -> (Option<u32>, Option<String>) {
+        let Some(history) = self.history() else {
+            return (None, None);
+        };
+        let call = match schema {
+            Some(schema) => {
+                let (arguments, result) = scrub_call(&call.arguments, schema, call.result.as_ref());
+                NewCall {
+                    arguments,
+                    result,
+                    ..call
+                }
+            }
+            None => call,
+        };
+        match history.record(&call).await {
+            Ok(id) => (Some(id), None),
+            Err(err) => (None, Some(err.to_string())),
+        }
+    }
+
     fn connected(&self, server: &str) -> Result<std::sync::Arc<crate::Connection>, ApiError> {
         self.supervisor.connection(server).ok_or_else(|| {
             refused(format!(
@@ -98,6 +170,19 @@ impl LiveProject {
         let arguments: serde_json::Map<String, serde_json::Value> = serde_json::from_str(arguments)
             .map_err(|err| refused(format!("the arguments are not a JSON object: {err}")))?;
         let connection = self.connected(server)?;
+        // The tool's schema, to leave its secret fields out of the history.
+        let schema = connection.tool_schema(tool).await;
+        let kept = NewCall {
+            server: server.to_string(),
+            tool: tool.to_string(),
+            arguments: serde_json::Value::Object(arguments.clone()),
+            result: None,
+            status: CallStatus::Failed,
+            error: None,
+            duration_ms: 0,
+            at_ms: mcp_manager_history::now_ms(),
+        };
+        let started = std::time::Instant::now();
         let log = self.supervisor.protocol_log(server);
         let before = log
             .as_ref()
@@ -108,12 +193,31 @@ impl LiveProject {
         let outcome = match outcome {
             Ok(outcome) => outcome,
             Err(err) => {
-                return Err(refused(format!(
-                    "\"{server}\": {}",
-                    connection.explain(&err).await
-                )))
+                let message = format!("\"{server}\": {}", connection.explain(&err).await);
+                let failed = NewCall {
+                    error: Some(message.clone()),
+                    duration_ms: u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX),
+                    ..kept
+                };
+                self.keep(failed, schema.as_ref()).await;
+                return Err(refused(message));
             }
         };
+        let (history_id, history_problem) = self
+            .keep(
+                NewCall {
+                    result: Some(outcome.result.clone()),
+                    status: if outcome.is_error {
+                        CallStatus::ToolError
+                    } else {
+                        CallStatus::Ok
+                    },
+                    duration_ms: u32::try_from(outcome.elapsed_ms).unwrap_or(u32::MAX),
+                    ..kept
+                },
+                schema.as_ref(),
+            )
+            .await;
         // The request and its answer, found in the log by method, tool name and id.
         let (request, response) = match &log {
             Some(log) => {
@@ -130,6 +234,8 @@ impl LiveProject {
             is_error: outcome.is_error,
             elapsed_ms: u32::try_from(outcome.elapsed_ms).unwrap_or(u32::MAX),
             schema_errors: outcome.schema_errors,
+            history_id,
+            history_problem,
         })
     }
 }

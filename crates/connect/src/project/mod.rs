@@ -67,6 +67,10 @@ pub struct LiveProject {
     reconciling: tokio::sync::Mutex<()>,
     /// The logins waiting for the person, by server, to cancel.
     logins: std::sync::Mutex<HashMap<String, CancellationToken>>,
+    /// Where calls made by hand are kept, when it could be opened.
+    history: std::sync::Mutex<
+        Option<Result<mcp_manager_history::History, mcp_manager_history::HistoryError>>,
+    >,
 }
 
 /// A remote server's login as the window shows it: where a login is, what is stored, and the
@@ -95,6 +99,7 @@ impl LiveProject {
             supervisor,
             reconciling: tokio::sync::Mutex::new(()),
             logins: std::sync::Mutex::default(),
+            history: std::sync::Mutex::default(),
         })
     }
 

@@ -1,0 +1,318 @@
+//! The history of tool calls made by hand, in a SQLite file of the app's data folder.
+//!
+//! Why SQLite (through sqlx): a person comes back to a call days later, searches by tool or by
+//! a word of its arguments, runs it again, names the ones worth keeping; the window and
+//! `mcpctl history` read the same file, at the same time (WAL lets one write while others
+//! read). Migrations are embedded (`migrations/`), so a newer app upgrades an older file.
+//!
+//! What is not kept: the values of argument fields the tool marks `writeOnly` or
+//! `format: "password"` ([`scrub`]); they are replaced before a call is recorded.
+//!
+//! A database that cannot be opened (damaged, locked, in a folder that cannot be written) is
+//! a [`HistoryError::Open`] whose message says what happened and what to do; the callers go
+//! on without history.
+
+mod scrub;
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::Serialize;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::Row;
+
+pub use scrub::{scrub, scrub_call, NOT_STORED};
+
+/// The file's name in the app's data folder.
+pub const FILE_NAME: &str = "history.sqlite";
+
+/// What can go wrong with the history.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum HistoryError {
+    #[error("the history in {path} cannot be used ({reason}); calls work, but are not kept until it can: {hint}")]
+    Open {
+        path: String,
+        reason: String,
+        hint: String,
+    },
+    #[error("the history could not be read or written: {0}")]
+    Query(String),
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallStatus {
+    Ok,
+    /// The tool answered with `isError`.
+    ToolError,
+    /// No result: a timeout, a server that exited, a refusal.
+    Failed,
+}
+
+impl CallStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            CallStatus::Ok => "ok",
+            CallStatus::ToolError => "tool-error",
+            CallStatus::Failed => "failed",
+        }
+    }
+
+    fn parse(text: &str) -> CallStatus {
+        match text {
+            "ok" => CallStatus::Ok,
+            "tool-error" => CallStatus::ToolError,
+            _ => CallStatus::Failed,
+        }
+    }
+}
+
+/// A call to record.
+#[derive(Debug, Clone)]
+pub struct NewCall {
+    pub server: String,
+    pub tool: String,
+    /// As sent; scrub it first ([`scrub`]).
+    pub arguments: serde_json::Value,
+    pub result: Option<serde_json::Value>,
+    pub status: CallStatus,
+    pub error: Option<String>,
+    pub duration_ms: u32,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
+/// A recorded call, as the window and `mcpctl` show it.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CallRecord {
+    pub id: u32,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: f64,
+    pub server: String,
+    pub tool: String,
+    /// JSON text.
+    pub arguments: String,
+    /// JSON text of the CallToolResult; none for a failed call.
+    pub result: Option<String>,
+    pub status: CallStatus,
+    pub error: Option<String>,
+    pub duration_ms: u32,
+    pub name: Option<String>,
+}
+
+/// Which calls to list, newest first.
+#[derive(Debug, Clone, Default, serde::Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CallFilter {
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    /// A word of the tool, server, arguments, result or name.
+    pub text: Option<String>,
+    pub status: Option<CallStatus>,
+    /// Only calls saved under a name.
+    #[serde(default)]
+    pub saved: bool,
+    /// At most this many (100 when 0).
+    #[serde(default)]
+    pub limit: u32,
+}
+
+/// The history file, open.
+#[derive(Debug, Clone)]
+pub struct History {
+    pool: SqlitePool,
+    path: PathBuf,
+}
+
+fn query_error(err: sqlx::Error) -> HistoryError {
+    HistoryError::Query(err.to_string())
+}
+
+impl History {
+    /// Opens (creating when missing) and migrates the history at `path`.
+    pub async fn open(path: &Path) -> Result<History, HistoryError> {
+        let failed = |reason: String| {
+            let hint = if reason.contains("not a database") || reason.contains("malformed") {
+                format!(
+                    "move {} aside and MCP Manager starts a new one",
+                    path.display()
+                )
+            } else if reason.contains("locked") || reason.contains("busy") {
+                "another program holds it locked; close it, then restart MCP Manager".to_string()
+            } else if reason.contains("readonly")
+                || reason.contains("read-only")
+                || reason.contains("unable to open")
+                || reason.contains("ermission")
+            {
+                format!(
+                    "make {} writable for you",
+                    path.parent().unwrap_or(path).display()
+                )
+            } else {
+                "restart MCP Manager; if it persists, move the file aside".to_string()
+            };
+            HistoryError::Open {
+                path: path.display().to_string(),
+                reason,
+                hint,
+            }
+        };
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).map_err(|err| failed(err.to_string()))?;
+        }
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+            .map_err(|err| failed(err.to_string()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(3));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect_with(options)
+            .await
+            .map_err(|err| failed(err.to_string()))?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|err| failed(err.to_string()))?;
+        Ok(History {
+            pool,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records a call; returns its id.
+    pub async fn record(&self, call: &NewCall) -> Result<u32, HistoryError> {
+        let id = sqlx::query(
+            "INSERT INTO calls (at_ms, server, tool, arguments, result, status, error, duration_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(call.at_ms)
+        .bind(&call.server)
+        .bind(&call.tool)
+        .bind(call.arguments.to_string())
+        .bind(call.result.as_ref().map(|r| r.to_string()))
+        .bind(call.status.as_str())
+        .bind(&call.error)
+        .bind(i64::from(call.duration_ms))
+        .execute(&self.pool)
+        .await
+        .map_err(query_error)?
+        .last_insert_rowid();
+        Ok(u32::try_from(id).unwrap_or(u32::MAX))
+    }
+
+    /// The calls matching `filter`, newest first.
+    pub async fn search(&self, filter: &CallFilter) -> Result<Vec<CallRecord>, HistoryError> {
+        let mut sql = String::from(
+            "SELECT id, at_ms, server, tool, arguments, result, status, error, duration_ms, name FROM calls WHERE 1 = 1",
+        );
+        let mut binds: Vec<String> = Vec::new();
+        if let Some(server) = &filter.server {
+            sql.push_str(" AND server = ?");
+            binds.push(server.clone());
+        }
+        if let Some(tool) = &filter.tool {
+            sql.push_str(" AND tool = ?");
+            binds.push(tool.clone());
+        }
+        if let Some(status) = filter.status {
+            sql.push_str(" AND status = ?");
+            binds.push(status.as_str().into());
+        }
+        if filter.saved {
+            sql.push_str(" AND name IS NOT NULL");
+        }
+        if let Some(text) = filter.text.as_deref().filter(|t| !t.trim().is_empty()) {
+            sql.push_str(
+                " AND (tool LIKE ?1x ESCAPE '\\' OR server LIKE ?1x ESCAPE '\\' OR arguments LIKE ?1x ESCAPE '\\'
+                  OR result LIKE ?1x ESCAPE '\\' OR name LIKE ?1x ESCAPE '\\')",
+            );
+            let pattern = format!(
+                "%{}%",
+                text.trim()
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            );
+            // One placeholder per column: sqlx binds positionally.
+            sql = sql.replace("?1x", "?");
+            for _ in 0..5 {
+                binds.push(pattern.clone());
+            }
+        }
+        sql.push_str(" ORDER BY at_ms DESC, id DESC LIMIT ?");
+        let limit = if filter.limit == 0 { 100 } else { filter.limit };
+        let mut query = sqlx::query(&sql);
+        for bind in &binds {
+            query = query.bind(bind);
+        }
+        let rows = query
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error)?;
+        Ok(rows.iter().map(record).collect())
+    }
+
+    /// One call by id.
+    pub async fn get(&self, id: u32) -> Result<Option<CallRecord>, HistoryError> {
+        let row = sqlx::query(
+            "SELECT id, at_ms, server, tool, arguments, result, status, error, duration_ms, name FROM calls WHERE id = ?",
+        )
+        .bind(i64::from(id))
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error)?;
+        Ok(row.as_ref().map(record))
+    }
+
+    /// Saves a call under `name` (or forgets its name with `None`); whether it exists.
+    pub async fn name(&self, id: u32, name: Option<&str>) -> Result<bool, HistoryError> {
+        let done = sqlx::query("UPDATE calls SET name = ? WHERE id = ?")
+            .bind(name.map(str::trim).filter(|n| !n.is_empty()))
+            .bind(i64::from(id))
+            .execute(&self.pool)
+            .await
+            .map_err(query_error)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Closes the pool (the WAL is checkpointed).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn record(row: &sqlx::sqlite::SqliteRow) -> CallRecord {
+    CallRecord {
+        id: u32::try_from(row.get::<i64, _>("id")).unwrap_or(u32::MAX),
+        at_ms: row.get::<i64, _>("at_ms") as f64,
+        server: row.get("server"),
+        tool: row.get("tool"),
+        arguments: row.get("arguments"),
+        result: row.get("result"),
+        status: CallStatus::parse(row.get::<String, _>("status").as_str()),
+        error: row.get("error"),
+        duration_ms: u32::try_from(row.get::<i64, _>("duration_ms")).unwrap_or(u32::MAX),
+        name: row.get("name"),
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,153 @@
+//! `mcpctl history`: the calls made by hand, from the window or `mcpctl call`, kept in the
+//! same SQLite file (the app's data folder); listed, filtered, and replayed.
+
+use mcp_manager_connect::{CallOutcome, Connection};
+use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_history::{
+    scrub_call, CallFilter, CallStatus, History, NewCall, FILE_NAME, NOT_STORED,
+};
+
+fn failure(message: impl Into<String>) -> ApiError {
+    ApiError {
+        code: ErrorCode::InvalidRequest,
+        message: message.into(),
+    }
+}
+
+async fn open(locations: &Locations) -> Result<History, ApiError> {
+    History::open(&locations.app_data_dir().join(FILE_NAME))
+        .await
+        .map_err(|err| failure(err.to_string()))
+}
+
+/// Keeps a call of `mcpctl call`, its secret fields scrubbed. A history that cannot be opened
+/// or written costs the call nothing: it is said on stderr.
+pub async fn keep(
+    locations: &Locations,
+    conn: &Connection,
+    server: &str,
+    tool: &str,
+    arguments: serde_json::Value,
+    at_ms: i64,
+    outcome: &Result<CallOutcome, ApiError>,
+) {
+    let history = match open(locations).await {
+        Ok(history) => history,
+        Err(err) => {
+            eprintln!("warning: {}", err.message);
+            return;
+        }
+    };
+    let schema = conn.tool_schema(tool).await;
+    let result = outcome.as_ref().ok().map(|outcome| outcome.result.clone());
+    let (arguments, result) = match &schema {
+        Some(schema) => scrub_call(&arguments, schema, result.as_ref()),
+        None => (arguments, result),
+    };
+    let call = match outcome {
+        Ok(outcome) => NewCall {
+            server: server.into(),
+            tool: tool.into(),
+            arguments,
+            result,
+            status: if outcome.is_error {
+                CallStatus::ToolError
+            } else {
+                CallStatus::Ok
+            },
+            error: None,
+            duration_ms: u32::try_from(outcome.elapsed_ms).unwrap_or(u32::MAX),
+            at_ms,
+        },
+        Err(err) => NewCall {
+            server: server.into(),
+            tool: tool.into(),
+            arguments,
+            result: None,
+            status: CallStatus::Failed,
+            error: Some(err.message.clone()),
+            duration_ms: u32::try_from(mcp_manager_history::now_ms() - at_ms).unwrap_or(0),
+            at_ms,
+        },
+    };
+    if let Err(err) = history.record(&call).await {
+        eprintln!("warning: {err}");
+    }
+    history.close().await;
+}
+
+/// `mcpctl history [filters]`: the calls kept, newest first.
+pub fn list(locations: &Locations, filter: CallFilter, json: bool) -> Result<bool, ApiError> {
+    crate::runtime::block_on(async {
+        let history = open(locations).await?;
+        let calls = history
+            .search(&filter)
+            .await
+            .map_err(|err| failure(err.to_string()))?;
+        history.close().await;
+        if json {
+            crate::print_json(&calls);
+        } else {
+            for call in &calls {
+                let status = match call.status {
+                    CallStatus::Ok => "ok",
+                    CallStatus::ToolError => "tool error",
+                    CallStatus::Failed => "failed",
+                };
+                let name = call
+                    .name
+                    .as_deref()
+                    .map(|n| format!(" \"{n}\""))
+                    .unwrap_or_default();
+                out!(
+                    "#{}  {}  {}  {}{name}  {status}  {} ms  {}",
+                    call.id,
+                    call.at_ms as i64,
+                    call.server,
+                    call.tool,
+                    call.duration_ms,
+                    call.arguments
+                );
+            }
+        }
+        Ok(true)
+    })
+}
+
+/// `mcpctl history replay ID`: the kept call, made again with its arguments.
+pub fn replay(locations: &Locations, id: u32, json: bool) -> Result<bool, ApiError> {
+    let call = crate::runtime::block_on(async {
+        let history = open(locations).await?;
+        let call = history
+            .get(id)
+            .await
+            .map_err(|err| failure(err.to_string()))?;
+        history.close().await;
+        call.ok_or_else(|| {
+            failure(format!(
+                "no call #{id} in the history: `mcpctl history` lists them"
+            ))
+        })
+    })?;
+    if call.arguments.contains(NOT_STORED) {
+        return Err(failure(format!(
+            "call #{id} had secret fields, which the history does not keep: run `mcpctl call {} {} --args JSON` with them",
+            call.server, call.tool
+        )));
+    }
+    let arguments = match serde_json::from_str::<serde_json::Value>(&call.arguments) {
+        Ok(serde_json::Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    crate::runtime::ask(
+        locations,
+        Some(&call.server),
+        crate::runtime::Ask::Call {
+            tool: call.tool,
+            arguments,
+            timeout: None,
+            elicit: None,
+        },
+        json,
+    )
+}
