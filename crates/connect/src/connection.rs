@@ -190,6 +190,39 @@ pub(crate) fn exit_detail(status: Option<ExitStatus>, tail: &str) -> String {
     format!("{how}; {}", stderr_or_nothing(tail))
 }
 
+/// How a local server's process is started, by a session and by the doctor alike: in the
+/// project folder, with the entry's `env` over ours, its three pipes taken, killed when
+/// dropped.
+pub(crate) fn server_process(
+    program: &std::ffi::OsStr,
+    args: &[String],
+    env: &[(String, String)],
+    project: &Path,
+) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .current_dir(project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Its own process group, so that shutdown reaches whatever it starts (npx → node).
+    #[cfg(unix)]
+    cmd.process_group(0);
+    // Should this process die without shutting down (SIGKILL, a crash), the server is told
+    // with SIGTERM instead of living on as an orphan.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    cmd
+}
+
 /// A local server's process: its exit is watched by a task that owns the child.
 struct Process {
     pid: Option<u32>,
@@ -417,27 +450,7 @@ impl Connection {
         let progress = handler.progress.clone();
         match &config.transport {
             Transport::Stdio { command, args, env } => {
-                let mut cmd = tokio::process::Command::new(command);
-                cmd.args(args)
-                    .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-                    .current_dir(project)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .kill_on_drop(true);
-                // Its own process group, so that shutdown reaches whatever it starts (npx → node).
-                #[cfg(unix)]
-                cmd.process_group(0);
-                // Should this process die without shutting down (SIGKILL, a crash), the server
-                // is told with SIGTERM instead of living on as an orphan.
-                #[cfg(target_os = "linux")]
-                // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent.
-                unsafe {
-                    cmd.pre_exec(|| {
-                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                        Ok(())
-                    });
-                }
+                let mut cmd = server_process(command.as_ref(), args, env, project);
                 let mut child = cmd.spawn().map_err(|source| ConnectError::Spawn {
                     command: command.clone(),
                     source,

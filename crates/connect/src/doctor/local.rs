@@ -2,7 +2,6 @@
 //! what else it writes on stdout.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use mcp_manager_core::config::entry::{ServerConfig, Transport};
@@ -62,29 +61,20 @@ pub(crate) async fn examine(
         .chain(args.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ");
-    let mut cmd = tokio::process::Command::new(&resolved);
-    cmd.args(args)
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .current_dir(project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    cmd.process_group(0);
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
-        Err(err) => {
-            checks.push(Check::failed(
+    let mut child =
+        match crate::connection::server_process(resolved.as_os_str(), args, env, project).spawn() {
+            Ok(child) => child,
+            Err(err) => {
+                checks.push(Check::failed(
                 "start",
                 "The process starts",
                 vec![format!("{line}: {err}")],
                 "Check that the command is a program you may run (permissions, interpreter line)."
                     .into(),
             ));
-            return;
-        }
-    };
+                return;
+            }
+        };
     let pid = child.id();
     let stderr = child.stderr.take().map(|mut pipe| {
         tokio::spawn(async move {
@@ -141,11 +131,7 @@ pub(crate) async fn examine(
                 evidence.extend(talk.garbage.iter().map(|l| format!("stdout: {l}")));
             }
             evidence.extend(stderr_tail(stderr).await);
-            checks.push(Check::passed(
-                "start",
-                "The process starts",
-                vec![format!("pid {}", pid.unwrap_or(0))],
-            ));
+            checks.push(started(pid));
             checks.push(Check::failed(
                 "initialize",
                 "It answers initialize",
@@ -156,11 +142,7 @@ pub(crate) async fn examine(
         }
         Answer::Error(error) => {
             end(&mut child, pid).await;
-            checks.push(Check::passed(
-                "start",
-                "The process starts",
-                vec![format!("pid {}", pid.unwrap_or(0))],
-            ));
+            checks.push(started(pid));
             checks.push(Check::failed(
                 "initialize",
                 "It answers initialize",
@@ -170,11 +152,7 @@ pub(crate) async fn examine(
             return;
         }
     };
-    checks.push(Check::passed(
-        "start",
-        "The process starts",
-        vec![format!("pid {}", pid.unwrap_or(0))],
-    ));
+    checks.push(started(pid));
     let server = format!(
         "{} {}",
         answer["serverInfo"]["name"]
@@ -253,6 +231,15 @@ pub(crate) async fn examine(
     if capabilities.iter().any(|c| c == "tools") {
         session::tools(checks, &tools);
     }
+}
+
+/// The `start` check of a process that was still running when it answered (or was given up on).
+fn started(pid: Option<u32>) -> Check {
+    Check::passed(
+        "start",
+        "The process starts",
+        vec![format!("pid {}", pid.unwrap_or(0))],
+    )
 }
 
 /// Finds `command` as a process start would: a path (relative to the project) when it has a
