@@ -6,7 +6,7 @@ use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, StderrTail, ToolCallView, ToolView,
 };
 use mcp_manager_connect::protocol_log::LoggedMessage;
-use mcp_manager_connect::StatusEvent;
+use mcp_manager_connect::{Progress, StatusEvent};
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
 use mcp_manager_core::config::interop::{Client, ExportReport};
@@ -268,7 +268,9 @@ pub async fn list_tools(
     context.project().tools(&name).await
 }
 
-/// Calls a tool with `arguments_json` (a JSON object as text); the exchange comes back as sent.
+/// Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to
+/// `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`. The
+/// exchange comes back as sent.
 #[tauri::command]
 #[specta::specta]
 pub async fn call_tool(
@@ -276,11 +278,19 @@ pub async fn call_tool(
     name: String,
     tool: String,
     arguments_json: String,
+    call_id: u32,
+    on_progress: Channel<Progress>,
 ) -> Result<ToolCallView, ApiError> {
     context
-        .project()
-        .call_tool(&name, &tool, &arguments_json)
+        .call_tool(&name, &tool, &arguments_json, call_id, on_progress)
         .await
+}
+
+/// Cancels a running call (the server is sent `notifications/cancelled`); whether it ran.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_call(context: State<'_, Context>, call_id: u32) -> Result<bool, ApiError> {
+    Ok(context.project().cancel_call(call_id))
 }
 
 /// The calls kept in the history, newest first, as `filter` narrows them.

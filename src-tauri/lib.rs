@@ -183,6 +183,31 @@ impl Context {
         Ok(id)
     }
 
+    /// Calls a tool of the open project, forwarding its progress to `channel` as it comes.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: &str,
+        call_id: u32,
+        channel: Channel<mcp_manager_connect::Progress>,
+    ) -> Result<mcp_manager_connect::project::ToolCallView, ApiError> {
+        let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
+        let forward = tauri::async_runtime::spawn(async move {
+            while let Some(step) = progress.recv().await {
+                if channel.send(step).is_err() {
+                    break;
+                }
+            }
+        });
+        let project = self.project();
+        let called = project
+            .call_tool_watched(server, tool, arguments, Some(call_id), Some(sink))
+            .await;
+        forward.abort();
+        called
+    }
+
     /// Stops one follower; an unknown id is already stopped.
     pub fn unfollow_protocol_log(&self, id: u32) {
         self.followers.lock().expect("followers lock").remove(&id);
@@ -224,6 +249,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::examine_server,
             commands::list_tools,
             commands::call_tool,
+            commands::cancel_call,
             commands::call_history,
             commands::name_call,
             commands::open_login_page,

@@ -88,6 +88,41 @@ test("the sum: numbers checked before sending, refused rather than rounded, then
   await screenshot(browser, "tools-sum");
 });
 
+test("a long operation shows its progress, and Cancel ends it and tells the server", async () => {
+  await openTool("everything", "trigger-long-running-operation");
+  await field("/duration").$('[data-testid="toggle-omitted"]').click();
+  await type(field("/duration").$('[data-testid="number-input"]'), "30");
+  await field("/steps").$('[data-testid="toggle-omitted"]').click();
+  await type(field("/steps").$('[data-testid="number-input"]'), "30");
+  const started = Date.now();
+  await run();
+  const bar = browser.$('[data-testid="call-progress"]');
+  await browser.waitUntil(async () => Number(await bar.getAttribute("data-progress")) >= 2, {
+    timeout: 15_000,
+    timeoutMsg: "progress notifications move the bar",
+  });
+  assert.equal(await bar.getAttribute("data-total"), "30");
+  await screenshot(browser, "tools-progress");
+  await browser.$('[data-testid="cancel-call"]').click();
+  const failure = browser.$('[data-testid="call-failure"]');
+  await failure.waitForExist({ timeout: 5_000, timeoutMsg: "Cancel ends the call at once" });
+  assert.match(await failure.getText(), /the call was cancelled; the server was told \(notifications\/cancelled\)/);
+  assert.ok(Date.now() - started < 20_000, "long before the operation's 30 s");
+  // The server was told: the protocol log holds the notification for that request.
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await type(browser.$('[data-testid="protocol-filter"]'), "cancelled");
+  await eventually(async () => {
+    for (const message of await browser.$$('[data-testid="protocol-message"]')) {
+      if ((await message.getAttribute("data-method")) === "notifications/cancelled" && (await message.getAttribute("data-direction")) === "out") return true;
+    }
+    return false;
+  }, "notifications/cancelled went out");
+  await browser.$('[data-testid="tab-tools"]').click();
+  const kept = browser.$('[data-testid="history-call"][data-tool="trigger-long-running-operation"]');
+  await kept.waitForExist({ timeout: 5_000 });
+  assert.equal(await kept.getAttribute("data-status"), "failed", "kept as failed, with why");
+});
+
 test("echo through the raw JSON view: switching back to the form keeps the values", async () => {
   await openTool("everything", "echo");
   await browser.$('[data-testid="json-mode"]').click();

@@ -61,8 +61,14 @@ export const commands = {
 	examineServer: (name: string) => typedError<Checkup, ApiError>(__TAURI_INVOKE("examine_server", { name })),
 	/**  A connected server's tools, as it lists them now (schemas as JSON text). */
 	listTools: (name: string) => typedError<ToolView[], ApiError>(__TAURI_INVOKE("list_tools", { name })),
-	/**  Calls a tool with `arguments_json` (a JSON object as text); the exchange comes back as sent. */
-	callTool: (name: string, tool: string, argumentsJson: string) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson })),
+	/**
+	 *  Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to
+	 *  `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`. The
+	 *  exchange comes back as sent.
+	 */
+	callTool: (name: string, tool: string, argumentsJson: string, callId: number, onProgress: Channel<Progress>) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson, callId, onProgress })),
+	/**  Cancels a running call (the server is sent `notifications/cancelled`); whether it ran. */
+	cancelCall: (callId: number) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  The calls kept in the history, newest first, as `filter` narrows them. */
 	callHistory: (filter: CallFilter) => typedError<CallRecord[], ApiError>(__TAURI_INVOKE("call_history", { filter })),
 	/**  Saves a kept call under a name (`None` forgets the name); whether it exists. */
@@ -470,6 +476,13 @@ export type Phase = { phase: "discovering" } | { phase: "registering" } |
 { phase: "waiting-for-browser"; url: string; opened: boolean } | { phase: "exchanging" } | 
 /**  The token is stored; the server is being started with it. */
 { phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
+
+/**  One `notifications/progress` of a request. */
+export type Progress = {
+	progress: number | null,
+	total: number | null,
+	message: string | null,
+};
 
 /**  Broadcast when another project was opened: everything shown belongs to the old one. */
 export type ProjectOpened = {

@@ -13,6 +13,8 @@ use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use tokio_util::sync::CancellationToken;
+
 use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
 use rmcp::model::{CallToolRequestParams, ServerPeerInfo};
 use rmcp::service::{PeerRequestOptions, RunningService};
@@ -895,6 +897,11 @@ impl Connection {
             ServiceError::Timeout { timeout } => {
                 format!("no answer within {}", seconds(*timeout))
             }
+            ServiceError::Cancelled {
+                reason: Some(reason),
+            } if reason == CANCELLED => {
+                "the call was cancelled; the server was told (notifications/cancelled)".into()
+            }
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => match &self.process {
                 Some(process) => {
                     let status = process.wait_for_exit(Duration::from_secs(1)).await;
@@ -1065,17 +1072,39 @@ impl Connection {
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
+        self.call_tool_until(name, arguments, timeout, progress, CancellationToken::new())
+            .await
+    }
+
+    /// [`Self::call_tool_with_progress`], given up when `cancel` is cancelled: the server is
+    /// sent `notifications/cancelled` for the request, and the call ends with
+    /// [`ServiceError::Cancelled`] at once.
+    pub async fn call_tool_until(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        cancel: CancellationToken,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
         let started = Instant::now();
         let mut attempt = 0;
         let result = loop {
             let answer = match &self.calls {
-                Some(calls) => {
-                    self.call_directly(calls, name, arguments.as_ref(), timeout, progress.clone())
-                        .await
-                }
+                // Dropping the fast path's request sends notifications/cancelled for it.
+                Some(calls) => tokio::select! {
+                    answer = self.call_directly(calls, name, arguments.as_ref(), timeout, progress.clone()) => answer,
+                    _ = cancel.cancelled() => Err(cancelled()),
+                },
                 None => {
-                    self.call_through_rmcp(name, arguments.clone(), timeout, progress.clone())
-                        .await
+                    self.call_through_rmcp(
+                        name,
+                        arguments.clone(),
+                        timeout,
+                        progress.clone(),
+                        &cancel,
+                    )
+                    .await
                 }
             };
             let answer = self.note(answer);
@@ -1145,6 +1174,7 @@ impl Connection {
         arguments: Option<serde_json::Map<String, Value>>,
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        cancel: &CancellationToken,
     ) -> Result<Value, ServiceError> {
         let mut params = CallToolRequestParams::new(name.to_string());
         if let Some(arguments) = arguments {
@@ -1159,7 +1189,21 @@ impl Connection {
         let handle = self.peer.send_request_with_option(request, options).await?;
         let _route = progress
             .map(|sink| ProgressRoute::open(&self.progress, handle.progress_token.clone(), sink));
-        Ok(match handle.await_response().await? {
+        let id = handle.id.clone();
+        let answer = tokio::select! {
+            answer = handle.await_response() => answer?,
+            _ = cancel.cancelled() => {
+                let notice = rmcp::model::CancelledNotification::new(
+                    rmcp::model::CancelledNotificationParam::new(Some(id), Some(CANCELLED.into())),
+                );
+                let _ = self
+                    .peer
+                    .send_notification(rmcp::model::ClientNotification::CancelledNotification(notice))
+                    .await;
+                return Err(cancelled());
+            }
+        };
+        Ok(match answer {
             rmcp::model::ServerResult::CallToolResult(result) => {
                 serde_json::to_value(result).unwrap_or(Value::Null)
             }
@@ -1270,6 +1314,15 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
         .into_iter()
         .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
         .collect()
+}
+
+/// Why a call ended that the person cancelled.
+pub const CANCELLED: &str = "cancelled by the person";
+
+fn cancelled() -> ServiceError {
+    ServiceError::Cancelled {
+        reason: Some(CANCELLED.into()),
+    }
 }
 
 /// A duration as a person reads it: "2 s", "1.5 s", "250 ms".

@@ -67,3 +67,71 @@ async fn tools_come_with_whole_schemas_and_a_call_with_its_exact_exchange() {
     );
     project.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_call_over_http_is_cancelled_at_once_and_the_server_is_told() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = std::process::Command::new("node")
+        .args([support::everything().as_str(), "streamableHttp"])
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server-everything listens"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let world = support::World::with_servers(json!({
+        "remote": {"type": "http", "url": format!("http://127.0.0.1:{port}/mcp")}
+    }));
+    let project = LiveProject::open(world.locations.clone(), Settings::default());
+    project.supervisor().keep_protocol_logs();
+    project.start().await;
+
+    let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
+    let call = {
+        let project = std::sync::Arc::clone(&project);
+        tokio::spawn(async move {
+            project
+                .call_tool_watched(
+                    "remote",
+                    "trigger-long-running-operation",
+                    r#"{"duration": 30, "steps": 30}"#,
+                    Some(7),
+                    Some(sink),
+                )
+                .await
+        })
+    };
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), progress.recv())
+        .await
+        .expect("progress comes")
+        .unwrap();
+    assert_eq!(first.total, Some(30.0));
+    let cancelled_at = std::time::Instant::now();
+    assert!(project.cancel_call(7));
+    let err = call.await.unwrap().unwrap_err();
+    assert!(cancelled_at.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(
+        err.message,
+        "\"remote\": the call was cancelled; the server was told (notifications/cancelled)"
+    );
+    assert!(!project.cancel_call(7), "no longer running");
+    let told = project.protocol_log("remote", 0).into_iter().any(|m| {
+        m.method.as_deref() == Some("notifications/cancelled")
+            && m.text.contains("cancelled by the person")
+    });
+    assert!(told, "notifications/cancelled went out");
+    project.shutdown().await;
+    let _ = server.kill();
+    let _ = server.wait();
+}

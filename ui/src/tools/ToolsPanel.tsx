@@ -2,7 +2,7 @@
 // chosen tool's form generated from its inputSchema (or its arguments as raw JSON), Run, and
 // the result. Arguments are checked against the schema before anything is sent.
 import { useEffect, useMemo, useState } from "react";
-import type { ApiError, CallRecord, ToolCallView, ToolView } from "../bindings";
+import type { ApiError, CallRecord, Progress, ToolCallView, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { describe, type JsonObject } from "./form/schema";
 import { fromJson, initial, parseArguments, toJson, type FormState } from "./form/value";
@@ -146,6 +146,8 @@ function ToolRunner({
   const [call, setCall] = useState<ToolCallView | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [callId, setCallId] = useState<number | null>(null);
   const annotations = tool.annotations ? (JSON.parse(tool.annotations) as Record<string, unknown>) : {};
   const destructive = annotations.destructiveHint === true;
 
@@ -173,8 +175,10 @@ function ToolRunner({
     setConfirming(false);
     setRunning(true);
     setFailure(null);
-    const outcome = await api.call(server, tool.name, JSON.stringify(args));
+    setProgress(null);
+    const outcome = await api.call(server, tool.name, JSON.stringify(args), setProgress, setCallId);
     setRunning(false);
+    setCallId(null);
     onCalled();
     if (outcome.ok) setCall(outcome.value);
     else {
@@ -284,7 +288,30 @@ function ToolRunner({
         >
           {running ? "Running…" : "Run"}
         </button>
+        {running && callId !== null && (
+          <button
+            type="button"
+            data-testid="cancel-call"
+            onClick={() => void api.cancel(callId)}
+            className="ml-2 rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 dark:border-red-800 dark:text-red-300"
+          >
+            Cancel
+          </button>
+        )}
       </div>
+      {running && progress && (
+        <div data-testid="call-progress" data-progress={progress.progress ?? 0} data-total={progress.total ?? ""} className="flex flex-col gap-1 text-xs">
+          {progress.total ? (
+            <progress value={progress.progress ?? 0} max={progress.total} className="w-full" />
+          ) : (
+            <progress className="w-full" />
+          )}
+          <span className="text-slate-600 dark:text-slate-400">
+            {progress.total ? `${progress.progress} of ${progress.total}` : `${progress.progress}`}
+            {progress.message ? ` · ${progress.message}` : ""}
+          </span>
+        </div>
+      )}
       {failure && (
         <p data-testid="call-failure" className="text-sm text-red-700 dark:text-red-300">
           {failure.message}

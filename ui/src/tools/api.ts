@@ -1,10 +1,22 @@
-// The tools' door to the backend: a server's tools, and a call.
-import { commands, type CallFilter } from "../bindings";
+// The tools' door to the backend: a server's tools, a call (with its progress as it comes,
+// and Cancel), and the history of calls.
+import { Channel } from "@tauri-apps/api/core";
+import { commands, type CallFilter, type Progress } from "../bindings";
 import { call } from "../ipc/api";
+
+let nextCall = 1;
 
 export const toolsApi = {
   list: (server: string) => call(() => commands.listTools(server)),
-  call: (server: string, tool: string, argumentsJson: string) => call(() => commands.callTool(server, tool, argumentsJson)),
+  /** Starts a call; `started` gets its id (for `cancel`) before the answer comes. */
+  call: (server: string, tool: string, argumentsJson: string, onProgress: (step: Progress) => void, started: (id: number) => void) => {
+    const id = nextCall++;
+    const channel = new Channel<Progress>();
+    channel.onmessage = onProgress;
+    started(id);
+    return call(() => commands.callTool(server, tool, argumentsJson, id, channel));
+  },
+  cancel: (id: number) => call(() => commands.cancelCall(id)),
   history: (filter: CallFilter) => call(() => commands.callHistory(filter)),
   name: (id: number, name: string | null) => call(() => commands.nameCall(id, name)),
 };

@@ -101,6 +101,17 @@ impl LiveProject {
             .map_err(|err| refused(err.to_string()))
     }
 
+    /// Cancels a running call by the id its caller gave it; whether it was running.
+    pub fn cancel_call(&self, call_id: u32) -> bool {
+        match self.running.lock().expect("calls lock").remove(&call_id) {
+            Some(cancel) => {
+                cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Keeps a call, its secret fields scrubbed; the id, or why it was not kept.
     async fn keep(
         &self,
@@ -167,6 +178,20 @@ impl LiveProject {
         tool: &str,
         arguments: &str,
     ) -> Result<ToolCallView, ApiError> {
+        self.call_tool_watched(server, tool, arguments, None, None)
+            .await
+    }
+
+    /// [`Self::call_tool`], its `notifications/progress` sent to `progress`, and cancellable
+    /// by [`Self::cancel_call`] with `call_id` (the caller's own number for it).
+    pub async fn call_tool_watched(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: &str,
+        call_id: Option<u32>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<crate::Progress>>,
+    ) -> Result<ToolCallView, ApiError> {
         let arguments: serde_json::Map<String, serde_json::Value> = serde_json::from_str(arguments)
             .map_err(|err| refused(format!("the arguments are not a JSON object: {err}")))?;
         let connection = self.connected(server)?;
@@ -189,7 +214,19 @@ impl LiveProject {
             .and_then(|log| log.entries(0).last().map(|m| m.seq))
             .unwrap_or(0);
         let timeout = self.supervisor.settings().tool_timeout;
-        let outcome = connection.call_tool(tool, Some(arguments), timeout).await;
+        let cancel = tokio_util::sync::CancellationToken::new();
+        if let Some(id) = call_id {
+            self.running
+                .lock()
+                .expect("calls lock")
+                .insert(id, cancel.clone());
+        }
+        let outcome = connection
+            .call_tool_until(tool, Some(arguments), timeout, progress, cancel)
+            .await;
+        if let Some(id) = call_id {
+            self.running.lock().expect("calls lock").remove(&id);
+        }
         let outcome = match outcome {
             Ok(outcome) => outcome,
             Err(err) => {

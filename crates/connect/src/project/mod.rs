@@ -67,6 +67,8 @@ pub struct LiveProject {
     reconciling: tokio::sync::Mutex<()>,
     /// The logins waiting for the person, by server, to cancel.
     logins: std::sync::Mutex<HashMap<String, CancellationToken>>,
+    /// The calls made by hand that are running, by the id their caller gave them, to cancel.
+    running: std::sync::Mutex<HashMap<u32, CancellationToken>>,
     /// Where calls made by hand are kept, when it could be opened.
     history: std::sync::Mutex<
         Option<Result<mcp_manager_history::History, mcp_manager_history::HistoryError>>,
@@ -100,6 +102,7 @@ impl LiveProject {
             reconciling: tokio::sync::Mutex::new(()),
             logins: std::sync::Mutex::default(),
             history: std::sync::Mutex::default(),
+            running: std::sync::Mutex::default(),
         })
     }
 
