@@ -10,6 +10,7 @@ use mcp_manager_connect::{Progress, StatusEvent};
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
 use mcp_manager_core::config::interop::{Client, ExportReport};
+use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_history::{CallFilter, CallRecord};
@@ -312,6 +313,40 @@ pub async fn name_call(
     name: Option<String>,
 ) -> Result<bool, ApiError> {
     context.project().name_call(id, name.as_deref()).await
+}
+
+/// Claude Code's permission rule in force for a tool (or a whole server), and where it is.
+#[tauri::command]
+#[specta::specta]
+pub async fn tool_rule(
+    context: State<'_, Context>,
+    name: String,
+    tool: Option<String>,
+) -> Result<RuleInForce, ApiError> {
+    Ok(api::tool_rule(
+        context.project().locations(),
+        &name,
+        tool.as_deref(),
+    ))
+}
+
+/// Writes Allow / Ask / Deny (or removes the rule: `None`) into one settings file.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_tool_rule(
+    context: State<'_, Context>,
+    name: String,
+    tool: Option<String>,
+    rule: Option<Rule>,
+    file: SettingsFile,
+) -> Result<RuleInForce, ApiError> {
+    Ok(api::set_tool_rule(
+        context.project().locations(),
+        &name,
+        tool.as_deref(),
+        rule,
+        file,
+    )?)
 }
 
 /// Checks a server step by step (the doctor), up to the first step that fails.

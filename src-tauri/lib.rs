@@ -250,6 +250,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_tools,
             commands::call_tool,
             commands::cancel_call,
+            commands::tool_rule,
+            commands::set_tool_rule,
             commands::call_history,
             commands::name_call,
             commands::open_login_page,

@@ -6,7 +6,7 @@
 // history is the app's real SQLite file, across a restart of the app.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
@@ -231,4 +231,28 @@ test("a secret field's value never reaches the history file", async () => {
   }
   assert.ok(bytes.includes("raw_payload"), "the call is in the file");
   assert.ok(!bytes.includes(secret), "its secret is not");
+});
+
+test("Allow, Ask and Deny for Claude Code are written to the chosen settings file and read back", async () => {
+  await openTool("everything", "get-sum");
+  const inForce = browser.$('[data-testid="rule-in-force"]');
+  await browser.waitUntil(async () => (await inForce.getText()).includes("no rule"), { timeout: 5_000 });
+  await browser.$('[data-testid="rule-allow"]').click();
+  const local = join(box.project, ".claude/settings.local.json");
+  await eventually(() => existsSync(local), "the local settings file is written");
+  assert.equal(
+    readFileSync(local, "utf8"),
+    '{\n  "permissions": {\n    "allow": [\n      "mcp__everything__get-sum"\n    ]\n  }\n}',
+    "Claude Code's own format, byte for byte",
+  );
+  await browser.waitUntil(async () => (await inForce.getText()).startsWith("In Claude Code: Allowed by mcp__everything__get-sum in "), { timeout: 5_000 });
+
+  await browser.$('[data-testid="rule-file"]').selectByAttribute("value", "user");
+  await browser.$('[data-testid="rule-deny"]').click();
+  await browser.waitUntil(async () => (await inForce.getText()).includes("Denied by mcp__everything__get-sum"), { timeout: 5_000, timeoutMsg: "a deny anywhere wins" });
+  const user = JSON.parse(readFileSync(join(box.home, ".claude/settings.json"), "utf8"));
+  assert.deepEqual(user.permissions.deny, ["mcp__everything__get-sum"]);
+  await browser.$('[data-testid="rule-remove"]').click();
+  await browser.waitUntil(async () => (await inForce.getText()).includes("Allowed by"), { timeout: 5_000, timeoutMsg: "the local allow is in force again" });
+  await screenshot(browser, "tools-permission");
 });

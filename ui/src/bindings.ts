@@ -69,6 +69,10 @@ export const commands = {
 	callTool: (name: string, tool: string, argumentsJson: string, callId: number, onProgress: Channel<Progress>) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson, callId, onProgress })),
 	/**  Cancels a running call (the server is sent `notifications/cancelled`); whether it ran. */
 	cancelCall: (callId: number) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_call", { callId })),
+	/**  Claude Code's permission rule in force for a tool (or a whole server), and where it is. */
+	toolRule: (name: string, tool: string | null) => typedError<RuleInForce, ApiError>(__TAURI_INVOKE("tool_rule", { name, tool })),
+	/**  Writes Allow / Ask / Deny (or removes the rule: `None`) into one settings file. */
+	setToolRule: (name: string, tool: string | null, rule: Rule | null, file: SettingsFile) => typedError<RuleInForce, ApiError>(__TAURI_INVOKE("set_tool_rule", { name, tool, rule, file })),
 	/**  The calls kept in the history, newest first, as `filter` narrows them. */
 	callHistory: (filter: CallFilter) => typedError<CallRecord[], ApiError>(__TAURI_INVOKE("call_history", { filter })),
 	/**  Saves a kept call under a name (`None` forgets the name); whether it exists. */
@@ -498,6 +502,21 @@ export type RecentProject = {
 	current: boolean,
 };
 
+/**  What Claude Code does when a model wants the tool. */
+export type Rule = "allow" | "ask" | "deny";
+
+/**  The rule that decides for a tool, and where it is written. */
+export type RuleInForce = {
+	/**  `mcp__server__tool` (or `mcp__server` for the whole server). */
+	name: string,
+	/**  None: no rule, Claude Code asks. */
+	rule: Rule | null,
+	/**  The entry that decides (`mcp__server__tool` or `mcp__server`). */
+	entry: string | null,
+	file: SettingsFile | null,
+	path: string | null,
+};
+
 /**  Where a server entry is stored. */
 export type Scope = 
 /**
@@ -600,6 +619,15 @@ export type ServerSummary = {
 	/**  `${VAR}`s that are not set and have no default; they stay literal. */
 	missingVariables: MissingVariable[],
 };
+
+/**  Which settings file a rule is in. */
+export type SettingsFile = 
+/**  `.claude/settings.local.json`: the person's own, not committed. */
+"local" | 
+/**  `.claude/settings.json`: shared with everyone who has the project. */
+"project" | 
+/**  `~/.claude/settings.json`: every project of the person. */
+"user";
 
 /**  A server import leaves alone, and why. */
 export type Skipped = {

@@ -19,6 +19,7 @@ use crate::config::entry::{claude_order, parse_entry_value, ServerConfig, Transp
 use crate::config::expand::{expand_config, process_env, MissingVariable};
 use crate::config::interop::{self, Client, ExportReport};
 use crate::config::names::validate_new_name;
+use crate::config::permissions::{self, Rule, RuleInForce, SettingsFile};
 use crate::error::{ConfigError, ErrorCode};
 use crate::locations::Locations;
 use crate::scope::Scope;
@@ -312,6 +313,25 @@ pub fn remove_server(
         scope: entry.scope,
         path: path.display().to_string(),
     })
+}
+
+/// Writes Claude Code's permission rule for `tool` of `server` (its every tool when `None`)
+/// into `file`, or removes it there when `rule` is `None`; then the rule in force, read from
+/// every settings file.
+pub fn set_tool_rule(
+    locations: &Locations,
+    server: &str,
+    tool: Option<&str>,
+    rule: Option<Rule>,
+    file: SettingsFile,
+) -> Result<RuleInForce, ConfigError> {
+    permissions::set_rule(locations, server, tool, rule, file)?;
+    Ok(permissions::rule_in_force(locations, server, tool))
+}
+
+/// The permission rule Claude Code applies to `tool` of `server` (to the server when `None`).
+pub fn tool_rule(locations: &Locations, server: &str, tool: Option<&str>) -> RuleInForce {
+    permissions::rule_in_force(locations, server, tool)
 }
 
 /// Enables or disables a server for this project without deleting it, where Claude Code keeps

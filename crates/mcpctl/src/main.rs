@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
+use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
@@ -100,6 +101,21 @@ enum Command {
     Disable { name: String },
     /// Approve a project (.mcp.json) server so that it may start.
     Approve { name: String },
+    /// Let Claude Code use a tool (or every tool of a server, without TOOL) without asking:
+    /// `mcp__server__tool` in `permissions.allow` of a settings file.
+    Allow(RuleArgs),
+    /// Make Claude Code ask before using a tool (`permissions.ask`).
+    Ask(RuleArgs),
+    /// Forbid a tool to Claude Code (`permissions.deny`).
+    Deny(RuleArgs),
+    /// Show the permission rule in force for a tool (or a server) and the file that says it;
+    /// with --clear, remove the rule from the settings file named by --settings.
+    Rule {
+        #[command(flatten)]
+        rule: RuleArgs,
+        #[arg(long)]
+        clear: bool,
+    },
     /// Reject a project (.mcp.json) server so that it never starts.
     Reject { name: String },
     /// Import servers from another client: shows what will be added, skipped and
@@ -216,6 +232,44 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         file: Option<PathBuf>,
     },
+}
+
+/// A tool (or a server) and the settings file a rule goes to.
+#[derive(Args)]
+struct RuleArgs {
+    server: String,
+    tool: Option<String>,
+    /// local (.claude/settings.local.json), project (.claude/settings.json) or user
+    /// (~/.claude/settings.json).
+    #[arg(long, value_parser = parse_settings_file, default_value = "local")]
+    settings: SettingsFile,
+}
+
+fn parse_settings_file(word: &str) -> Result<SettingsFile, String> {
+    match word {
+        "local" => Ok(SettingsFile::Local),
+        "project" => Ok(SettingsFile::Project),
+        "user" => Ok(SettingsFile::User),
+        other => Err(format!("{other:?} is not local, project or user")),
+    }
+}
+
+fn print_rule(json: bool, force: &RuleInForce) {
+    if json {
+        print_json(force);
+        return;
+    }
+    match (&force.rule, &force.entry, &force.path) {
+        (Some(rule), Some(entry), Some(path)) => {
+            let word = match rule {
+                Rule::Allow => "allowed",
+                Rule::Ask => "asked",
+                Rule::Deny => "denied",
+            };
+            out!("{}: {word} by {entry} in {path}", force.name);
+        }
+        _ => out!("{}: no rule; Claude Code asks", force.name),
+    }
 }
 
 /// What `mcpctl history` can do besides listing.
@@ -518,6 +572,14 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
             });
         }
         Command::Approve { name } => approval(locations, &name, true, json)?,
+        Command::Allow(args) => set_rule(locations, args, Some(Rule::Allow), json)?,
+        Command::Ask(args) => set_rule(locations, args, Some(Rule::Ask), json)?,
+        Command::Deny(args) => set_rule(locations, args, Some(Rule::Deny), json)?,
+        Command::Rule { rule, clear: true } => set_rule(locations, rule, None, json)?,
+        Command::Rule { rule, clear: false } => print_rule(
+            json,
+            &api::tool_rule(locations, &rule.server, rule.tool.as_deref()),
+        ),
         Command::Reject { name } => approval(locations, &name, false, json)?,
         Command::Import {
             from,
@@ -795,6 +857,40 @@ fn with_client_secret<T>(
         let _ = keychain.delete(&account);
         ApiError::from(err)
     })
+}
+
+fn set_rule(
+    locations: &Locations,
+    args: RuleArgs,
+    rule: Option<Rule>,
+    json: bool,
+) -> Result<(), ApiError> {
+    let force = api::set_tool_rule(
+        locations,
+        &args.server,
+        args.tool.as_deref(),
+        rule,
+        args.settings,
+    )?;
+    if !json {
+        let entry =
+            mcp_manager_core::config::permissions::entry(&args.server, args.tool.as_deref());
+        let path = args.settings.path(locations);
+        match rule {
+            Some(rule) => out!(
+                "Wrote {entry} to permissions.{} of {}",
+                match rule {
+                    Rule::Allow => "allow",
+                    Rule::Ask => "ask",
+                    Rule::Deny => "deny",
+                },
+                path.display()
+            ),
+            None => out!("Removed {entry} from {}", path.display()),
+        }
+    }
+    print_rule(json, &force);
+    Ok(())
 }
 
 fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) {

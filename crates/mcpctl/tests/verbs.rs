@@ -173,3 +173,65 @@ fn import_plans_then_writes_with_yes_and_export_reports() {
         "Gemini's key for streamable HTTP"
     );
 }
+
+#[test]
+fn allow_ask_deny_write_claude_codes_permission_lists_and_rule_reads_them_back() {
+    let w = World::new();
+    let out = w.run(&["allow", "everything", "get-sum"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let local = w.project.join(".claude/settings.local.json");
+    // Byte for byte as Claude Code writes a new settings file: JSON.stringify(value, null, 2),
+    // no final newline (see crates/core/src/config/document.rs).
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        "{\n  \"permissions\": {\n    \"allow\": [\n      \"mcp__everything__get-sum\"\n    ]\n  }\n}"
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("Wrote mcp__everything__get-sum to permissions.allow of "),
+        "{said}"
+    );
+
+    // A deny of the whole server, in the user's settings, wins over the tool's allow.
+    let (code, force) = w.json(&["deny", "everything", "--settings", "user"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(force["name"], "mcp__everything");
+    let (_, force) = w.json(&["rule", "everything", "get-sum"]);
+    assert_eq!(
+        force,
+        json!({
+            "name": "mcp__everything__get-sum", "rule": "deny", "entry": "mcp__everything",
+            "file": "user", "path": path_of(&w.home.join(".claude/settings.json"))
+        })
+    );
+    let text =
+        String::from_utf8_lossy(&w.run(&["rule", "everything", "get-sum"]).stdout).to_string();
+    assert!(
+        text.starts_with("mcp__everything__get-sum: denied by mcp__everything in "),
+        "{text}"
+    );
+
+    let (_, force) = w.json(&["rule", "everything", "--clear", "--settings", "user"]);
+    assert_eq!(force["rule"], Value::Null);
+    let (_, force) = w.json(&["ask", "everything", "get-sum", "--settings", "project"]);
+    assert_eq!(force["rule"], "ask", "ask wins over the local allow");
+    let (_, force) = w.json(&[
+        "rule",
+        "everything",
+        "get-sum",
+        "--clear",
+        "--settings",
+        "project",
+    ]);
+    assert_eq!(force["rule"], "allow");
+    assert_eq!(
+        w.run(&["allow", "everything", "x", "--settings", "nowhere"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

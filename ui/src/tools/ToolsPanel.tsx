@@ -10,6 +10,7 @@ import { validate, type Problems } from "./form/validate";
 import { ToolForm } from "./form/ToolForm";
 import { ResultView } from "./ResultView";
 import { HistoryPane } from "./HistoryPane";
+import { Permission } from "./Permission";
 
 const BADGES: Array<[string, string]> = [
   ["readOnlyHint", "read-only"],
@@ -211,6 +212,7 @@ function ToolRunner({
           {tool.annotations && <Details testId="annotations" title="Annotations" text={JSON.stringify(JSON.parse(tool.annotations), null, 2)} />}
         </div>
       </div>
+      <Permission server={server} tool={tool.name} api={api} />
       <div className="flex gap-2 text-xs">
         <button
           type="button"

@@ -1,7 +1,7 @@
 // The tools' door to the backend: a server's tools, a call (with its progress as it comes,
 // and Cancel), and the history of calls.
 import { Channel } from "@tauri-apps/api/core";
-import { commands, type CallFilter, type Progress } from "../bindings";
+import { commands, type CallFilter, type Progress, type Rule, type SettingsFile } from "../bindings";
 import { call } from "../ipc/api";
 
 let nextCall = 1;
@@ -17,6 +17,9 @@ export const toolsApi = {
     return call(() => commands.callTool(server, tool, argumentsJson, id, channel));
   },
   cancel: (id: number) => call(() => commands.cancelCall(id)),
+  rule: (server: string, tool: string | null) => call(() => commands.toolRule(server, tool)),
+  setRule: (server: string, tool: string | null, rule: Rule | null, file: SettingsFile) =>
+    call(() => commands.setToolRule(server, tool, rule, file)),
   history: (filter: CallFilter) => call(() => commands.callHistory(filter)),
   name: (id: number, name: string | null) => call(() => commands.nameCall(id, name)),
 };

@@ -10,6 +10,7 @@
 //! - [`expand`]: `${VAR}` and `${VAR:-default}` expansion with warnings for unset variables.
 //! - [`names`]: server-name rules, normalisation and `mcp__server__tool` names.
 //! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
+//! - [`permissions`]: Allow / Ask / Deny rules for MCP tools in Claude Code's settings files.
 //! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
 //!   enablement and a content hash per entry.
 //! - [`watch`]: notices changes on disk and reports which servers really changed.
@@ -25,6 +26,7 @@ pub mod interop;
 
 mod lock;
 pub mod names;
+pub mod permissions;
 pub mod watch;
 
 pub use entry::*;
