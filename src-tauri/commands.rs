@@ -3,7 +3,7 @@
 
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::project::{
-    LoginSummary, OAuthActivity, StderrTail, ToolCallView, ToolView,
+    LoginSummary, OAuthActivity, ResourceLists, StderrTail, ToolCallView, ToolView,
 };
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Progress, StatusEvent};
@@ -347,6 +347,66 @@ pub async fn set_tool_rule(
         rule,
         file,
     )?)
+}
+
+/// A connected server's resources and resource templates (JSON text, as listed).
+#[tauri::command]
+#[specta::specta]
+pub async fn list_resources(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<ResourceLists, ApiError> {
+    context.project().resources(&name).await
+}
+
+/// Reads a resource: the ReadResourceResult as JSON text.
+#[tauri::command]
+#[specta::specta]
+pub async fn read_resource(
+    context: State<'_, Context>,
+    name: String,
+    uri: String,
+) -> Result<String, ApiError> {
+    context.project().read_resource(&name, &uri).await
+}
+
+/// A connected server's prompts (JSON text, as listed).
+#[tauri::command]
+#[specta::specta]
+pub async fn list_prompts(context: State<'_, Context>, name: String) -> Result<String, ApiError> {
+    context.project().prompts(&name).await
+}
+
+/// Gets a prompt with its arguments (a JSON object as text): the GetPromptResult as JSON text.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_prompt(
+    context: State<'_, Context>,
+    name: String,
+    prompt: String,
+    arguments_json: String,
+) -> Result<String, ApiError> {
+    context
+        .project()
+        .get_prompt(&name, &prompt, &arguments_json)
+        .await
+}
+
+/// Suggestions for a prompt argument being typed, the others given so far as context.
+#[tauri::command]
+#[specta::specta]
+pub async fn complete_argument(
+    context: State<'_, Context>,
+    name: String,
+    prompt: String,
+    argument: String,
+    value: String,
+    context_json: String,
+) -> Result<Vec<String>, ApiError> {
+    context
+        .project()
+        .complete_prompt_argument(&name, &prompt, &argument, &value, &context_json)
+        .await
 }
 
 /// Checks a server step by step (the doctor), up to the first step that fails.

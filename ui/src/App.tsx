@@ -19,6 +19,7 @@ import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
+import type { BrowseApi } from "./browse/api";
 
 export interface Backend {
   /**
@@ -36,6 +37,7 @@ export interface Backend {
   login?: LoginApi;
   doctor?: DoctorApi;
   tools?: ToolsApi;
+  browse?: BrowseApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -214,6 +216,7 @@ export function App({
                   login={backend.login}
                   doctor={backend.doctor}
                   tools={backend.tools}
+                  browse={backend.browse}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

@@ -71,6 +71,16 @@ export const commands = {
 	cancelCall: (callId: number) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  Claude Code's permission rule in force for a tool (or a whole server), and where it is. */
 	toolRule: (name: string, tool: string | null) => typedError<RuleInForce, ApiError>(__TAURI_INVOKE("tool_rule", { name, tool })),
+	/**  A connected server's resources and resource templates (JSON text, as listed). */
+	listResources: (name: string) => typedError<ResourceLists, ApiError>(__TAURI_INVOKE("list_resources", { name })),
+	/**  Reads a resource: the ReadResourceResult as JSON text. */
+	readResource: (name: string, uri: string) => typedError<string, ApiError>(__TAURI_INVOKE("read_resource", { name, uri })),
+	/**  A connected server's prompts (JSON text, as listed). */
+	listPrompts: (name: string) => typedError<string, ApiError>(__TAURI_INVOKE("list_prompts", { name })),
+	/**  Gets a prompt with its arguments (a JSON object as text): the GetPromptResult as JSON text. */
+	getPrompt: (name: string, prompt: string, argumentsJson: string) => typedError<string, ApiError>(__TAURI_INVOKE("get_prompt", { name, prompt, argumentsJson })),
+	/**  Suggestions for a prompt argument being typed, the others given so far as context. */
+	completeArgument: (name: string, prompt: string, argument: string, value: string, contextJson: string) => typedError<string[], ApiError>(__TAURI_INVOKE("complete_argument", { name, prompt, argument, value, contextJson })),
 	/**  Writes Allow / Ask / Deny (or removes the rule: `None`) into one settings file. */
 	setToolRule: (name: string, tool: string | null, rule: Rule | null, file: SettingsFile) => typedError<RuleInForce, ApiError>(__TAURI_INVOKE("set_tool_rule", { name, tool, rule, file })),
 	/**  The calls kept in the history, newest first, as `filter` narrows them. */
@@ -500,6 +510,12 @@ export type RecentProject = {
 	localServers: number,
 	/**  Whether it is the project open now. */
 	current: boolean,
+};
+
+/**  A server's resources and resource templates, as JSON text (arrays, as listed). */
+export type ResourceLists = {
+	resources: string,
+	templates: string,
 };
 
 /**  What Claude Code does when a model wants the tool. */

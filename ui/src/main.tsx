@@ -12,6 +12,7 @@ import { interopApi } from "./interop/api";
 import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
 import { toolsApi } from "./tools/api";
+import { browseApi } from "./browse/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -33,6 +34,7 @@ const backend: Backend = {
   login: loginApi,
   doctor: doctorApi,
   tools: toolsApi,
+  browse: browseApi,
   onFirstPaint: () => void commands.windowReady(),
 };
 

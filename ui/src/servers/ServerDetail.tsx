@@ -13,9 +13,20 @@ import type { DoctorApi } from "../doctor/api";
 import { DoctorPanel } from "../doctor/DoctorPanel";
 import type { ToolsApi } from "../tools/api";
 import { ToolsPanel } from "../tools/ToolsPanel";
+import type { BrowseApi } from "../browse/api";
+import { ResourcesPanel } from "../browse/ResourcesPanel";
+import { PromptsPanel } from "../browse/PromptsPanel";
 
-type Tab = "overview" | "tools" | "protocol" | "oauth" | "doctor";
-const TAB_LABEL: Record<Tab, string> = { overview: "Overview", tools: "Tools", protocol: "Protocol log", oauth: "Login & OAuth", doctor: "Doctor" };
+type Tab = "overview" | "tools" | "resources" | "prompts" | "protocol" | "oauth" | "doctor";
+const TAB_LABEL: Record<Tab, string> = {
+  overview: "Overview",
+  tools: "Tools",
+  resources: "Resources",
+  prompts: "Prompts",
+  protocol: "Protocol log",
+  oauth: "Login & OAuth",
+  doctor: "Doctor",
+};
 
 export function ServerDetail({
   server,
@@ -26,6 +37,7 @@ export function ServerDetail({
   login,
   doctor,
   tools,
+  browse,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -35,6 +47,7 @@ export function ServerDetail({
   login?: LoginApi;
   doctor?: DoctorApi;
   tools?: ToolsApi;
+  browse?: BrowseApi;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -51,10 +64,12 @@ export function ServerDetail({
   }, [server.name, server.scope]);
   const tabs: Tab[] = server.shadowedBy
     ? []
-    : (["overview", "tools", "protocol", "oauth", "doctor"] as const).filter(
+    : (["overview", "tools", "resources", "prompts", "protocol", "oauth", "doctor"] as const).filter(
         (t) =>
           t === "overview" ||
           (t === "tools" && !!tools && status?.state === "connected" && status.capabilities.tools) ||
+          (t === "resources" && !!browse && status?.state === "connected" && status.capabilities.resources) ||
+          (t === "prompts" && !!browse && status?.state === "connected" && status.capabilities.prompts) ||
           (t === "protocol" && !!followLog) ||
           (t === "oauth" && !!login && remote) ||
           (t === "doctor" && !!doctor),
@@ -98,7 +113,7 @@ export function ServerDetail({
       </div>
 
       {tabs.length > 1 && (
-        <div role="tablist" aria-label="Server views" className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
+        <div role="tablist" aria-label="Server views" className="flex flex-wrap gap-x-1 border-b border-slate-200 dark:border-slate-800">
           {tabs.map((name) => (
             <button
               key={name}
@@ -107,7 +122,7 @@ export function ServerDetail({
               data-testid={`tab-${name}`}
               aria-selected={shown === name}
               onClick={() => setTab(name)}
-              className={`-mb-px border-b-2 px-3 py-1 text-sm ${shown === name ? "border-indigo-600 font-semibold" : "border-transparent text-slate-500"}`}
+              className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-2 py-1 text-sm ${shown === name ? "border-indigo-600 font-semibold" : "border-transparent text-slate-500"}`}
             >
               {TAB_LABEL[name]}
             </button>
@@ -118,6 +133,10 @@ export function ServerDetail({
         <ProtocolLog key={server.name} server={server.name} follow={followLog} />
       ) : shown === "tools" && tools ? (
         <ToolsPanel key={server.name} server={server.name} api={tools} />
+      ) : shown === "resources" && browse ? (
+        <ResourcesPanel key={server.name} server={server.name} api={browse} />
+      ) : shown === "prompts" && browse ? (
+        <PromptsPanel key={server.name} server={server.name} api={browse} />
       ) : shown === "oauth" && login ? (
         <OAuthPanel key={server.name} server={server.name} api={login} />
       ) : shown === "doctor" && doctor ? (

@@ -55,7 +55,7 @@ pub struct ToolCallView {
     pub history_problem: Option<String>,
 }
 
-fn refused(message: String) -> ApiError {
+pub(super) fn refused(message: String) -> ApiError {
     ApiError {
         code: ErrorCode::InvalidRequest,
         message,
@@ -138,7 +138,10 @@ impl LiveProject {
         }
     }
 
-    fn connected(&self, server: &str) -> Result<std::sync::Arc<crate::Connection>, ApiError> {
+    pub(super) fn connected(
+        &self,
+        server: &str,
+    ) -> Result<std::sync::Arc<crate::Connection>, ApiError> {
         self.supervisor.connection(server).ok_or_else(|| {
             refused(format!(
                 "\"{server}\" is not connected: start it (or log in) first"

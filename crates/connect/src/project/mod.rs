@@ -10,8 +10,10 @@
 //! Reconciling is serialized: a change on disk and a second change right after it must not
 //! both see a server as stopped and start it twice.
 
+mod browse;
 mod calls;
 
+pub use browse::ResourceLists;
 pub use calls::{ToolCallView, ToolView};
 
 use std::collections::HashMap;
