@@ -430,6 +430,25 @@ pub async fn open_login_page(
     crate::open::login_page(&app, &context.project(), &name).await
 }
 
+/// Saves a call's result (JSON text) as a file in the app's data folder; returns its path.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_result(
+    app: AppHandle,
+    name: String,
+    tool: String,
+    result_json: String,
+) -> Result<String, ApiError> {
+    crate::open::save_result(&app, &name, &tool, &result_json)
+}
+
+/// Opens a saved result (a file of the results folder, nothing else) in its default app.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_saved_result(app: AppHandle, path: String) -> Result<(), ApiError> {
+    crate::open::saved_result(&app, &path)
+}
+
 /// Opens the file a server entry is written in with the person's default application.
 #[tauri::command]
 #[specta::specta]

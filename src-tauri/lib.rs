@@ -261,6 +261,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::name_call,
             commands::open_login_page,
             commands::open_config_file,
+            commands::save_result,
+            commands::open_saved_result,
             commands::copy_server,
             commands::store_client_secret,
             commands::window_ready,

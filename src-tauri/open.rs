@@ -1,11 +1,12 @@
-//! What the window opens outside itself: the login page in the person's browser and a
-//! configuration file in their editor, through `tauri-plugin-opener` (the successor of
-//! `tauri-plugin-shell`'s deprecated `open`).
+//! What the window opens outside itself: the login page in the person's browser, a
+//! configuration file in their editor and a saved result, through `tauri-plugin-opener` (the
+//! successor of `tauri-plugin-shell`'s deprecated `open`).
 //!
 //! Why from Rust and not from the page: the window holds no opener permission at all, so a
 //! page that misbehaves cannot open arbitrary URLs or run programs. It can only ask for "the
-//! login page of server X" (the URL the login itself produced) or "the file entry X is written
-//! in" (a path the catalog read), and this module resolves those here.
+//! login page of server X" (the URL the login itself produced), "the file entry X is written
+//! in" (a path the catalog read) or "this saved result" (a file of the results folder,
+//! checked), and this module resolves those here.
 
 use mcp_manager_connect::oauth::Phase;
 use mcp_manager_connect::project::LiveProject;
@@ -36,6 +37,53 @@ pub async fn login_page(
     app.opener().open_url(url, None::<&str>).map_err(|err| {
         refused(format!(
             "the browser could not be opened ({err}): copy the URL instead"
+        ))
+    })
+}
+
+/// The folder saved results go to: `results/` in the app's data folder.
+pub fn results_folder(app: &AppHandle) -> Result<std::path::PathBuf, ApiError> {
+    use tauri::Manager;
+    app.path()
+        .app_data_dir()
+        .map(|dir| dir.join("results"))
+        .map_err(|err| refused(format!("the app's data folder is unknown ({err})")))
+}
+
+/// Saves a call's result there; its path.
+pub fn save_result(
+    app: &AppHandle,
+    server: &str,
+    tool: &str,
+    result: &str,
+) -> Result<String, ApiError> {
+    let folder = results_folder(app)?;
+    mcp_manager_connect::project::save_result(&folder, server, tool, result)
+        .map(|path| path.display().to_string())
+        .map_err(|err| {
+            refused(format!(
+                "the result could not be saved in {} ({err})",
+                folder.display()
+            ))
+        })
+}
+
+/// Opens a saved result with the person's default application: only a file of the results
+/// folder, so the window cannot have anything else opened this way.
+pub fn saved_result(app: &AppHandle, path: &str) -> Result<(), ApiError> {
+    let folder = results_folder(app)?;
+    let file = std::path::Path::new(path);
+    let inside = file
+        .canonicalize()
+        .ok()
+        .zip(folder.canonicalize().ok())
+        .is_some_and(|(file, folder)| file.parent() == Some(folder.as_path()));
+    if !inside {
+        return Err(refused(format!("{path} is not a saved result")));
+    }
+    app.opener().open_path(path, None::<&str>).map_err(|err| {
+        refused(format!(
+            "{path} could not be opened ({err}): open it yourself"
         ))
     })
 }

@@ -34,9 +34,18 @@ before(async () => {
       },
     }),
   );
-  session = await launch(box);
+  session = await launch(box, browserEnv());
   browser = session.browser;
 });
+
+/** $BROWSER logs what it is handed (xdg-open passes files to it too). */
+function browserEnv() {
+  return { BROWSER: join(root, "tests/fixtures/browser/complete-login.mjs"), BROWSER_LOG: join(box.dir, "browser.log") };
+}
+
+function browserLog() {
+  return existsSync(join(box.dir, "browser.log")) ? readFileSync(join(box.dir, "browser.log"), "utf8") : "";
+}
 
 after(async () => {
   await session?.close();
@@ -86,6 +95,23 @@ test("the sum: numbers checked before sending, refused rather than rounded, then
   assert.deepEqual(request.params.arguments, { a: 2, b: 3.5 });
   assert.equal(response.id, request.id);
   await screenshot(browser, "tools-sum");
+
+  // Saved to a file, opened with the person's default application; nothing else may be.
+  await browser.$('[data-testid="save-result"]').click();
+  const saved = await browser.$('[data-testid="saved-path"]');
+  await saved.waitForExist({ timeout: 5_000 });
+  const path = await saved.getText();
+  assert.ok(path.startsWith(join(box.home, ".local/share/dev.mcp-manager.app/results/everything__get-sum__")), path);
+  assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), response.result);
+  await browser.$('[data-testid="open-saved"]').click();
+  await eventually(() => browserLog().includes(path.split("/").pop()), "xdg-open handed the saved result over");
+  const refused = await browser.execute(() =>
+    window.__TAURI_INTERNALS__.invoke("open_saved_result", { path: "/etc/passwd" }).then(
+      () => "opened",
+      (error) => error.message,
+    ),
+  );
+  assert.equal(refused, "/etc/passwd is not a saved result");
 });
 
 test("a long operation shows its progress, and Cancel ends it and tells the server", async () => {
@@ -185,7 +211,7 @@ test("a call is found again in the history after a restart, loaded into the form
   assert.equal(await resultText(), "Echo: remember me");
 
   await session.quit();
-  session = await launch(box);
+  session = await launch(box, browserEnv());
   browser = session.browser;
   await waitForState(browser, "everything", "user", "connected");
   await open(browser, "everything", "user");

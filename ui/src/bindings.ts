@@ -91,6 +91,10 @@ export const commands = {
 	openLoginPage: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_login_page", { name })),
 	/**  Opens the file a server entry is written in with the person's default application. */
 	openConfigFile: (name: string, scope: Scope) => typedError<null, ApiError>(__TAURI_INVOKE("open_config_file", { name, scope })),
+	/**  Saves a call's result (JSON text) as a file in the app's data folder; returns its path. */
+	saveResult: (name: string, tool: string, resultJson: string) => typedError<string, ApiError>(__TAURI_INVOKE("save_result", { name, tool, resultJson })),
+	/**  Opens a saved result (a file of the results folder, nothing else) in its default app. */
+	openSavedResult: (path: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_saved_result", { path })),
 	/**  Copies a server entry, as written, to another scope under the same name. */
 	copyServer: (name: string, from: Scope, to: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("copy_server", { name, from, to })),
 	/**  Keeps a remote server's OAuth client secret in the OS keychain (never in a file). */

@@ -2,13 +2,21 @@
 // audio with a player, resource links, embedded resources), structuredContent with the check
 // against the tool's outputSchema, isError marked plainly, and the exact JSON-RPC exchange.
 import { useState } from "react";
-import type { ToolCallView } from "../bindings";
+import type { ApiError, ToolCallView } from "../bindings";
+import type { ToolsApi } from "./api";
 
 type Item = { type?: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; text?: string; blob?: string; mimeType?: string } };
 
-export function ResultView({ call }: { call: ToolCallView }) {
+export function ResultView({ call, server, tool, api }: { call: ToolCallView; server: string; tool: string; api: ToolsApi }) {
   const result = JSON.parse(call.result) as { content?: Item[]; structuredContent?: unknown; isError?: boolean };
   const [raw, setRaw] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<ApiError | null>(null);
+  const save = async () => {
+    const outcome = await api.save(server, tool, call.result);
+    if (outcome.ok) setSaved(outcome.value);
+    else setSaveError(outcome.error);
+  };
   return (
     <section data-testid="tool-result" data-is-error={call.isError} className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-sm">
@@ -18,10 +26,22 @@ export function ResultView({ call }: { call: ToolCallView }) {
         <span className="text-xs text-slate-500">
           {call.elapsedMs} ms · {new Blob([call.result]).size.toLocaleString()} bytes a model would be sent
         </span>
-        <button type="button" data-testid="show-exchange" onClick={() => setRaw(!raw)} className="ml-auto shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
+        <button type="button" data-testid="save-result" onClick={() => void save()} className="ml-auto shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
+          Save to a file
+        </button>
+        <button type="button" data-testid="show-exchange" onClick={() => setRaw(!raw)} className="shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
           {raw ? "Show the result" : "Show the JSON-RPC exchange"}
         </button>
       </div>
+      {saved && (
+        <p className="flex items-center gap-2 text-xs">
+          Saved as <code data-testid="saved-path" className="break-all">{saved}</code>
+          <button type="button" data-testid="open-saved" onClick={() => void api.openSaved(saved)} className="shrink-0 rounded border border-slate-300 px-2 dark:border-slate-700">
+            Open
+          </button>
+        </p>
+      )}
+      {saveError && <p className="text-xs text-red-700 dark:text-red-300">{saveError.message}</p>}
       {raw ? (
         <div className="flex flex-col gap-2">
           <Pre testId="exchange-request" title="Request" text={pretty(call.request ?? "(not in the protocol log)")} />

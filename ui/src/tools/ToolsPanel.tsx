@@ -319,7 +319,7 @@ function ToolRunner({
           {failure.message}
         </p>
       )}
-      {call && <ResultView call={call} />}
+      {call && <ResultView call={call} server={server} tool={tool.name} api={api} />}
     </div>
   );
 }

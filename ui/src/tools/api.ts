@@ -17,6 +17,8 @@ export const toolsApi = {
     return call(() => commands.callTool(server, tool, argumentsJson, id, channel));
   },
   cancel: (id: number) => call(() => commands.cancelCall(id)),
+  save: (server: string, tool: string, resultJson: string) => call(() => commands.saveResult(server, tool, resultJson)),
+  openSaved: (path: string) => call(() => commands.openSavedResult(path)),
   rule: (server: string, tool: string | null) => call(() => commands.toolRule(server, tool)),
   setRule: (server: string, tool: string | null, rule: Rule | null, file: SettingsFile) =>
     call(() => commands.setToolRule(server, tool, rule, file)),

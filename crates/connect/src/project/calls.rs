@@ -301,3 +301,47 @@ fn exchange(
     });
     (Some(request.text.clone()), response.map(|m| m.text.clone()))
 }
+
+/// Saves a call's result (JSON text) as a file in `folder`, named after the server, the tool
+/// and the time (`everything__get-sum__1764560000000.json`); returns its path. Names are
+/// reduced to `[A-Za-z0-9_-]` so that no server or tool name can lead outside `folder`.
+pub fn save_result(
+    folder: &std::path::Path,
+    server: &str,
+    tool: &str,
+    result: &str,
+) -> std::io::Result<std::path::PathBuf> {
+    let safe = |name: &str| mcp_manager_core::config::names::normalize(name);
+    std::fs::create_dir_all(folder)?;
+    let pretty = serde_json::from_str::<serde_json::Value>(result)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .unwrap_or_else(|| result.to_string());
+    let path = folder.join(format!(
+        "{}__{}__{}.json",
+        safe(server),
+        safe(tool),
+        mcp_manager_history::now_ms()
+    ));
+    std::fs::write(&path, pretty)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_saved_result_stays_in_its_folder_whatever_the_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = super::save_result(dir.path(), "../evil", "a/b", r#"{"content":[]}"#).unwrap();
+        assert_eq!(path.parent().unwrap(), dir.path());
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            name.starts_with("___evil__a_b__") && name.ends_with(".json"),
+            "{name}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\n  \"content\": []\n}"
+        );
+    }
+}

@@ -14,7 +14,7 @@ mod browse;
 mod calls;
 
 pub use browse::ResourceLists;
-pub use calls::{ToolCallView, ToolView};
+pub use calls::{save_result, ToolCallView, ToolView};
 
 use std::collections::HashMap;
 use std::sync::Arc;
