@@ -225,6 +225,13 @@ pub(crate) fn server_process(
     cmd
 }
 
+/// A tool's schemas as last listed.
+#[derive(Debug, Clone)]
+struct ToolSchemas {
+    input: Value,
+    output: Option<Value>,
+}
+
 /// A local server's process: its exit is watched by a task that owns the child.
 struct Process {
     pid: Option<u32>,
@@ -356,8 +363,8 @@ pub struct Connection {
     lost: tokio::sync::Notify,
     /// A request was refused with 401 and no refresh helped: the session needs a login.
     auth_required: std::sync::atomic::AtomicBool,
-    /// Tool name → outputSchema, from the last `tools/list`.
-    output_schemas: std::sync::Mutex<Option<std::collections::HashMap<String, Value>>>,
+    /// Tool name → its schemas, from the last `tools/list` (refreshed on `list_changed`).
+    schemas: std::sync::Mutex<Option<std::collections::HashMap<String, ToolSchemas>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
@@ -736,7 +743,7 @@ impl Connection {
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
             auth_required: std::sync::atomic::AtomicBool::new(false),
-            output_schemas: std::sync::Mutex::new(None),
+            schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
             calls: None,
@@ -878,14 +885,22 @@ impl Connection {
         }
     }
 
-    /// The inputSchema of `tool` as the server lists it now (none when it is not listed).
+    /// The inputSchema of `tool` as last listed (listing once if the tools never were).
     pub async fn tool_schema(&self, tool: &str) -> Option<Value> {
-        self.list_tools()
-            .await
-            .ok()?
-            .into_iter()
-            .find(|t| t.name == tool)
-            .map(|t| t.input_schema)
+        self.listed_schemas(tool).await.map(|schemas| schemas.input)
+    }
+
+    /// `tool`'s schemas from the last `tools/list`, listing once if the tools never were.
+    async fn listed_schemas(&self, tool: &str) -> Option<ToolSchemas> {
+        let listed = self.schemas.lock().expect("schema lock").is_some();
+        if !listed {
+            self.list_tools().await.ok()?;
+        }
+        self.schemas
+            .lock()
+            .expect("schema lock")
+            .as_ref()
+            .and_then(|schemas| schemas.get(tool).cloned())
     }
 
     /// A failed request in words for a person: a timeout as "no answer within 2 s"; a closed
@@ -949,10 +964,16 @@ impl Connection {
                 }
             })
             .collect();
-        *self.output_schemas.lock().expect("schema lock") = Some(
+        *self.schemas.lock().expect("schema lock") = Some(
             summaries
                 .iter()
-                .filter_map(|t| Some((t.name.clone(), t.output_schema.clone()?)))
+                .map(|t| {
+                    let schemas = ToolSchemas {
+                        input: t.input_schema.clone(),
+                        output: t.output_schema.clone(),
+                    };
+                    (t.name.clone(), schemas)
+                })
                 .collect(),
         );
         Ok(summaries)
@@ -1217,17 +1238,7 @@ impl Connection {
         if is_error {
             return Vec::new();
         }
-        let listed = self.output_schemas.lock().expect("schema lock").is_some();
-        if !listed && self.list_tools().await.is_err() {
-            return Vec::new();
-        }
-        let schema = self
-            .output_schemas
-            .lock()
-            .expect("schema lock")
-            .as_ref()
-            .and_then(|schemas| schemas.get(tool).cloned());
-        let Some(schema) = schema else {
+        let Some(schema) = self.listed_schemas(tool).await.and_then(|s| s.output) else {
             return Vec::new();
         };
         let Some(structured) = result.get("structuredContent") else {

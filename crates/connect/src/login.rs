@@ -13,7 +13,7 @@ use std::sync::Arc;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, Transport};
 use mcp_manager_core::config::expand::{expand_config, process_env};
-use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, ErrorCode, Locations};
 
 use tokio_util::sync::CancellationToken;
 
@@ -28,12 +28,7 @@ pub fn oauth_target(
     name: &str,
 ) -> Result<(Target, Option<PathBuf>), ApiError> {
     let catalog = Catalog::load(locations);
-    let entry = catalog.effective(name).ok_or_else(|| {
-        ApiError::from(ConfigError::ServerNotFound {
-            name: name.to_string(),
-            scope: None,
-        })
-    })?;
+    let entry = catalog.require(name)?;
     let (expanded, _) = expand_config(&entry.config, &process_env);
     let Transport::Remote { url, .. } = &expanded.transport else {
         return Err(ApiError {

@@ -562,12 +562,7 @@ pub fn store_client_secret(
     secret: crate::secrets::Secret,
 ) -> Result<(), crate::ApiError> {
     let catalog = Catalog::load(locations);
-    let entry = catalog.effective(name).ok_or_else(|| {
-        crate::ApiError::from(ConfigError::ServerNotFound {
-            name: name.to_string(),
-            scope: None,
-        })
-    })?;
+    let entry = catalog.require(name)?;
     if entry.config.kind() == TransportKind::Stdio {
         return Err(ConfigError::Invalid(format!(
             "\"{name}\" is a local (stdio) server: a client secret is for remote servers"

@@ -10,7 +10,7 @@ use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
-use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, ErrorCode, Locations};
 use serde_json::Value;
 
 /// What a runtime verb asks of one server.
@@ -207,12 +207,7 @@ pub fn ask(
     let catalog = Catalog::load(locations);
     let names: Vec<String> = match server {
         Some(name) => {
-            let entry = catalog.effective(name).ok_or_else(|| {
-                ApiError::from(ConfigError::ServerNotFound {
-                    name: name.to_string(),
-                    scope: None,
-                })
-            })?;
+            let entry = catalog.require(name)?;
             if !entry.will_start() {
                 let why = if entry.disabled {
                     format!("\"{name}\" is disabled in this project: run `mcpctl enable {name}`")

@@ -25,7 +25,7 @@ use std::time::Duration;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::Transport;
 use mcp_manager_core::config::expand::{expand_config, process_env};
-use mcp_manager_core::{ApiError, ConfigError, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use serde::Serialize;
 
 /// How a check came out.
@@ -119,12 +119,7 @@ pub async fn examine(
     timeout: Duration,
 ) -> Result<Checkup, ApiError> {
     let catalog = Catalog::load(locations);
-    let entry = catalog.effective(name).ok_or_else(|| {
-        ApiError::from(ConfigError::ServerNotFound {
-            name: name.to_string(),
-            scope: None,
-        })
-    })?;
+    let entry = catalog.require(name)?;
     let mut checks = Checks::default();
     let (expanded, missing) = expand_config(&entry.config, &process_env);
     let variables = if missing.is_empty() {

@@ -141,12 +141,7 @@ impl LiveProject {
     /// saying why and what to do, when the server is unknown or may not start.
     pub async fn restart(&self, server: &str) -> Result<(), ApiError> {
         let catalog = Catalog::load(&self.locations);
-        let entry = catalog.effective(server).ok_or_else(|| {
-            ApiError::from(ConfigError::ServerNotFound {
-                name: server.to_string(),
-                scope: None,
-            })
-        })?;
+        let entry = catalog.require(server)?;
         if let Some(reason) = why_not_started(entry) {
             return Err(ApiError {
                 code: ErrorCode::InvalidRequest,

@@ -176,6 +176,15 @@ impl Catalog {
             .find(|e| e.name == name && e.shadowed_by.is_none())
     }
 
+    /// The entry used for `name`, or the error that says there is none.
+    pub fn require(&self, name: &str) -> Result<&CatalogEntry, ConfigError> {
+        self.effective(name)
+            .ok_or_else(|| ConfigError::ServerNotFound {
+                name: name.to_string(),
+                scope: None,
+            })
+    }
+
     /// Every entry named `name`, winner first.
     pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a CatalogEntry> + 'a {
         self.entries.iter().filter(move |e| e.name == name)
