@@ -1,9 +1,10 @@
 //! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
+use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::project::{
-    LoginSummary, OAuthActivity, ResourceLists, StderrTail, ToolCallView, ToolView,
+    LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
 };
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Progress, StatusEvent};
@@ -495,4 +496,107 @@ pub async fn store_client_secret(
 pub async fn window_ready(context: State<'_, Context>) -> Result<(), ApiError> {
     context.window_ready();
     Ok(())
+}
+
+/// What the servers ask of the person now (elicitation, sampling), oldest first; changes
+/// arrive as `asks-changed` events.
+#[tauri::command]
+#[specta::specta]
+pub async fn pending_asks(context: State<'_, Context>) -> Result<Vec<PendingAsk>, ApiError> {
+    Ok(context.asks().pending())
+}
+
+/// The person's reply to a server's request.
+#[tauri::command]
+#[specta::specta]
+pub async fn answer_ask(
+    context: State<'_, Context>,
+    id: u32,
+    reply: Reply,
+) -> Result<(), ApiError> {
+    context.answer_ask(id, reply)
+}
+
+/// Opens the page a URL-mode elicitation asks for in the browser, then accepts it.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_ask_url(
+    app: AppHandle,
+    context: State<'_, Context>,
+    id: u32,
+) -> Result<(), ApiError> {
+    crate::open::ask_url(&app, &context, id)
+}
+
+/// Subscribes to a resource; `on_update` gets its URI on each change. Returns the id to
+/// unfollow with.
+#[tauri::command]
+#[specta::specta]
+pub async fn follow_resource(
+    context: State<'_, Context>,
+    name: String,
+    uri: String,
+    on_update: Channel<String>,
+) -> Result<u32, ApiError> {
+    context.follow_resource(&name, &uri, on_update).await
+}
+
+/// Unsubscribes from a resource followed with `follow_resource`.
+#[tauri::command]
+#[specta::specta]
+pub async fn unfollow_resource(context: State<'_, Context>, id: u32) -> Result<(), ApiError> {
+    context.unfollow_resource(id).await
+}
+
+/// Saves one content of a resource read (its blob decoded) in the results folder; its path.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_resource(
+    app: AppHandle,
+    name: String,
+    content: String,
+) -> Result<String, ApiError> {
+    crate::open::save_resource(&app, &name, &content)
+}
+
+/// Opens a saved resource with the person's default application.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_saved_resource(app: AppHandle, path: String) -> Result<(), ApiError> {
+    crate::open::saved_result(&app, &path)
+}
+
+/// Sets a server's logging level (`logging/setLevel`).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_log_level(
+    context: State<'_, Context>,
+    name: String,
+    level: String,
+) -> Result<(), ApiError> {
+    context.project().set_log_level(&name, &level).await
+}
+
+/// The folders the servers are told they may work in.
+#[tauri::command]
+#[specta::specta]
+pub async fn roots(context: State<'_, Context>) -> Result<Vec<String>, ApiError> {
+    Ok(context.project().roots())
+}
+
+/// Replaces the roots (absolute paths of existing folders); every live server is told.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_roots(
+    context: State<'_, Context>,
+    folders: Vec<String>,
+) -> Result<Vec<String>, ApiError> {
+    context.project().set_roots(&folders).await
+}
+
+/// The tools of every connected server, by server.
+#[tauri::command]
+#[specta::specta]
+pub async fn all_tools(context: State<'_, Context>) -> Result<Vec<ServerTools>, ApiError> {
+    Ok(context.project().all_tools().await)
 }

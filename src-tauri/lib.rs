@@ -21,6 +21,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+use mcp_manager_connect::asks::{Asks, Reply};
 use mcp_manager_connect::project::{Following, LiveProject};
 use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Settings, StatusEvent};
@@ -56,9 +57,15 @@ pub struct ProjectOpened {
     pub project_dir: String,
 }
 
-/// The project open now, with what watches it.
+/// Broadcast when a server asked the person something (elicitation, sampling) or such a
+/// request was answered or withdrawn: the window asks for `pending_asks` again.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct AsksChanged;
+
+/// The project open now, with what watches it and what its servers ask of the person.
 struct Open {
     project: Arc<LiveProject>,
+    asks: Asks,
     _watcher: ConfigWatcher,
 }
 
@@ -70,6 +77,8 @@ pub struct Context {
     /// The protocol logs the window follows, by the id it was given.
     followers: Mutex<HashMap<u32, Following>>,
     next_follower: AtomicU32,
+    /// The resources the window follows (`resources/subscribe`), by the id it was given.
+    subscriptions: Mutex<HashMap<u32, Subscription>>,
     /// The history of calls made by hand, opened once at start (or why it could not be).
     history: std::sync::OnceLock<Result<History, HistoryError>>,
     /// Whether the window has painted its first list of servers: until then servers wait, so
@@ -84,6 +93,7 @@ impl Context {
             opening: tokio::sync::Mutex::new(()),
             followers: Mutex::new(HashMap::new()),
             next_follower: AtomicU32::new(1),
+            subscriptions: Mutex::new(HashMap::new()),
             history: std::sync::OnceLock::new(),
             painted: tokio::sync::watch::channel(false).0,
         }
@@ -118,6 +128,9 @@ impl Context {
         let _turn = self.opening.lock().await;
         let project = LiveProject::open(locations, Settings::from_env());
         project.supervisor().keep_protocol_logs();
+        let asks = Asks::new();
+        project.supervisor().set_answerer(Arc::new(asks.clone()));
+        forward_asks(app.clone(), &asks);
         if let Some(history) = self.history.get() {
             project.set_history(history.clone());
         }
@@ -126,9 +139,18 @@ impl Context {
         let watcher = watch_config(app.clone(), Arc::clone(&project)).map_err(ApiError::from)?;
         let old = self.open.write().expect("project lock").replace(Open {
             project: Arc::clone(&project),
+            asks,
             _watcher: watcher,
         });
         self.followers.lock().expect("followers lock").clear();
+        for (_, old) in self
+            .subscriptions
+            .lock()
+            .expect("subscriptions lock")
+            .drain()
+        {
+            old.forward.abort();
+        }
         if let Some(old) = old {
             old.project.shutdown().await;
         }
@@ -148,6 +170,79 @@ impl Context {
             report("settled");
         });
         Ok(())
+    }
+
+    /// What the open project's servers ask of the person now.
+    pub fn asks(&self) -> Asks {
+        let open = self.open.read().expect("project lock");
+        open.as_ref()
+            .expect("a project is open from start-up on")
+            .asks
+            .clone()
+    }
+
+    /// Hands the person's reply to a server's waiting request.
+    pub fn answer_ask(&self, id: u32, reply: Reply) -> Result<(), ApiError> {
+        self.asks().answer(id, reply).map_err(|err| ApiError {
+            code: mcp_manager_core::ErrorCode::InvalidRequest,
+            message: err.to_string(),
+        })
+    }
+
+    /// Subscribes to a resource and sends `channel` its URI on each
+    /// `notifications/resources/updated` of it, until unfollowed; returns the id to unfollow
+    /// with.
+    pub async fn follow_resource(
+        &self,
+        server: &str,
+        uri: &str,
+        channel: Channel<String>,
+    ) -> Result<u32, ApiError> {
+        let mut updates = self.project().subscribe_resource(server, uri).await?;
+        let wanted = uri.to_string();
+        let forward = tauri::async_runtime::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match updates.recv().await {
+                    Ok(updated) if updated == wanted => {
+                        if channel.send(updated).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        });
+        let id = self.next_follower.fetch_add(1, Ordering::Relaxed);
+        self.subscriptions
+            .lock()
+            .expect("subscriptions lock")
+            .insert(
+                id,
+                Subscription {
+                    server: server.to_string(),
+                    uri: uri.to_string(),
+                    forward,
+                },
+            );
+        Ok(id)
+    }
+
+    /// Stops following a resource and unsubscribes from it; an unknown id is already stopped.
+    pub async fn unfollow_resource(&self, id: u32) -> Result<(), ApiError> {
+        let removed = self
+            .subscriptions
+            .lock()
+            .expect("subscriptions lock")
+            .remove(&id);
+        let Some(subscription) = removed else {
+            return Ok(());
+        };
+        subscription.forward.abort();
+        self.project()
+            .unsubscribe_resource(&subscription.server, &subscription.uri)
+            .await
     }
 
     /// Opens the project in `folder` (as `--project` would).
@@ -214,6 +309,13 @@ impl Context {
     }
 }
 
+/// A resource the window follows.
+struct Subscription {
+    server: String,
+    uri: String,
+    forward: tauri::async_runtime::JoinHandle<()>,
+}
+
 /// Where the generated TypeScript goes, relative to the workspace root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings.ts";
 
@@ -266,12 +368,24 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::copy_server,
             commands::store_client_secret,
             commands::window_ready,
+            commands::pending_asks,
+            commands::answer_ask,
+            commands::open_ask_url,
+            commands::follow_resource,
+            commands::unfollow_resource,
+            commands::save_resource,
+            commands::open_saved_resource,
+            commands::set_log_level,
+            commands::roots,
+            commands::set_roots,
+            commands::all_tools,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
             ServerStatusChanged,
             ProjectOpened,
-            LoginActivityChanged
+            LoginActivityChanged,
+            AsksChanged
         ])
 }
 
@@ -408,6 +522,21 @@ fn forward_statuses(handle: AppHandle, project: &LiveProject) {
                 // The UI reloads every status on `config-changed`; a lag only delays it.
                 Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => break,
+            }
+        }
+    });
+}
+
+/// Every change of what the servers ask of the person becomes one `asks-changed` event,
+/// until the project's requests are gone.
+fn forward_asks(handle: AppHandle, asks: &Asks) {
+    let mut changes = asks.changes();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        // A lag only means several changes: one event says them all.
+        while let Ok(()) | Err(RecvError::Lagged(_)) = changes.recv().await {
+            if let Err(err) = AsksChanged.emit(&handle) {
+                eprintln!("mcp-manager: could not emit asks-changed: {err}");
             }
         }
     });

@@ -5,8 +5,9 @@
 //! Why from Rust and not from the page: the window holds no opener permission at all, so a
 //! page that misbehaves cannot open arbitrary URLs or run programs. It can only ask for "the
 //! login page of server X" (the URL the login itself produced), "the file entry X is written
-//! in" (a path the catalog read) or "this saved result" (a file of the results folder,
-//! checked), and this module resolves those here.
+//! in" (a path the catalog read), "the page server request N asks for" (an http or https URL a
+//! server sent, opened only on the person's click) or "this saved result" (a file of the
+//! results folder, checked), and this module resolves those here.
 
 use mcp_manager_connect::oauth::Phase;
 use mcp_manager_connect::project::LiveProject;
@@ -108,4 +109,43 @@ pub fn config_file(
                 entry.path.display()
             ))
         })
+}
+
+/// Saves one content of a resource read in the results folder; its path.
+pub fn save_resource(app: &AppHandle, server: &str, content: &str) -> Result<String, ApiError> {
+    let folder = results_folder(app)?;
+    mcp_manager_connect::project::save_resource(&folder, server, content)
+        .map(|path| path.display().to_string())
+        .map_err(|err| {
+            refused(format!(
+                "the resource could not be saved in {} ({err})",
+                folder.display()
+            ))
+        })
+}
+
+/// Opens the page a URL-mode elicitation asks for, then accepts the request: the person
+/// clicked "Open" after reading where it leads. Only http and https are opened.
+pub fn ask_url(app: &AppHandle, context: &crate::Context, id: u32) -> Result<(), ApiError> {
+    let asks = context.asks();
+    let url = asks.url_of(id).map_err(|err| refused(err.to_string()))?;
+    let scheme_ok = tauri::Url::parse(&url)
+        .map(|parsed| matches!(parsed.scheme(), "http" | "https"))
+        .unwrap_or(false);
+    if !scheme_ok {
+        return Err(refused(format!(
+            "{url} is not a web address (http or https): it was not opened; decline the request"
+        )));
+    }
+    app.opener().open_url(&url, None::<&str>).map_err(|err| {
+        refused(format!(
+            "the browser could not be opened ({err}): copy the address instead"
+        ))
+    })?;
+    context.answer_ask(
+        id,
+        mcp_manager_connect::asks::Reply::Accept {
+            content: "{}".into(),
+        },
+    )
 }

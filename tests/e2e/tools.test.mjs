@@ -68,10 +68,12 @@ async function run() {
   await browser.$('[data-testid="run-tool"]').click();
 }
 
+/** The result's first text, as plain text (JSON text is shown as a tree first). */
 async function resultText() {
-  const text = browser.$('[data-testid="content-text"]');
-  await text.waitForExist({ timeout: 15_000, timeoutMsg: "no result came" });
-  return text.getText();
+  const view = browser.$('[data-testid="content-text-view"]');
+  await view.waitForExist({ timeout: 15_000, timeoutMsg: "no result came" });
+  if ((await view.getAttribute("data-mode")) !== "plain") await view.$('[data-testid="view-plain"]').click();
+  return view.$('[data-testid="content-text"]').getText();
 }
 
 test("the sum: numbers checked before sending, refused rather than rounded, then the exact exchange", async () => {
@@ -171,9 +173,12 @@ test("an image and structured content are shown as what they are", async () => {
   await browser.$('[data-testid="tool-row"][data-tool="get-structured-content"]').click();
   await field("/location").$('[data-testid="choice-input"]').selectByVisibleText("Chicago");
   await run();
-  const structured = browser.$('[data-testid="structured-content"]');
+  const structured = browser.$('[data-testid="structured-content-view"]');
   await structured.waitForExist({ timeout: 10_000 });
-  assert.ok(JSON.parse(await structured.getText()).temperature !== undefined);
+  assert.equal(await structured.getAttribute("data-mode"), "json", "shown as a tree first");
+  assert.ok(await structured.$('[data-testid="json-leaf"][data-path="/temperature"]').isExisting());
+  await structured.$('[data-testid="view-plain"]').click();
+  assert.ok(JSON.parse(await structured.$('[data-testid="structured-content"]').getText()).temperature !== undefined);
   assert.equal(await browser.$('[data-testid="schema-errors"]').isExisting(), false, "it matches its outputSchema");
 });
 

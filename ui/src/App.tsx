@@ -20,6 +20,14 @@ import type { LoginApi } from "./login/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
+import type { AsksApi } from "./asks/api";
+import { AskStore } from "./asks/askStore";
+import { AsksDock } from "./asks/AsksDock";
+import { FollowStore } from "./browse/followStore";
+import type { SessionApi } from "./session/api";
+import { RootsPanel } from "./session/RootsPanel";
+import { AllTools, type Chosen } from "./tools/AllTools";
+import { ToolRunner } from "./tools/ToolRunner";
 
 export interface Backend {
   /**
@@ -38,6 +46,10 @@ export interface Backend {
   doctor?: DoctorApi;
   tools?: ToolsApi;
   browse?: BrowseApi;
+  /** What servers ask of the person (elicitation, sampling). */
+  asks?: AsksApi;
+  /** Log levels and roots of the live sessions. */
+  session?: SessionApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -65,6 +77,11 @@ export function App({
   const search = useRef<HTMLInputElement>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [interchanging, setInterchanging] = useState(false);
+  const [rooting, setRooting] = useState(false);
+  const [view, setView] = useState<"servers" | "tools">("servers");
+  const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
+  const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
+  const [askStore] = useState(() => (backend.asks ? new AskStore(backend.asks.pending) : null));
   const editedName = useRef<string | null>(null);
   editedName.current = editing?.original?.name ?? null;
 
@@ -106,6 +123,13 @@ export function App({
   }, [list, backend]);
   const current = list?.servers.find((server) => rowKey(server) === selected) ?? null;
   const counts = list ? countStates(list.servers, statuses) : null;
+  // The list of every server's tools is read again when a server connects, leaves or changes
+  // its number of tools.
+  const toolsKey = [...statuses.entries()]
+    .flatMap(([name, status]) => (status.state === "connected" ? [`${name}:${status.counts.tools ?? ""}`] : []))
+    .sort()
+    .join(",");
+  const showingTools = view === "tools" && !!backend.tools;
 
   return (
     <Tooltip.Provider delayDuration={300}>
@@ -125,6 +149,23 @@ export function App({
                 {list.projectDir}
               </span>
             ))}
+          {backend.tools && (
+            <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
+              {(["servers", "tools"] as const).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  role="tab"
+                  data-testid={`view-${v}`}
+                  aria-selected={view === v}
+                  onClick={() => setView(v)}
+                  className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
+                >
+                  {v === "servers" ? "Servers" : "All tools"}
+                </button>
+              ))}
+            </div>
+          )}
           <input
             ref={search}
             type="search"
@@ -133,7 +174,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className="ml-auto w-56 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+            className={`${backend.tools ? "" : "ml-auto "}w-56 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button
@@ -145,8 +186,23 @@ export function App({
             </Button>
           )}
           {backend.interop && (
-            <Button testId="open-import-export" onClick={() => setInterchanging(true)}>
+            <Button testId="open-import-export" onClick={() => {
+                setRooting(false);
+                setInterchanging(true);
+              }}>
               Import / Export
+            </Button>
+          )}
+          {backend.session && (
+            <Button
+              testId="open-roots"
+              onClick={() => {
+                setInterchanging(false);
+                setEditing(null);
+                setRooting(true);
+              }}
+            >
+              Roots
             </Button>
           )}
           <Button testId="refresh" onClick={() => void store.refresh()}>
@@ -167,7 +223,7 @@ export function App({
           </div>
         )}
         <div className="flex min-h-0 flex-1">
-          <main className="min-w-0 flex-1 overflow-y-auto px-5 py-4">
+          <main className={`min-w-0 flex-1 px-5 py-4 ${showingTools ? "flex flex-col" : "overflow-y-auto"}`}>
             {state.status === "loading" && (
               <p className="text-sm text-slate-500" data-testid="loading">
                 Reading configuration…
@@ -176,13 +232,28 @@ export function App({
             {state.status === "error" && (
               <ErrorNotice error={state.error} testId="load-error" />
             )}
-            {list && (
+            {showingTools && backend.tools ? (
+              <AllTools
+                api={backend.tools}
+                refreshKey={toolsKey}
+                chosen={chosenTool}
+                onChoose={(tool) => {
+                  setRooting(false);
+                  setInterchanging(false);
+                  setEditing(null);
+                  setChosenTool(tool);
+                }}
+              />
+            ) : list && (
               <ServerList
                 list={list}
                 statuses={statuses}
                 query={query}
                 selected={selected}
-                onSelect={(server: ServerSummary) => setSelected(rowKey(server))}
+                onSelect={(server: ServerSummary) => {
+                  setRooting(false);
+                  setSelected(rowKey(server));
+                }}
               />
             )}
           </main>
@@ -201,6 +272,28 @@ export function App({
                 }}
               />
             </aside>
+          ) : showingTools && chosenTool && backend.tools && !rooting && !interchanging ? (
+            <aside className={ASIDE}>
+              <div className="mb-2 flex items-center">
+                <h2 className="font-mono text-lg font-semibold">{chosenTool.server}</h2>
+                <button type="button" data-testid="close-tool" onClick={() => setChosenTool(null)} className="ml-auto text-sm text-slate-500 hover:text-slate-800">
+                  Close
+                </button>
+              </div>
+              <ToolRunner
+                key={`${chosenTool.server}\n${chosenTool.tool.name}`}
+                server={chosenTool.server}
+                tool={chosenTool.tool}
+                api={backend.tools}
+                browse={backend.browse}
+                loaded={null}
+                onCalled={() => {}}
+              />
+            </aside>
+          ) : rooting && backend.session ? (
+            <aside className={ASIDE}>
+              <RootsPanel api={backend.session} chooseFolder={backend.projects?.chooseFolder} onClose={() => setRooting(false)} />
+            </aside>
           ) : interchanging && backend.interop ? (
             <aside className={ASIDE}>
               <ImportExport api={backend.interop} onClose={() => setInterchanging(false)} />
@@ -217,6 +310,8 @@ export function App({
                   doctor={backend.doctor}
                   tools={backend.tools}
                   browse={backend.browse}
+                  session={backend.session}
+                  follows={follows}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {
@@ -228,6 +323,7 @@ export function App({
             )
           )}
         </div>
+        {askStore && backend.asks && <AsksDock store={askStore} api={backend.asks} />}
       </div>
     </Tooltip.Provider>
   );

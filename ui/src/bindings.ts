@@ -101,10 +101,39 @@ export const commands = {
 	storeClientSecret: (name: string, secret: string) => typedError<null, ApiError>(__TAURI_INVOKE("store_client_secret", { name, secret })),
 	/**  The window painted its first list of servers (start-up is measured up to here). */
 	windowReady: () => typedError<null, ApiError>(__TAURI_INVOKE("window_ready")),
+	/**
+	 *  What the servers ask of the person now (elicitation, sampling), oldest first; changes
+	 *  arrive as `asks-changed` events.
+	 */
+	pendingAsks: () => typedError<PendingAsk[], ApiError>(__TAURI_INVOKE("pending_asks")),
+	/**  The person's reply to a server's request. */
+	answerAsk: (id: number, reply: Reply) => typedError<null, ApiError>(__TAURI_INVOKE("answer_ask", { id, reply })),
+	/**  Opens the page a URL-mode elicitation asks for in the browser, then accepts it. */
+	openAskUrl: (id: number) => typedError<null, ApiError>(__TAURI_INVOKE("open_ask_url", { id })),
+	/**
+	 *  Subscribes to a resource; `on_update` gets its URI on each change. Returns the id to
+	 *  unfollow with.
+	 */
+	followResource: (name: string, uri: string, onUpdate: Channel<string>) => typedError<number, ApiError>(__TAURI_INVOKE("follow_resource", { name, uri, onUpdate })),
+	/**  Unsubscribes from a resource followed with `follow_resource`. */
+	unfollowResource: (id: number) => typedError<null, ApiError>(__TAURI_INVOKE("unfollow_resource", { id })),
+	/**  Saves one content of a resource read (its blob decoded) in the results folder; its path. */
+	saveResource: (name: string, content: string) => typedError<string, ApiError>(__TAURI_INVOKE("save_resource", { name, content })),
+	/**  Opens a saved resource with the person's default application. */
+	openSavedResource: (path: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_saved_resource", { path })),
+	/**  Sets a server's logging level (`logging/setLevel`). */
+	setLogLevel: (name: string, level: string) => typedError<null, ApiError>(__TAURI_INVOKE("set_log_level", { name, level })),
+	/**  The folders the servers are told they may work in. */
+	roots: () => typedError<string[], ApiError>(__TAURI_INVOKE("roots")),
+	/**  Replaces the roots (absolute paths of existing folders); every live server is told. */
+	setRoots: (folders: string[]) => typedError<string[], ApiError>(__TAURI_INVOKE("set_roots", { folders })),
+	/**  The tools of every connected server, by server. */
+	allTools: () => typedError<ServerTools[], ApiError>(__TAURI_INVOKE("all_tools")),
 };
 
 /** Events */
 export const events = {
+	asksChanged: makeEvent<AsksChanged, AsksChanged>("asks-changed"),
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
 	loginActivityChanged: makeEvent<LoginActivityChanged, LoginActivityChanged>("login-activity-changed"),
 	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
@@ -127,6 +156,21 @@ export type Approval =
 /**  Nobody has decided: it does not start. Show Approve and Reject buttons. */
 "pending";
 
+/**  What a server asks for. */
+export type AskKind = 
+/**  Elicitation in form mode: fields of a `requestedSchema`. */
+"form" | 
+/**  Elicitation in URL mode: a page the person should open. */
+"url" | 
+/**  Sampling: a completion the person writes by hand, or refuses. */
+"sampling";
+
+/**
+ *  Broadcast when a server asked the person something (elicitation, sampling) or such a
+ *  request was answered or withdrawn: the window asks for `pending_asks` again.
+ */
+export type AsksChanged = null;
+
 /**  Which calls to list, newest first. */
 export type CallFilter = {
 	server: string | null,
@@ -138,6 +182,11 @@ export type CallFilter = {
 	saved?: boolean,
 	/**  At most this many (100 when 0). */
 	limit?: number,
+	/**
+	 *  Leave the results out (`result` is none): a list to show need not carry a 50 MB result
+	 *  across to the window every time it is refreshed.
+	 */
+	withoutResults?: boolean,
 };
 
 /**  A recorded call, as the window and `mcpctl` show it. */
@@ -488,6 +537,17 @@ export type OAuthActivity = {
 	traces: Trace[],
 };
 
+/**  A request waiting for the person. */
+export type PendingAsk = {
+	id: number,
+	server: string,
+	kind: AskKind,
+	/**  The request's params as the server sent them, as JSON. */
+	request: string,
+	/**  When it came, in milliseconds since the Unix epoch. */
+	receivedMs: number | null,
+};
+
 /**  Where a login is, for the window. */
 export type Phase = { phase: "discovering" } | { phase: "registering" } | 
 /**  The authorization URL is shown; `opened` says whether a browser took it. */
@@ -515,6 +575,19 @@ export type RecentProject = {
 	/**  Whether it is the project open now. */
 	current: boolean,
 };
+
+/**  The person's answer to a [`PendingAsk`]. */
+export type Reply = 
+/**  Elicitation accepted: the form's values as a JSON object (`{}` for a URL). */
+{ reply: "accept"; content: string } | 
+/**  Elicitation declined. */
+{ reply: "decline" } | 
+/**  Elicitation dismissed without a choice. */
+{ reply: "cancel" } | 
+/**  Sampling answered by hand with this text, as if from `model`. */
+{ reply: "complete"; text: string; model: string } | 
+/**  Sampling refused, with the reason the server is told. */
+{ reply: "reject"; reason: string };
 
 /**  A server's resources and resource templates, as JSON text (arrays, as listed). */
 export type ResourceLists = {
@@ -640,6 +713,14 @@ export type ServerSummary = {
 	missingVariables: MissingVariable[],
 };
 
+/**  One connected server's tools, for the list of every server's tools. */
+export type ServerTools = {
+	server: string,
+	tools: ToolView[],
+	/**  Why the list could not be had (the server is still connected). */
+	problem: string | null,
+};
+
 /**  Which settings file a rule is in. */
 export type SettingsFile = 
 /**  `.claude/settings.local.json`: the person's own, not committed. */
@@ -742,6 +823,8 @@ export type ToolView = {
 	inputSchema: string,
 	outputSchema: string | null,
 	annotations: string | null,
+	/**  The tool's `_meta` as JSON text, whole. */
+	meta: string | null,
 };
 
 /**  One login, logout or authorized connect, as recorded. */

@@ -13,6 +13,8 @@ import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
+import { asksApi } from "./asks/api";
+import { sessionApi } from "./session/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -35,6 +37,8 @@ const backend: Backend = {
   doctor: doctorApi,
   tools: toolsApi,
   browse: browseApi,
+  asks: asksApi,
+  session: sessionApi,
   onFirstPaint: () => void commands.windowReady(),
 };
 

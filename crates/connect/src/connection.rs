@@ -318,6 +318,8 @@ pub struct ToolSummary {
     pub output_schema: Option<Value>,
     /// The tool's annotations as sent (readOnlyHint, destructiveHint, …).
     pub annotations: Option<Value>,
+    /// The tool's `_meta` as sent (what the spec leaves to each implementation).
+    pub meta: Option<Value>,
 }
 
 /// The result of a tool call, kept whole, with its timing.
@@ -357,6 +359,8 @@ pub struct Connection {
     server: String,
     answerer: std::sync::Arc<dyn Answerer>,
     progress: ProgressRoutes,
+    /// `notifications/resources/updated` URIs (see [`Connection::resource_updates`]).
+    updates: tokio::sync::broadcast::Sender<String>,
     /// List-changed notifications, for whoever takes them first (the supervisor).
     changes: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<ListKind>>>,
     /// Woken when a request fails at the transport: the session is lost.
@@ -734,12 +738,14 @@ impl Connection {
         progress: ProgressRoutes,
     ) -> Connection {
         let peer = service.peer().clone();
+        let updates = service.service().updates.clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
             transport_errors: std::sync::atomic::AtomicU32::new(0),
             server: server.to_string(),
             answerer,
             progress,
+            updates,
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),
             auth_required: std::sync::atomic::AtomicBool::new(false),
@@ -961,6 +967,7 @@ impl Connection {
                     input_schema: value.get("inputSchema").cloned().unwrap_or(Value::Null),
                     output_schema: value.get("outputSchema").cloned(),
                     annotations: value.get("annotations").cloned(),
+                    meta: value.get("_meta").cloned(),
                 }
             })
             .collect();
@@ -1050,6 +1057,18 @@ impl Connection {
     pub async fn subscribe(&self, uri: &str) -> Result<(), ServiceError> {
         let params = rmcp::model::SubscribeRequestParams::new(uri.to_string());
         self.note(self.peer.subscribe(params).await).map(|_| ())
+    }
+
+    /// `resources/unsubscribe`: no more `notifications/resources/updated` for `uri`.
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        let params = rmcp::model::UnsubscribeRequestParams::new(uri.to_string());
+        self.note(self.peer.unsubscribe(params).await).map(|_| ())
+    }
+
+    /// The URIs of `notifications/resources/updated` from now on.
+    pub fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.updates.subscribe()
     }
 
     /// `logging/setLevel` (debug, info, notice, warning, error, critical, alert, emergency).

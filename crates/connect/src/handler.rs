@@ -72,6 +72,8 @@ pub(crate) struct Handler {
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
     changes: UnboundedSender<ListKind>,
     pub(crate) progress: ProgressRoutes,
+    /// `notifications/resources/updated`, by URI, for whoever subscribed in the window.
+    pub(crate) updates: tokio::sync::broadcast::Sender<String>,
     /// Where the session's messages are recorded, when someone keeps a log.
     pub(crate) protocol: Option<crate::protocol_log::ProtocolLog>,
 }
@@ -107,6 +109,7 @@ impl Handler {
             roots,
             changes,
             progress: ProgressRoutes::default(),
+            updates: tokio::sync::broadcast::channel(64).0,
             protocol: None,
         }
     }
@@ -120,10 +123,14 @@ impl ClientHandler for Handler {
     async fn create_elicitation(
         &self,
         request: rmcp::model::ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<rmcp::model::ElicitResult, ErrorData> {
         let request = serde_json::to_value(request).unwrap_or_default();
-        let mut answer = self.answerer.elicit(&self.server, request.clone()).await;
+        // A request the server withdraws stops waiting for the answerer (the person).
+        let mut answer = tokio::select! {
+            answer = self.answerer.elicit(&self.server, request.clone()) => answer,
+            _ = context.ct.cancelled() => return Err(withdrawn()),
+        };
         fill_defaults(&request, &mut answer);
         serde_json::from_value(answer).map_err(|err| {
             ErrorData::internal_error(format!("our elicitation answer is invalid: {err}"), None)
@@ -133,10 +140,14 @@ impl ClientHandler for Handler {
     async fn create_message(
         &self,
         request: rmcp::model::CreateMessageRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
         let request = serde_json::to_value(request).unwrap_or_default();
-        match self.answerer.sample(&self.server, request).await {
+        let answer = tokio::select! {
+            answer = self.answerer.sample(&self.server, request) => answer,
+            _ = context.ct.cancelled() => return Err(withdrawn()),
+        };
+        match answer {
             Ok(result) => serde_json::from_value(result).map_err(|err| {
                 ErrorData::internal_error(format!("our sampling answer is invalid: {err}"), None)
             }),
@@ -177,6 +188,14 @@ impl ClientHandler for Handler {
         }
     }
 
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.updates.send(params.uri);
+    }
+
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         let _ = self.changes.send(ListKind::Tools);
     }
@@ -188,6 +207,11 @@ impl ClientHandler for Handler {
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
         let _ = self.changes.send(ListKind::Prompts);
     }
+}
+
+/// The answer to a request the server cancelled (it does not read it).
+fn withdrawn() -> ErrorData {
+    ErrorData::internal_error("the request was cancelled by the server", None)
 }
 
 /// SEP-1034: an accepted form answer gets the `default` of every field of the requested

@@ -1,5 +1,7 @@
 //! MCP Manager's connection engine: one supervised `rmcp` client per configured server.
 //!
+//! - [`answer`] and [`asks`]: requests a server makes of us (elicitation, sampling); the
+//!   window's [`asks::Asks`] holds them until the person answers.
 //! - [`status`]: the public, serializable status of a server, and the event sent on every
 //!   change of it.
 //! - [`supervisor`]: owns every server's state machine; [`supervisor::Supervisor::start`]
@@ -19,6 +21,7 @@
 //! This crate never links Tauri: the app forwards its events, `mcpctl` prints them.
 
 pub mod answer;
+pub mod asks;
 pub mod connection;
 pub mod doctor;
 mod handler;

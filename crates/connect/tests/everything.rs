@@ -570,3 +570,112 @@ async fn roots_are_the_project_until_set_and_every_session_hears_of_a_change() {
     }
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_person_answers_elicitation_and_sampling_through_asks() {
+    use mcp_manager_connect::asks::{AskKind, Asks, Reply};
+    use std::sync::Arc;
+
+    let asks = Asks::new();
+    let connection = Arc::new(
+        Connection::open_with(
+            "everything",
+            &support::everything_stdio(),
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            StderrLog::default(),
+            Arc::new(asks.clone()),
+        )
+        .await
+        .unwrap(),
+    );
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let connection = Arc::clone(&connection);
+        tokio::spawn(async move {
+            connection
+                .call_tool(
+                    tool,
+                    arguments.as_object().cloned(),
+                    Some(Duration::from_secs(30)),
+                )
+                .await
+                .map(|outcome| outcome.result.to_string())
+                .unwrap_or_else(|err| err.to_string())
+        })
+    };
+    let next_ask = || async {
+        let mut changes = asks.changes();
+        loop {
+            if let Some(ask) = asks.pending().into_iter().next() {
+                return ask;
+            }
+            tokio::time::timeout(Duration::from_secs(20), changes.recv())
+                .await
+                .expect("the server asks")
+                .unwrap();
+        }
+    };
+
+    let elicited = call("trigger-elicitation-request", json!({}));
+    let ask = next_ask().await;
+    assert_eq!(
+        (ask.kind, ask.server.as_str()),
+        (AskKind::Form, "everything")
+    );
+    let request: serde_json::Value = serde_json::from_str(&ask.request).unwrap();
+    assert!(
+        request["requestedSchema"]["properties"]["name"].is_object(),
+        "{request}"
+    );
+    asks.answer(
+        ask.id,
+        Reply::Accept {
+            content: json!({"name": "Grace Hopper", "check": true}).to_string(),
+        },
+    )
+    .unwrap();
+    let said = elicited.await.unwrap();
+    assert!(said.contains("Grace Hopper"), "{said}");
+    assert!(asks.pending().is_empty());
+
+    let sampled = call(
+        "trigger-sampling-request",
+        json!({"prompt": "capital of France?", "maxTokens": 20}),
+    );
+    let ask = next_ask().await;
+    assert_eq!(ask.kind, AskKind::Sampling);
+    assert!(
+        ask.request.contains("capital of France?"),
+        "{}",
+        ask.request
+    );
+    asks.answer(
+        ask.id,
+        Reply::Complete {
+            text: "Paris, written by hand".into(),
+            model: "a person".into(),
+        },
+    )
+    .unwrap();
+    let said = sampled.await.unwrap();
+    assert!(said.contains("Paris, written by hand"), "{said}");
+
+    let refused = call(
+        "trigger-sampling-request",
+        json!({"prompt": "again?", "maxTokens": 5}),
+    );
+    let ask = next_ask().await;
+    asks.answer(
+        ask.id,
+        Reply::Reject {
+            reason: "no sampling today".into(),
+        },
+    )
+    .unwrap();
+    let said = refused.await.unwrap();
+    assert!(
+        said.contains("no sampling today"),
+        "the server hears why: {said}"
+    );
+    connection.shutdown().await;
+}

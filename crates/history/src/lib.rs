@@ -120,6 +120,10 @@ pub struct CallFilter {
     /// At most this many (100 when 0).
     #[serde(default)]
     pub limit: u32,
+    /// Leave the results out (`result` is none): a list to show need not carry a 50 MB result
+    /// across to the window every time it is refreshed.
+    #[serde(default)]
+    pub without_results: bool,
 }
 
 /// The history file, open.
@@ -214,8 +218,9 @@ impl History {
 
     /// The calls matching `filter`, newest first.
     pub async fn search(&self, filter: &CallFilter) -> Result<Vec<CallRecord>, HistoryError> {
-        let mut sql = String::from(
-            "SELECT id, at_ms, server, tool, arguments, result, status, error, duration_ms, name FROM calls WHERE 1 = 1",
+        let mut sql = format!(
+            "SELECT id, at_ms, server, tool, arguments, {}, status, error, duration_ms, name FROM calls WHERE 1 = 1",
+            if filter.without_results { "NULL AS result" } else { "result" }
         );
         let mut binds: Vec<String> = Vec::new();
         if let Some(server) = &filter.server {

@@ -70,6 +70,16 @@ async fn calls_are_kept_across_reopening_searched_and_named() {
         1,
         "the result is searched"
     );
+    let light = CallFilter {
+        without_results: true,
+        ..text("sum done")
+    };
+    let light = history.search(&light).await.unwrap();
+    assert_eq!(
+        (light.len(), light[0].result.as_deref()),
+        (1, None),
+        "found by its result, listed without it"
+    );
     let failed = CallFilter {
         status: Some(CallStatus::Failed),
         ..CallFilter::default()

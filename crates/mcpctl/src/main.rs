@@ -503,6 +503,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
                     status,
                     saved,
                     limit,
+                    without_results: false,
                 },
                 json,
             )

@@ -1,8 +1,10 @@
 // A server's resources: the list and the templates (filled by a form of their RFC 6570
-// variables), and what a read gives: text shown, an image shown, other blobs by type and size.
+// variables), and the resource chosen, read (see ResourceView).
 import { useEffect, useState } from "react";
 import type { ApiError } from "../bindings";
 import type { BrowseApi } from "./api";
+import { ResourceView } from "./ResourceView";
+import type { FollowStore } from "./followStore";
 import { expand, variables } from "./uriTemplate";
 
 interface Resource {
@@ -18,18 +20,10 @@ interface Template {
   title?: string;
   description?: string;
 }
-interface Contents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-
-export function ResourcesPanel({ server, api }: { server: string; api: BrowseApi }) {
+export function ResourcesPanel({ server, api, follows }: { server: string; api: BrowseApi; follows?: FollowStore }) {
   const [lists, setLists] = useState<{ resources: Resource[]; templates: Template[] } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [read, setRead] = useState<{ uri: string; contents: Contents[] } | null>(null);
-  const [readError, setReadError] = useState<ApiError | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
     void api.resources(server).then((outcome) => {
@@ -41,16 +35,7 @@ export function ResourcesPanel({ server, api }: { server: string; api: BrowseApi
       current = false;
     };
   }, [server, api]);
-  const open = async (uri: string) => {
-    const outcome = await api.read(server, uri);
-    if (outcome.ok) {
-      setRead({ uri, contents: (JSON.parse(outcome.value) as { contents?: Contents[] }).contents ?? [] });
-      setReadError(null);
-    } else {
-      setRead(null);
-      setReadError(outcome.error);
-    }
-  };
+  const open = (uri: string) => setChosen(uri);
   if (error) return <p className="text-sm text-red-700 dark:text-red-300">{error.message}</p>;
   if (!lists) return <p className="text-sm text-slate-500">Loading the resources…</p>;
   return (
@@ -58,7 +43,7 @@ export function ResourcesPanel({ server, api }: { server: string; api: BrowseApi
       <ul className="flex max-h-56 flex-col overflow-auto rounded border border-slate-200 dark:border-slate-800">
         {lists.resources.map((r) => (
           <li key={r.uri}>
-            <button type="button" data-testid="resource-row" data-uri={r.uri} onClick={() => void open(r.uri)} className="flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60">
+            <button type="button" data-testid="resource-row" data-uri={r.uri} onClick={() => open(r.uri)} className="flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60">
               <span className="shrink-0 font-medium">{r.title ?? r.name ?? r.uri}</span>
               <code className="min-w-0 truncate text-xs text-slate-500">{r.uri}</code>
               {r.mimeType && <span className="ml-auto shrink-0 text-xs text-slate-500">{r.mimeType}</span>}
@@ -68,35 +53,9 @@ export function ResourcesPanel({ server, api }: { server: string; api: BrowseApi
         {lists.resources.length === 0 && <li className="px-2 py-1 text-sm text-slate-500">No resources listed.</li>}
       </ul>
       {lists.templates.map((t) => (
-        <TemplateForm key={t.uriTemplate} template={t} onRead={(uri) => void open(uri)} />
+        <TemplateForm key={t.uriTemplate} template={t} onRead={(uri) => open(uri)} />
       ))}
-      {readError && (
-        <p data-testid="read-error" className="text-sm text-red-700 dark:text-red-300">
-          {readError.message}
-        </p>
-      )}
-      {read && (
-        <section data-testid="resource-contents" data-uri={read.uri} className="flex flex-col gap-2">
-          {read.contents.map((c, i) => (
-            <div key={i}>
-              <div className="text-xs text-slate-500">
-                <code>{c.uri}</code> {c.mimeType ?? ""}
-              </div>
-              {c.text !== undefined ? (
-                <pre data-testid="resource-text" className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs dark:bg-slate-900">
-                  {c.text}
-                </pre>
-              ) : c.mimeType?.startsWith("image/") ? (
-                <img data-testid="resource-image" alt={c.uri} src={`data:${c.mimeType};base64,${c.blob ?? ""}`} className="max-h-64" />
-              ) : (
-                <p data-testid="resource-blob" className="text-sm">
-                  Binary content ({c.mimeType ?? "no type given"}), {Math.floor(((c.blob ?? "").length * 3) / 4).toLocaleString()} bytes.
-                </p>
-              )}
-            </div>
-          ))}
-        </section>
-      )}
+      {chosen && <ResourceView key={chosen} server={server} uri={chosen} api={api} follows={follows} />}
     </div>
   );
 }

@@ -16,13 +16,17 @@ import { ToolsPanel } from "../tools/ToolsPanel";
 import type { BrowseApi } from "../browse/api";
 import { ResourcesPanel } from "../browse/ResourcesPanel";
 import { PromptsPanel } from "../browse/PromptsPanel";
+import type { FollowStore } from "../browse/followStore";
+import type { SessionApi } from "../session/api";
+import { NotificationsPanel } from "../session/NotificationsPanel";
 
-type Tab = "overview" | "tools" | "resources" | "prompts" | "protocol" | "oauth" | "doctor";
+type Tab = "overview" | "tools" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
 const TAB_LABEL: Record<Tab, string> = {
   overview: "Overview",
   tools: "Tools",
   resources: "Resources",
   prompts: "Prompts",
+  notifications: "Notifications",
   protocol: "Protocol log",
   oauth: "Login & OAuth",
   doctor: "Doctor",
@@ -38,6 +42,8 @@ export function ServerDetail({
   doctor,
   tools,
   browse,
+  session,
+  follows,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -48,6 +54,8 @@ export function ServerDetail({
   doctor?: DoctorApi;
   tools?: ToolsApi;
   browse?: BrowseApi;
+  session?: SessionApi;
+  follows?: FollowStore;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -64,12 +72,13 @@ export function ServerDetail({
   }, [server.name, server.scope]);
   const tabs: Tab[] = server.shadowedBy
     ? []
-    : (["overview", "tools", "resources", "prompts", "protocol", "oauth", "doctor"] as const).filter(
+    : (["overview", "tools", "resources", "prompts", "notifications", "protocol", "oauth", "doctor"] as const).filter(
         (t) =>
           t === "overview" ||
           (t === "tools" && !!tools && status?.state === "connected" && status.capabilities.tools) ||
           (t === "resources" && !!browse && status?.state === "connected" && status.capabilities.resources) ||
           (t === "prompts" && !!browse && status?.state === "connected" && status.capabilities.prompts) ||
+          (t === "notifications" && !!followLog && !!session && status?.state === "connected") ||
           (t === "protocol" && !!followLog) ||
           (t === "oauth" && !!login && remote) ||
           (t === "doctor" && !!doctor),
@@ -131,10 +140,23 @@ export function ServerDetail({
       )}
       {shown === "protocol" && followLog ? (
         <ProtocolLog key={server.name} server={server.name} follow={followLog} />
+      ) : shown === "notifications" && followLog && session ? (
+        <NotificationsPanel
+          key={server.name}
+          server={server.name}
+          follow={followLog}
+          api={session}
+          logging={status?.state === "connected" && status.capabilities.logging}
+        />
       ) : shown === "tools" && tools ? (
-        <ToolsPanel key={server.name} server={server.name} api={tools} />
+        <ToolsPanel key={server.name} server={server.name} api={tools} browse={browse} />
       ) : shown === "resources" && browse ? (
-        <ResourcesPanel key={server.name} server={server.name} api={browse} />
+        <ResourcesPanel
+          key={server.name}
+          server={server.name}
+          api={browse}
+          follows={status?.state === "connected" && status.capabilities.resourcesSubscribe ? follows : undefined}
+        />
       ) : shown === "prompts" && browse ? (
         <PromptsPanel key={server.name} server={server.name} api={browse} />
       ) : shown === "oauth" && login ? (

@@ -1,14 +1,21 @@
-// A tool's result as the server sent it: each content item in its own view (text, images,
-// audio with a player, resource links, embedded resources), structuredContent with the check
-// against the tool's outputSchema, isError marked plainly, and the exact JSON-RPC exchange.
-import { useState } from "react";
+// A tool's result as the server sent it: each content item in its own view (text plain, as
+// Markdown or as a JSON tree; images; audio with a player; resource links, read on a click;
+// embedded resources), structuredContent as a tree with the check against the tool's
+// outputSchema, isError marked plainly, and the exact JSON-RPC exchange. A 50 MB result is
+// painted a piece at a time (see LongText and JsonTree), and can be saved whole to a file.
+import { useMemo, useState } from "react";
 import type { ApiError, ToolCallView } from "../bindings";
 import type { ToolsApi } from "./api";
+import type { BrowseApi } from "../browse/api";
+import { ResourceView } from "../browse/ResourceView";
+import { TextView } from "../shared/TextView";
+import { LongText } from "../shared/LongText";
 
 type Item = { type?: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; text?: string; blob?: string; mimeType?: string } };
 
-export function ResultView({ call, server, tool, api }: { call: ToolCallView; server: string; tool: string; api: ToolsApi }) {
-  const result = JSON.parse(call.result) as { content?: Item[]; structuredContent?: unknown; isError?: boolean };
+export function ResultView({ call, server, tool, api, browse }: { call: ToolCallView; server: string; tool: string; api: ToolsApi; browse?: BrowseApi }) {
+  const result = useMemo(() => JSON.parse(call.result) as { content?: Item[]; structuredContent?: unknown; isError?: boolean }, [call.result]);
+  const size = useMemo(() => new Blob([call.result]).size, [call.result]);
   const [raw, setRaw] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
@@ -24,7 +31,7 @@ export function ResultView({ call, server, tool, api }: { call: ToolCallView; se
           {call.isError ? "The tool reported an error" : "Result"}
         </span>
         <span className="text-xs text-slate-500">
-          {call.elapsedMs} ms · {new Blob([call.result]).size.toLocaleString()} bytes a model would be sent
+          {call.elapsedMs} ms · <span data-testid="result-size" data-bytes={size}>{size.toLocaleString()} bytes</span> a model would be sent
         </span>
         <button type="button" data-testid="save-result" onClick={() => void save()} className="ml-auto shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
           Save to a file
@@ -50,11 +57,12 @@ export function ResultView({ call, server, tool, api }: { call: ToolCallView; se
       ) : (
         <>
           {(result.content ?? []).map((item, i) => (
-            <ContentItem key={i} item={item} />
+            <ContentItem key={i} item={item} server={server} browse={browse} />
           ))}
           {result.structuredContent !== undefined && (
             <div>
-              <Pre testId="structured-content" title="structuredContent" text={JSON.stringify(result.structuredContent, null, 2)} />
+              <div className="text-xs font-semibold text-slate-500">structuredContent</div>
+              <TextView testId="structured-content" text={JSON.stringify(result.structuredContent, null, 2)} />
               {call.schemaErrors.length > 0 ? (
                 <p data-testid="schema-errors" className="text-xs text-red-700 dark:text-red-300">
                   Does not match the tool's outputSchema: {call.schemaErrors.join("; ")}
@@ -82,17 +90,20 @@ function Pre({ title, text, testId }: { title: string; text: string; testId: str
   return (
     <div>
       <div className="text-xs font-semibold text-slate-500">{title}</div>
-      <pre data-testid={testId} className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs dark:bg-slate-900">
-        {text}
-      </pre>
+      <LongText testId={testId} text={text} />
     </div>
   );
 }
 
-function ContentItem({ item }: { item: Item }) {
+function ContentItem({ item, server, browse }: { item: Item; server: string; browse?: BrowseApi }) {
   switch (item.type) {
     case "text":
-      return <Pre testId="content-text" title="Text" text={item.text ?? ""} />;
+      return (
+        <div>
+          <div className="text-xs font-semibold text-slate-500">Text</div>
+          <TextView testId="content-text" text={item.text ?? ""} />
+        </div>
+      );
     case "image":
       return (
         <figure data-testid="content-image">
@@ -108,14 +119,40 @@ function ContentItem({ item }: { item: Item }) {
         </div>
       );
     case "resource_link":
-      return (
-        <p data-testid="content-link" className="text-sm">
-          Resource link: <code>{item.name ?? ""}</code> <code className="text-xs text-slate-500">{item.uri}</code>
-        </p>
-      );
+      return <ResourceLink item={item} server={server} browse={browse} />;
     case "resource":
-      return <Pre testId="content-resource" title={`Embedded resource ${item.resource?.uri ?? ""}`} text={item.resource?.text ?? `(${item.resource?.mimeType ?? "binary"}, ${item.resource?.blob?.length ?? 0} base64 characters)`} />;
+      return item.resource?.text !== undefined ? (
+        <div data-testid="content-resource">
+          <div className="text-xs font-semibold text-slate-500">Embedded resource {item.resource.uri ?? ""}</div>
+          <TextView testId="content-resource-text" text={item.resource.text} mimeType={item.resource.mimeType} />
+        </div>
+      ) : item.resource?.mimeType?.startsWith("image/") ? (
+        <figure data-testid="content-resource">
+          <img alt={`Embedded ${item.resource.uri ?? ""}`} src={`data:${item.resource.mimeType};base64,${item.resource.blob ?? ""}`} className="max-h-64" />
+          <figcaption className="text-xs text-slate-500">{item.resource.uri}</figcaption>
+        </figure>
+      ) : (
+        <Pre testId="content-resource" title={`Embedded resource ${item.resource?.uri ?? ""}`} text={`(${item.resource?.mimeType ?? "binary"}, ${item.resource?.blob?.length ?? 0} base64 characters)`} />
+      );
     default:
       return <Pre testId="content-other" title={`Content of type ${item.type ?? "?"}`} text={JSON.stringify(item, null, 2)} />;
   }
+}
+
+/** A link to a resource of the server: what it is, and a click reads it here. */
+function ResourceLink({ item, server, browse }: { item: Item; server: string; browse?: BrowseApi }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div data-testid="content-link" data-uri={item.uri} className="flex flex-col gap-1 text-sm">
+      <p className="flex items-center gap-2">
+        Resource link: <code>{item.name ?? ""}</code> <code className="min-w-0 truncate text-xs text-slate-500">{item.uri}</code>
+        {browse && item.uri && (
+          <button type="button" data-testid="read-link" onClick={() => setOpen(!open)} className="ml-auto shrink-0 rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
+            {open ? "Close" : "Read it"}
+          </button>
+        )}
+      </p>
+      {open && browse && item.uri && <ResourceView server={server} uri={item.uri} api={browse} />}
+    </div>
+  );
 }

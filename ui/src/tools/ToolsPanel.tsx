@@ -1,25 +1,15 @@
 // A server's tools, tried by hand: the list (searchable, with the annotations as badges), the
 // chosen tool's form generated from its inputSchema (or its arguments as raw JSON), Run, and
 // the result. Arguments are checked against the schema before anything is sent.
-import { useEffect, useMemo, useState } from "react";
-import type { ApiError, CallRecord, Progress, ToolCallView, ToolView } from "../bindings";
+import { useEffect, useState } from "react";
+import type { ApiError, CallRecord, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
-import { describe, type JsonObject } from "./form/schema";
-import { fromJson, initial, parseArguments, toJson, type FormState } from "./form/value";
-import { validate, type Problems } from "./form/validate";
-import { ToolForm } from "./form/ToolForm";
-import { ResultView } from "./ResultView";
+import type { BrowseApi } from "../browse/api";
 import { HistoryPane } from "./HistoryPane";
-import { Permission } from "./Permission";
+import { ToolRunner } from "./ToolRunner";
+import { Badges } from "./Badges";
 
-const BADGES: Array<[string, string]> = [
-  ["readOnlyHint", "read-only"],
-  ["destructiveHint", "destructive"],
-  ["idempotentHint", "idempotent"],
-  ["openWorldHint", "open-world"],
-];
-
-export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
+export function ToolsPanel({ server, api, browse }: { server: string; api: ToolsApi; browse?: BrowseApi }) {
   const [tools, setTools] = useState<ToolView[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [search, setSearch] = useState("");
@@ -58,7 +48,6 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
       />
       <ul className="flex max-h-56 flex-col overflow-auto rounded border border-slate-200 dark:border-slate-800">
         {shown.map((t) => {
-          const annotations = t.annotations ? (JSON.parse(t.annotations) as Record<string, unknown>) : {};
           return (
             <li key={t.name}>
               <button
@@ -73,11 +62,7 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
                 className={`flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${t.name === chosen ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
                 <code className="shrink-0 whitespace-nowrap font-semibold">{t.name}</code>
-                {BADGES.filter(([key]) => annotations[key] === true).map(([key, text]) => (
-                  <span key={key} className={`shrink-0 whitespace-nowrap rounded px-1 text-[10px] ${key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300"}`}>
-                    {text}
-                  </span>
-                ))}
+                <Badges annotations={t.annotations} />
                 <span className="min-w-0 truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
               </button>
             </li>
@@ -90,6 +75,7 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
           server={server}
           tool={tool}
           api={api}
+          browse={browse}
           loaded={loaded && loaded.call.tool === tool.name ? loaded : null}
           onCalled={() => setVersion((v) => v + 1)}
         />
@@ -107,219 +93,3 @@ export function ToolsPanel({ server, api }: { server: string; api: ToolsApi }) {
   );
 }
 
-function Details({ title, text, testId }: { title: string; text: string; testId: string }) {
-  return (
-    <details data-testid={testId} className="min-w-0 max-w-full">
-      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">{title}</summary>
-      <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono dark:bg-slate-900">{text}</pre>
-    </details>
-  );
-}
-
-function ToolRunner({
-  server,
-  tool,
-  api,
-  loaded,
-  onCalled,
-}: {
-  server: string;
-  tool: ToolView;
-  api: ToolsApi;
-  loaded: { call: CallRecord; run: boolean } | null;
-  onCalled: () => void;
-}) {
-  const schema = useMemo(() => JSON.parse(tool.inputSchema) as JsonObject, [tool.inputSchema]);
-  const field = useMemo(() => describe(schema, schema), [schema]);
-  const [state, setState] = useState<FormState>(() =>
-    loaded ? fromJson(field, JSON.parse(loaded.call.arguments) as JsonObject) : initial(field),
-  );
-  const [raw, setRaw] = useState<string | null>(null);
-  const [rawProblem, setRawProblem] = useState<string | null>(null);
-  const [problems, setProblems] = useState<Problems>({});
-  // After the first Run, problems follow the values as they change.
-  const [tried, setTried] = useState(false);
-  const edit = (next: FormState) => {
-    setState(next);
-    if (tried) setProblems(validate(schema, toJson(next)));
-  };
-  const [running, setRunning] = useState(false);
-  const [call, setCall] = useState<ToolCallView | null>(null);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [callId, setCallId] = useState<number | null>(null);
-  const annotations = tool.annotations ? (JSON.parse(tool.annotations) as Record<string, unknown>) : {};
-  const destructive = annotations.destructiveHint === true;
-
-  const arguments_ = (): JsonObject | null => {
-    if (raw === null) return toJson(state);
-    const parsed = parseArguments(raw);
-    if ("error" in parsed) {
-      setRawProblem(parsed.error);
-      return null;
-    }
-    return parsed.value;
-  };
-
-  const run = async (confirmed: boolean) => {
-    const args = arguments_();
-    if (!args) return;
-    const found = validate(schema, args);
-    setProblems(found);
-    setTried(true);
-    if (Object.keys(found).length > 0) return;
-    if (destructive && !confirmed) {
-      setConfirming(true);
-      return;
-    }
-    setConfirming(false);
-    setRunning(true);
-    setFailure(null);
-    setProgress(null);
-    const outcome = await api.call(server, tool.name, JSON.stringify(args), setProgress, setCallId);
-    setRunning(false);
-    setCallId(null);
-    onCalled();
-    if (outcome.ok) setCall(outcome.value);
-    else {
-      setCall(null);
-      setFailure(outcome.error);
-    }
-  };
-
-  // "Run again": once, as soon as the form holds the past call's arguments.
-  const [autoRun, setAutoRun] = useState(loaded?.run ?? false);
-  useEffect(() => {
-    if (!autoRun) return;
-    setAutoRun(false);
-    void run(true);
-  });
-
-  return (
-    <div data-testid="tool-runner" data-tool={tool.name} className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-800">
-      <div>
-        <h3 className="font-mono text-sm font-semibold">
-          {tool.title ?? tool.name} <span className="font-normal text-slate-500">mcp__{server}__{tool.name}</span>
-        </h3>
-        {tool.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{tool.description}</p>}
-        <div className="mt-1 flex flex-wrap gap-3 text-xs">
-          {tool.descriptionForModel !== null && tool.descriptionForModel !== tool.description && (
-            <Details testId="model-description" title={`As a model sees it (${tool.descriptionForModel.length} characters)`} text={tool.descriptionForModel} />
-          )}
-          <Details testId="input-schema" title="Input schema" text={JSON.stringify(schema, null, 2)} />
-          {tool.outputSchema && <Details testId="output-schema" title="Output schema" text={JSON.stringify(JSON.parse(tool.outputSchema), null, 2)} />}
-          {tool.annotations && <Details testId="annotations" title="Annotations" text={JSON.stringify(JSON.parse(tool.annotations), null, 2)} />}
-        </div>
-      </div>
-      <Permission server={server} tool={tool.name} api={api} />
-      <div className="flex gap-2 text-xs">
-        <button
-          type="button"
-          data-testid="form-mode"
-          aria-pressed={raw === null}
-          onClick={() => {
-            if (raw === null) return;
-            const parsed = parseArguments(raw);
-            if ("error" in parsed) return setRawProblem(parsed.error);
-            setState(fromJson(field, parsed.value));
-            setRaw(null);
-            setRawProblem(null);
-          }}
-          className={`rounded border px-2 ${raw === null ? "border-indigo-600 font-semibold" : "border-slate-300 dark:border-slate-700"}`}
-        >
-          Form
-        </button>
-        <button
-          type="button"
-          data-testid="json-mode"
-          aria-pressed={raw !== null}
-          onClick={() => raw === null && setRaw(JSON.stringify(toJson(state), null, 2))}
-          className={`rounded border px-2 ${raw !== null ? "border-indigo-600 font-semibold" : "border-slate-300 dark:border-slate-700"}`}
-        >
-          JSON
-        </button>
-      </div>
-      {raw === null ? (
-        <ToolForm field={field} state={state} onChange={edit} problems={problems} />
-      ) : (
-        <div>
-          <textarea
-            data-testid="raw-arguments"
-            aria-label="The arguments as JSON"
-            value={raw}
-            rows={Math.min(16, Math.max(4, raw.split("\n").length))}
-            onChange={(e) => {
-              setRaw(e.target.value);
-              setRawProblem(null);
-            }}
-            className="w-full rounded border border-slate-300 bg-white p-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
-          />
-          {rawProblem && (
-            <p data-testid="raw-problem" className="text-xs text-red-700 dark:text-red-300">
-              {rawProblem}
-            </p>
-          )}
-          {Object.entries(problems).map(([path, messages]) => (
-            <p key={path} data-testid="field-problem" data-path={path} className="text-xs text-red-700 dark:text-red-300">
-              {path || "/"}: {messages.join(" ")}
-            </p>
-          ))}
-        </div>
-      )}
-      {confirming && (
-        <div data-testid="destructive-confirm" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm dark:border-red-800 dark:bg-red-950">
-          <p>The server marks “{tool.name}” as destructive. Run it?</p>
-          <div className="mt-1 flex gap-2">
-            <button type="button" data-testid="destructive-yes" onClick={() => void run(true)} className="rounded border border-red-400 px-2 text-xs">
-              Run it
-            </button>
-            <button type="button" onClick={() => setConfirming(false)} className="rounded border border-slate-300 px-2 text-xs">
-              Cancel
-            </button>
-          </div>
-        </div>
-      )}
-      <div>
-        <button
-          type="button"
-          data-testid="run-tool"
-          disabled={running}
-          onClick={() => void run(false)}
-          className="rounded-md border border-indigo-600 bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
-        >
-          {running ? "Running…" : "Run"}
-        </button>
-        {running && callId !== null && (
-          <button
-            type="button"
-            data-testid="cancel-call"
-            onClick={() => void api.cancel(callId)}
-            className="ml-2 rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 dark:border-red-800 dark:text-red-300"
-          >
-            Cancel
-          </button>
-        )}
-      </div>
-      {running && progress && (
-        <div data-testid="call-progress" data-progress={progress.progress ?? 0} data-total={progress.total ?? ""} className="flex flex-col gap-1 text-xs">
-          {progress.total ? (
-            <progress value={progress.progress ?? 0} max={progress.total} className="w-full" />
-          ) : (
-            <progress className="w-full" />
-          )}
-          <span className="text-slate-600 dark:text-slate-400">
-            {progress.total ? `${progress.progress} of ${progress.total}` : `${progress.progress}`}
-            {progress.message ? ` · ${progress.message}` : ""}
-          </span>
-        </div>
-      )}
-      {failure && (
-        <p data-testid="call-failure" className="text-sm text-red-700 dark:text-red-300">
-          {failure.message}
-        </p>
-      )}
-      {call && <ResultView call={call} server={server} tool={tool.name} api={api} />}
-    </div>
-  );
-}

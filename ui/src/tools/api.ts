@@ -8,6 +8,8 @@ let nextCall = 1;
 
 export const toolsApi = {
   list: (server: string) => call(() => commands.listTools(server)),
+  /** The tools of every connected server, by server. */
+  all: () => call(() => commands.allTools()),
   /** Starts a call; `started` gets its id (for `cancel`) before the answer comes. */
   call: (server: string, tool: string, argumentsJson: string, onProgress: (step: Progress) => void, started: (id: number) => void) => {
     const id = nextCall++;
@@ -22,7 +24,8 @@ export const toolsApi = {
   rule: (server: string, tool: string | null) => call(() => commands.toolRule(server, tool)),
   setRule: (server: string, tool: string | null, rule: Rule | null, file: SettingsFile) =>
     call(() => commands.setToolRule(server, tool, rule, file)),
-  history: (filter: CallFilter) => call(() => commands.callHistory(filter)),
+  /** Listed without their results: the window shows none, and one may be 50 MB. */
+  history: (filter: CallFilter) => call(() => commands.callHistory({ ...filter, withoutResults: true })),
   name: (id: number, name: string | null) => call(() => commands.nameCall(id, name)),
 };
 

@@ -33,6 +33,18 @@ pub struct ToolView {
     pub input_schema: String,
     pub output_schema: Option<String>,
     pub annotations: Option<String>,
+    /// The tool's `_meta` as JSON text, whole.
+    pub meta: Option<String>,
+}
+
+/// One connected server's tools, for the list of every server's tools.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerTools {
+    pub server: String,
+    pub tools: Vec<ToolView>,
+    /// Why the list could not be had (the server is still connected).
+    pub problem: Option<String>,
 }
 
 /// A finished call: the exchange as it went over the wire, and the result's facts.
@@ -165,12 +177,43 @@ impl LiveProject {
                 input_schema: text(&tool.input_schema),
                 output_schema: tool.output_schema.as_ref().map(text),
                 annotations: tool.annotations.as_ref().map(text),
+                meta: tool.meta.as_ref().map(text),
                 name: tool.name,
                 title: tool.title,
                 description: tool.description,
                 description_for_model: tool.description_for_model,
             })
             .collect())
+    }
+
+    /// The tools of every connected server that offers tools, by server name, each listed
+    /// now and all at once.
+    pub async fn all_tools(&self) -> Vec<ServerTools> {
+        let mut names: Vec<String> = self
+            .supervisor
+            .statuses()
+            .into_iter()
+            .filter(|event| {
+                matches!(&event.status, crate::ServerStatus::Connected(info) if info.capabilities.tools)
+            })
+            .map(|event| event.server)
+            .collect();
+        names.sort();
+        futures::future::join_all(names.into_iter().map(|server| async move {
+            match self.tools(&server).await {
+                Ok(tools) => ServerTools {
+                    server,
+                    tools,
+                    problem: None,
+                },
+                Err(err) => ServerTools {
+                    server,
+                    tools: Vec::new(),
+                    problem: Some(err.message),
+                },
+            }
+        }))
+        .await
     }
 
     /// Calls `tool` of `server` with `arguments` (a JSON object, as text), waiting the tool

@@ -13,8 +13,8 @@
 mod browse;
 mod calls;
 
-pub use browse::ResourceLists;
-pub use calls::{save_result, ToolCallView, ToolView};
+pub use browse::{save_resource, ResourceLists};
+pub use calls::{save_result, ServerTools, ToolCallView, ToolView};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,0 +1,132 @@
+// Every connected server's tools in one list, grouped by server and searchable by name, by
+// `mcp__server__tool` and by description, with the annotations as badges. The list is
+// virtualized (only the rows in view exist), so 5,000 tools filter as fast as 50. Choosing a
+// tool opens it beside the list, as in a server's Tools tab.
+//
+// Each keystroke's cost, from the input event to the list laid out again, is kept in
+// `window.__mcpToolsFilterMs` (the last 1,000): the tools benchmark reads it
+// (tests/bench/tools-filter.mjs).
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { ApiError, ServerTools, ToolView } from "../bindings";
+import type { ToolsApi } from "./api";
+import { Badges } from "./Badges";
+import { catalog, qualified, rows } from "./catalog";
+
+declare global {
+  interface Window {
+    __mcpToolsFilterMs?: number[];
+  }
+}
+
+const ROW = 30;
+
+export interface Chosen {
+  server: string;
+  tool: ToolView;
+}
+
+export function AllTools({
+  api,
+  refreshKey,
+  chosen,
+  onChoose,
+}: {
+  api: ToolsApi;
+  /** Changes when a server connects, leaves or lists a different number of tools. */
+  refreshKey: string;
+  chosen: Chosen | null;
+  onChoose: (chosen: Chosen) => void;
+}) {
+  const [lists, setLists] = useState<ServerTools[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [query, setQuery] = useState("");
+  useEffect(() => {
+    let current = true;
+    void api.all().then((outcome) => {
+      if (!current) return;
+      if (outcome.ok) {
+        setLists(outcome.value);
+        setError(null);
+      } else setError(outcome.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [api, refreshKey]);
+
+  const list = useMemo(() => catalog(lists ?? []), [lists]);
+  const shown = useMemo(() => rows(list, query), [list, query]);
+  const matches = shown.reduce((n, r) => n + (r.kind === "tool" ? 1 : 0), 0);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+
+  const typed = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (typed.current === null) return;
+    void scroller.current?.offsetHeight; // the list laid out again
+    const timings = (window.__mcpToolsFilterMs ??= []);
+    timings.push(performance.now() - typed.current);
+    if (timings.length > 1000) timings.shift();
+    typed.current = null;
+  }, [query]);
+
+  if (error) return <p className="text-sm text-red-700 dark:text-red-300">{error.message}</p>;
+  if (!lists) return <p className="text-sm text-slate-500">Listing every server's tools…</p>;
+  return (
+    <div data-testid="all-tools" className="flex h-full min-h-0 flex-col gap-2">
+      <input
+        type="search"
+        data-testid="all-tools-search"
+        aria-label="Search every server's tools"
+        placeholder={`Search ${list.total.toLocaleString()} tools of ${lists.length} servers by name, mcp__server__tool or description`}
+        value={query}
+        onChange={(e) => {
+          typed.current = performance.now();
+          setQuery(e.target.value);
+        }}
+        className="rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700"
+      />
+      <p data-testid="all-tools-count" data-matches={matches} className="text-xs text-slate-500">
+        {query.trim() ? `${matches.toLocaleString()} of ${list.total.toLocaleString()} tools` : `${list.total.toLocaleString()} tools`} · {lists.length} connected server{lists.length === 1 ? "" : "s"} with tools
+      </p>
+      <div ref={scroller} data-testid="all-tools-list" className="min-h-0 flex-1 overflow-auto rounded border border-slate-200 dark:border-slate-800">
+        <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
+          {virtual.getVirtualItems().map((item) => {
+            const row = shown[item.index]!;
+            const style = { position: "absolute" as const, top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` };
+            if (row.kind === "server") {
+              return (
+                <div key={row.key} style={style} data-testid="tools-group" data-server={row.server} className="flex items-center gap-2 border-b border-slate-200 bg-slate-100 px-2 text-xs font-semibold dark:border-slate-800 dark:bg-slate-800">
+                  <span className="font-mono">{row.server}</span>
+                  <span className="font-normal text-slate-500">{query.trim() ? `${row.shown} of ${row.count}` : row.count} tools</span>
+                  {row.problem && <span className="min-w-0 truncate font-normal text-red-700 dark:text-red-300">{row.problem}</span>}
+                </div>
+              );
+            }
+            const selected = chosen?.server === row.server && chosen.tool.name === row.tool.name;
+            return (
+              <button
+                key={row.key}
+                type="button"
+                style={style}
+                data-testid="tool-row"
+                data-server={row.server}
+                data-tool={row.tool.name}
+                aria-pressed={selected}
+                title={qualified(row.server, row.tool.name)}
+                onClick={() => onChoose({ server: row.server, tool: row.tool })}
+                className={`flex items-center gap-2 px-3 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${selected ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
+              >
+                <code className="shrink-0 whitespace-nowrap font-semibold">{row.tool.title ?? row.tool.name}</code>
+                <Badges annotations={row.tool.annotations} />
+                <span className="min-w-0 truncate text-xs text-slate-500">{(row.tool.description ?? "").split("\n")[0]}</span>
+              </button>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

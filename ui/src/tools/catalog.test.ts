@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { ServerTools, ToolView } from "../bindings";
+import { catalog, rows } from "./catalog";
+
+const tool = (name: string, description: string | null = null): ToolView => ({
+  name,
+  title: null,
+  description,
+  descriptionForModel: description,
+  inputSchema: "{}",
+  outputSchema: null,
+  annotations: null,
+  meta: null,
+});
+
+const lists: ServerTools[] = [
+  { server: "github", tools: [tool("create_issue", "Opens an issue"), tool("search_code", "Finds CODE")], problem: null },
+  { server: "fs", tools: [tool("read_file", "Reads a file")], problem: null },
+  { server: "broken", tools: [], problem: "no answer within 5 s" },
+];
+
+describe("every server's tools in one list", () => {
+  const list = catalog(lists);
+
+  it("groups by server, each header counting what it shows", () => {
+    const all = rows(list, "");
+    expect(all.map((r) => r.kind === "server" ? `[${r.server} ${r.shown}/${r.count}]` : r.tool.name)).toEqual([
+      "[github 2/2]",
+      "create_issue",
+      "search_code",
+      "[fs 1/1]",
+      "read_file",
+      "[broken 0/0]",
+    ]);
+    expect(list.total).toBe(3);
+  });
+
+  it("finds by name, by mcp__server__tool and by description, ignoring case", () => {
+    const names = (q: string) => rows(list, q).flatMap((r) => (r.kind === "tool" ? [`${r.server}/${r.tool.name}`] : []));
+    expect(names("ISSUE")).toEqual(["github/create_issue"]);
+    expect(names("mcp__fs__")).toEqual(["fs/read_file"]);
+    expect(names("code")).toEqual(["github/search_code"]);
+    expect(names("a file")).toEqual(["fs/read_file"]);
+    expect(rows(list, "nothing like it")).toEqual([]);
+    // A server whose list failed is shown only while nothing is searched.
+    expect(rows(list, "read").some((r) => r.server === "broken")).toBe(false);
+  });
+});
