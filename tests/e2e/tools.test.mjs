@@ -31,6 +31,12 @@ before(async () => {
           args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
           env: { EDGE_TOOLS_FROM: join(root, "tests/fixtures/schemas/fastmcp-pydantic.tools.json") },
         },
+        desktop: {
+          command: "node",
+          args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
+          env: { EDGE_TOOLS_FROM: join(root, "tests/fixtures/schemas/desktop-commander.tools.json") },
+        },
+        edge: { command: "node", args: [join(root, "tests/fixtures/servers/edge-server.mjs")] },
       },
     }),
   );
@@ -286,4 +292,81 @@ test("Allow, Ask and Deny for Claude Code are written to the chosen settings fil
   await browser.$('[data-testid="rule-remove"]').click();
   await browser.waitUntil(async () => (await inForce.getText()).includes("Allowed by"), { timeout: 5_000, timeoutMsg: "the local allow is in force again" });
   await screenshot(browser, "tools-permission");
+});
+
+test("every server's tools in one list: grouped, found by name, by mcp__server__tool and by description, run from there", async () => {
+  for (const server of ["everything", "corpus", "pydantic", "desktop", "edge"]) await waitForState(browser, server, "user", "connected");
+  await browser.$('[data-testid="view-tools"]').click();
+  const count = browser.$('[data-testid="all-tools-count"]');
+  await count.waitForExist({ timeout: 10_000 });
+  const expected = JSON.parse(readFileSync(join(root, "tests/fixtures/schemas/desktop-commander.tools.json"), "utf8")).tools.length;
+  assert.match(await count.getText(), / tools · 5 connected servers with tools$/);
+  const groups = await browser.$$('[data-testid="tools-group"]').map((g) => g.getAttribute("data-server"));
+  assert.deepEqual(groups.slice(0, 2), ["corpus", "desktop"], "grouped by server, in order (the rest is scrolled away)");
+  assert.ok((await browser.$$('[data-testid="all-tools"] [data-testid="tool-row"]').length) < 60, "only the rows in view exist");
+
+  await type(browser.$('[data-testid="all-tools-search"]'), "mcp__desktop__");
+  await eventually(async () => Number(await count.getAttribute("data-matches")) === expected, "every desktop tool, and only them");
+  await type(browser.$('[data-testid="all-tools-search"]'), "GET-SUM");
+  const listed = () => browser.$$('[data-testid="all-tools"] [data-testid="tool-row"]');
+  await eventually(async () => (await listed().length) === 1, "one tool by name");
+  const sum = browser.$('[data-testid="all-tools"] [data-testid="tool-row"][data-server="everything"][data-tool="get-sum"]');
+  assert.ok(await sum.isExisting());
+  // By a word of the description only.
+  await type(browser.$('[data-testid="all-tools-search"]'), "Returns one of each content type");
+  await eventually(async () => (await listed().length) === 1, "found by its description");
+  await browser.$('[data-testid="all-tools"] [data-testid="tool-row"][data-server="edge"][data-tool="whole"]').click();
+  await browser.$('[data-testid="tool-runner"][data-tool="whole"]').waitForExist({ timeout: 5_000 });
+  await run();
+  await browser.$('[data-testid="content-audio"] audio').waitForExist({ timeout: 10_000 });
+  assert.ok(await browser.$('[data-testid="content-link"][data-uri="file:///tmp/a.txt"]').isExisting());
+  assert.equal(await browser.$('[data-testid="content-resource-text"]').getText(), "embedded");
+  await screenshot(browser, "all-tools");
+
+  // A tool's _meta is shown whole.
+  await type(browser.$('[data-testid="all-tools-search"]'), "get_config");
+  await browser.$('[data-testid="all-tools"] [data-testid="tool-row"][data-server="desktop"][data-tool="get_config"]').click();
+  const meta = browser.$('[data-testid="tool-meta"]');
+  await meta.waitForExist({ timeout: 5_000 });
+  await meta.$("summary").click();
+  assert.match(await meta.getText(), /"openai\/outputTemplate": "ui:\/\/desktop-commander\/config-editor"/);
+  await browser.$('[data-testid="close-tool"]').click();
+  await browser.$('[data-testid="view-servers"]').click();
+});
+
+test("a resource link in a result is read on a click", async () => {
+  await openTool("everything", "get-resource-links");
+  await run();
+  const link = browser.$('[data-testid="content-link"][data-uri="demo://resource/dynamic/text/2"]');
+  await link.waitForExist({ timeout: 10_000 });
+  await link.$('[data-testid="read-link"]').click();
+  const text = link.$('[data-testid="resource-contents"] [data-testid="resource-text"]');
+  await text.waitForExist({ timeout: 10_000 });
+  assert.match(await text.getText(), /^Resource 2: This is a plaintext resource created at/);
+});
+
+test("a 50 MB result is shown a piece at a time, its size told, the window still answering, and saved whole", async () => {
+  await openTool("edge", "huge");
+  await field("/megabytes").$('[data-testid="toggle-omitted"]').click();
+  await type(field("/megabytes").$('[data-testid="number-input"]'), "50");
+  await run();
+  const size = browser.$('[data-testid="result-size"]');
+  await size.waitForExist({ timeout: 60_000, timeoutMsg: "the result came" });
+  const bytes = Number(await size.getAttribute("data-bytes"));
+  assert.ok(bytes > 50 * 1024 * 1024, `${bytes} bytes`);
+  const shown = browser.$('[data-testid="content-text"]');
+  assert.equal(Number(await shown.getAttribute("data-length")), 50 * 1024 * 1024);
+  const painted = async () => (await shown.getProperty("textContent")).length;
+  assert.equal(await painted(), 64 * 1024, "only the first piece is painted");
+  assert.match(await browser.$('[data-testid="text-cut"]').getProperty("textContent"), /^Showing 65.?536 of 52.?428.?800 characters\./);
+  await browser.$('[data-testid="show-more"]').click();
+  await eventually(async () => (await painted()) === 4 * 64 * 1024, "more on a click");
+  // The window still answers: typing in the search changes the list at once.
+  await type(browser.$('[data-testid="tool-search"]'), "huge");
+  assert.equal((await browser.$$('[data-testid="tool-row"]')).length, 1);
+  await browser.$('[data-testid="save-result"]').click();
+  const saved = browser.$('[data-testid="saved-path"]');
+  await saved.waitForExist({ timeout: 60_000 });
+  const file = JSON.parse(readFileSync(await saved.getText(), "utf8"));
+  assert.equal(file.content[0].text.length, 50 * 1024 * 1024, "saved whole");
 });

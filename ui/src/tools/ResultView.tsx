@@ -26,11 +26,11 @@ export function ResultView({ call, server, tool, api, browse }: { call: ToolCall
   };
   return (
     <section data-testid="tool-result" data-is-error={call.isError} className="flex flex-col gap-2">
-      <div className="flex items-center gap-2 text-sm">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className={`font-semibold ${call.isError ? "text-red-700 dark:text-red-300" : "text-emerald-700 dark:text-emerald-400"}`}>
           {call.isError ? "The tool reported an error" : "Result"}
         </span>
-        <span className="text-xs text-slate-500">
+        <span className="whitespace-nowrap text-xs text-slate-500">
           {call.elapsedMs} ms · <span data-testid="result-size" data-bytes={size}>{size.toLocaleString()} bytes</span> a model would be sent
         </span>
         <button type="button" data-testid="save-result" onClick={() => void save()} className="ml-auto shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 text-xs dark:border-slate-700">

@@ -16,6 +16,8 @@ interface Entry {
 export interface Catalog {
   groups: { server: string; problem: string | null; entries: Entry[] }[];
   total: number;
+  /** The rows with nothing searched, made once (erasing the search is a keystroke too). */
+  everything?: Row[];
 }
 
 /** Claude Code's name for a tool: `mcp__server__tool`. */
@@ -41,6 +43,7 @@ export function catalog(lists: readonly ServerTools[]): Catalog {
 /** The rows to show for `query`: each server with a match, then its matching tools. */
 export function rows(list: Catalog, query: string): Row[] {
   const needle = query.trim().toLowerCase();
+  if (!needle && list.everything) return list.everything;
   const out: Row[] = [];
   for (const group of list.groups) {
     const header = out.length;
@@ -54,5 +57,6 @@ export function rows(list: Catalog, query: string): Row[] {
     if (shown === 0 && (needle || !group.problem)) out.pop();
     else out[header] = { ...(out[header] as Extract<Row, { kind: "server" }>), shown };
   }
+  if (!needle) list.everything = out;
   return out;
 }

@@ -1,0 +1,86 @@
+// The tools benchmark (prints figures, asserts nothing): every server's tools in one list,
+// filtered as a person types, in the real window. Run it through scripts/bench-tools, which
+// builds the app and provides an X server.
+//
+// 50 servers (edge-server, each serving 100 real tools taken in turn from the corpus of
+// published servers' tools/list results in tests/fixtures/schemas), so 5,000 tools; the All
+// tools view; then queries typed a key at a time through WebDriver, as a person types, and
+// erased. For each keystroke the window records the time from the input event to the list
+// filtered, rendered and laid out again, and to the frame after it was painted
+// (ui/src/tools/AllTools.tsx). The goal is 16 ms per keystroke.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launch, root, sandbox, type } from "../e2e/harness.mjs";
+
+const SERVERS = Number(process.env.BENCH_SERVERS ?? 50);
+const PER_SERVER = 100;
+const QUERIES = ["search", "mcp__tools-17__", "create issue", "file", "jira", "zzz-no-match"];
+
+const corpus = readdirSync(join(root, "tests/fixtures/schemas"))
+  .filter((name) => name.endsWith(".tools.json"))
+  .sort()
+  .flatMap((name) => JSON.parse(readFileSync(join(root, "tests/fixtures/schemas", name), "utf8")).tools);
+
+const box = sandbox();
+const lists = join(box.dir, "tools");
+mkdirSync(lists);
+const servers = {};
+for (let s = 0; s < SERVERS; s++) {
+  const seen = new Set();
+  const tools = [];
+  for (let j = 0; j < PER_SERVER; j++) {
+    const tool = { ...corpus[(s * PER_SERVER + j) % corpus.length] };
+    if (seen.has(tool.name)) tool.name = `${tool.name}_${j}`;
+    seen.add(tool.name);
+    tools.push(tool);
+  }
+  const file = join(lists, `tools-${s + 1}.json`);
+  writeFileSync(file, JSON.stringify({ tools }));
+  servers[`tools-${s + 1}`] = { command: "node", args: [join(root, "tests/fixtures/servers/edge-server.mjs")], env: { EDGE_TOOLS_FROM: file } };
+}
+writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ mcpServers: servers }));
+
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { n: sorted.length, median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+};
+const ms = (v) => `${v.toFixed(1)} ms`;
+
+const session = await launch(box);
+const { browser } = session;
+try {
+  const started = Date.now();
+  await browser.waitUntil(async () => (await browser.$$('[data-testid="server-row"][data-state="connected"]').length) === SERVERS, {
+    timeout: 180_000,
+    interval: 500,
+    timeoutMsg: `not all ${SERVERS} servers connected`,
+  });
+  const connected = Date.now() - started;
+  await browser.$('[data-testid="view-tools"]').click();
+  const count = browser.$('[data-testid="all-tools-count"]');
+  await browser.waitUntil(async () => (await count.isExisting()) && (await count.getText()).includes(`${SERVERS} connected servers`), { timeout: 60_000 });
+  const shownAt = Date.now() - started;
+  const search = browser.$('[data-testid="all-tools-search"]');
+  await type(search, "");
+  await browser.execute(() => {
+    window.__mcpToolsFilterMs = [];
+    window.__mcpToolsPaintMs = [];
+  });
+  const matches = [];
+  for (const query of QUERIES) {
+    for (const key of query) await search.addValue(key);
+    matches.push(`${JSON.stringify(query)}: ${await count.getAttribute("data-matches")}`);
+    for (let i = 0; i < query.length; i++) await browser.keys(["Backspace"]);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const { filter, paint } = await browser.execute(() => ({ filter: window.__mcpToolsFilterMs, paint: window.__mcpToolsPaintMs }));
+  const f = stats(filter);
+  const p = stats(paint);
+  console.log(`tools benchmark: ${SERVERS} servers, ${(await count.getText()).split(" ·")[0]} in one list (all ${SERVERS} connected after ${(connected / 1000).toFixed(1)} s; the list shown after ${(shownAt / 1000).toFixed(1)} s)`);
+  console.log(`queries typed and erased a key at a time: ${matches.join(", ")}`);
+  console.log(`per keystroke (${f.n}), input to list laid out: median ${ms(f.median)}, p95 ${ms(f.p95)}, max ${ms(f.max)}  (goal 16 ms)`);
+  console.log(`per keystroke (${p.n}), input to the frame after its paint: median ${ms(p.median)}, p95 ${ms(p.p95)}, max ${ms(p.max)}`);
+} finally {
+  await session.close();
+}
