@@ -6,7 +6,7 @@
 // history is the app's real SQLite file, across a restart of the app.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
@@ -369,4 +369,26 @@ test("a 50 MB result is shown a piece at a time, its size told, the window still
   await saved.waitForExist({ timeout: 60_000 });
   const file = JSON.parse(readFileSync(await saved.getText(), "utf8"));
   assert.equal(file.content[0].text.length, 50 * 1024 * 1024, "saved whole");
+});
+
+test("a damaged history file is reported with what to do, left untouched, and calls go on without it", async () => {
+  await session.quit();
+  const data = join(box.home, ".local/share/dev.mcp-manager.app");
+  const garbage = "this is not a SQLite database, and must stay as it is\n".repeat(100);
+  for (const suffix of ["-wal", "-shm"]) rmSync(join(data, `history.sqlite${suffix}`), { force: true });
+  writeFileSync(join(data, "history.sqlite"), garbage);
+  session = await launch(box, browserEnv());
+  browser = session.browser;
+  await openTool("everything", "echo");
+  const problem = browser.$('[data-testid="history-error"]');
+  await problem.waitForExist({ timeout: 10_000, timeoutMsg: "the history pane says what went wrong" });
+  const said = await problem.getText();
+  assert.match(said, /history\.sqlite/, said);
+  await type(field("/message").$('[data-testid="string-input"]'), "still works");
+  await run();
+  assert.equal(await resultText(), "Echo: still works");
+  assert.match(await browser.$('[data-testid="history-problem"]').getText(), /^Not kept in the history: /);
+  await problem.scrollIntoView();
+  await screenshot(browser, "history-damaged");
+  assert.equal(readFileSync(join(data, "history.sqlite"), "utf8"), garbage, "the file is left as it was");
 });

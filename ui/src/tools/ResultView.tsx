@@ -49,6 +49,11 @@ export function ResultView({ call, server, tool, api, browse }: { call: ToolCall
         </p>
       )}
       {saveError && <p className="text-xs text-red-700 dark:text-red-300">{saveError.message}</p>}
+      {call.historyProblem && (
+        <p data-testid="history-problem" className="text-xs text-amber-800 dark:text-amber-300">
+          Not kept in the history: {call.historyProblem}
+        </p>
+      )}
       {raw ? (
         <div className="flex flex-col gap-2">
           <Pre testId="exchange-request" title="Request" text={pretty(call.request ?? "(not in the protocol log)")} />

@@ -130,8 +130,14 @@ impl LiveProject {
         call: NewCall,
         schema: Option<&serde_json::Value>,
     ) -> (Option<u32>, Option<String>) {
-        let Some(history) = self.history() else {
-            return (None, None);
+        let history = match self.open_history() {
+            Ok(history) => history,
+            // A history that could not be opened says so with every call; none was asked for
+            // (a one-shot command that keeps nothing) says nothing.
+            Err(err) if self.history.lock().expect("history lock").is_some() => {
+                return (None, Some(err.message))
+            }
+            Err(_) => return (None, None),
         };
         let call = match schema {
             Some(schema) => {
