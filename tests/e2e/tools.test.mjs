@@ -215,6 +215,34 @@ test("a real server's nested schema: a oneOf variant, a map, a titled choice, se
   });
 });
 
+test("a real server's array of objects: items added, filled, reordered and removed, sent in that order", async () => {
+  await openTool("corpus", "create_invoice");
+  await type(field("/customer/name").$('[data-testid="string-input"]'), "Ada");
+  await type(field("/customer/email").$('[data-testid="string-input"]'), "ada@example.com");
+  await type(field("/customer/billingAddress/street").$('[data-testid="string-input"]'), "1 Analytical Way");
+  await type(field("/customer/billingAddress/city").$('[data-testid="string-input"]'), "London");
+  await type(field("/customer/billingAddress/postalCode").$('[data-testid="string-input"]'), "12345");
+  const items = field("/lineItems");
+  for (const [sku, quantity, price] of [["A-1", "2", "9.99"], ["B-2", "1", "100"], ["C-3", "5", "0.5"]]) {
+    await items.$('[data-testid="add-item"]').click();
+    const index = (await items.$$('[data-testid="array-item"]').length) - 1;
+    await type(field(`/lineItems/${index}/sku`).$('[data-testid="string-input"]'), sku);
+    await type(field(`/lineItems/${index}/quantity`).$('[data-testid="number-input"]'), quantity);
+    await type(field(`/lineItems/${index}/unitPrice`).$('[data-testid="number-input"]'), price);
+  }
+  // C-3 up to second place, then A-1 removed: B-2, C-3.
+  await items.$$('[data-testid="array-item"]')[2].$('[data-testid="move-up"]').click();
+  await items.$$('[data-testid="array-item"]')[0].$('[data-testid="remove-item"]').click();
+  await screenshot(browser, "tools-array-form");
+  await run();
+  const sent = JSON.parse(await resultText());
+  assert.deepEqual(sent.lineItems, [
+    { sku: "C-3", quantity: 5, unitPrice: 0.5 },
+    { sku: "B-2", quantity: 1, unitPrice: 100 },
+  ]);
+  assert.deepEqual(sent.customer, { name: "Ada", email: "ada@example.com", billingAddress: { street: "1 Analytical Way", city: "London", postalCode: "12345" } });
+});
+
 test("a call is found again in the history after a restart, loaded into the form and run again", async () => {
   await openTool("everything", "echo");
   await type(field("/message").$('[data-testid="string-input"]'), "remember me");

@@ -302,10 +302,10 @@ function ArrayRows({ field, path, value, ctx }: { field: Extract<Field, { kind: 
           <div className="min-w-0 flex-1">
             <Widget field={field.items} path={pointer(path, i)} id={`${path}-${i}`} ctx={ctx} />
           </div>
-          <button type="button" aria-label="Move up" disabled={i === 0} onClick={() => move(i, i - 1)} className="px-1 text-xs disabled:opacity-30">
+          <button type="button" data-testid="move-up" aria-label="Move up" disabled={i === 0} onClick={() => move(i, i - 1)} className="px-1 text-xs disabled:opacity-30">
             ↑
           </button>
-          <button type="button" aria-label="Move down" disabled={i === value.length - 1} onClick={() => move(i, i + 1)} className="px-1 text-xs disabled:opacity-30">
+          <button type="button" data-testid="move-down" aria-label="Move down" disabled={i === value.length - 1} onClick={() => move(i, i + 1)} className="px-1 text-xs disabled:opacity-30">
             ↓
           </button>
           <button type="button" data-testid="remove-item" aria-label="Remove" onClick={() => setValue(ctx, path, value.filter((_, j) => j !== i))} className="px-1 text-xs text-red-700">

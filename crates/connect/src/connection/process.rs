@@ -1,0 +1,133 @@
+//! A local server's process: spawned in its own process group, its exit watched by a task
+//! that owns the child, and ended by us (SIGTERM to the group, then SIGKILL).
+
+use super::*;
+
+/// "status 3; stderr = …", "signal 9 (SIGKILL); no output on stderr".
+pub(crate) fn exit_detail(status: Option<ExitStatus>, tail: &str) -> String {
+    let how = match status {
+        Some(status) => match status.code() {
+            Some(code) => format!("status {code}"),
+            None => {
+                #[cfg(unix)]
+                {
+                    use std::os::unix::process::ExitStatusExt;
+                    match status.signal() {
+                        Some(signal) => format!("signal {signal}"),
+                        None => "an unknown status".into(),
+                    }
+                }
+                #[cfg(not(unix))]
+                {
+                    "an unknown status".to_string()
+                }
+            }
+        },
+        None => "an unknown status".into(),
+    };
+    format!("{how}; {}", stderr_or_nothing(tail))
+}
+
+/// How a local server's process is started, by a session and by the doctor alike: in the
+/// project folder, with the entry's `env` over ours, its three pipes taken, killed when
+/// dropped.
+pub(crate) fn server_process(
+    program: &std::ffi::OsStr,
+    args: &[String],
+    env: &[(String, String)],
+    project: &Path,
+) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .current_dir(project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Its own process group, so that shutdown reaches whatever it starts (npx → node).
+    #[cfg(unix)]
+    cmd.process_group(0);
+    // Should this process die without shutting down (SIGKILL, a crash), the server is told
+    // with SIGTERM instead of living on as an orphan.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    cmd
+}
+
+/// A local server's process: its exit is watched by a task that owns the child.
+pub(super) struct Process {
+    pub(super) pid: Option<u32>,
+    exit: watch::Receiver<Option<Option<ExitStatus>>>,
+}
+
+impl Process {
+    pub(super) fn watch(mut child: tokio::process::Child, pid: Option<u32>) -> Process {
+        let (tx, exit) = watch::channel(None);
+        tokio::spawn(async move {
+            let status = child.wait().await.ok();
+            let _ = tx.send(Some(status));
+        });
+        Process { pid, exit }
+    }
+
+    /// How it ended, once it has.
+    pub(super) async fn wait(&self) -> Option<ExitStatus> {
+        let mut exit = self.exit.clone();
+        let status = match exit.wait_for(Option::is_some).await {
+            Ok(status) => status.flatten(),
+            Err(_) => None,
+        };
+        status
+    }
+
+    pub(super) async fn wait_for_exit(&self, limit: Duration) -> Option<ExitStatus> {
+        tokio::time::timeout(limit, self.wait())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    pub(super) fn has_exited(&self) -> bool {
+        self.exit.borrow().is_some()
+    }
+
+    pub(super) fn signal_group(&self, signal: i32) {
+        #[cfg(unix)]
+        if let Some(pid) = self.pid {
+            // SAFETY: kill(2) on the process group our child leads; no memory is involved.
+            unsafe { libc::kill(-(pid as i32), signal) };
+        }
+        #[cfg(not(unix))]
+        let _ = signal;
+    }
+
+    /// SIGTERM to the group, then SIGKILL after [`TERM_GRACE`].
+    pub(super) async fn terminate(&self) {
+        #[cfg(unix)]
+        {
+            if !self.has_exited() {
+                self.signal_group(libc::SIGTERM);
+                if self.wait_for_exit(TERM_GRACE).await.is_none() && !self.has_exited() {
+                    self.signal_group(libc::SIGKILL);
+                    let _ = self.wait_for_exit(TERM_GRACE).await;
+                }
+            }
+            // Children of the server that ignored the group's SIGTERM do not survive either.
+            self.signal_group(libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        self.signal_group(libc::SIGKILL);
+    }
+}

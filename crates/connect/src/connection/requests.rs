@@ -1,0 +1,408 @@
+//! What can be asked of an open session: lists (followed through pagination), reads,
+//! prompts, completion, subscriptions, the logging level, and tool calls, which go by our own
+//! fast path to a local server or through rmcp, with progress routed to the caller, a
+//! cancellation token, the outputSchema check and the URL-elicitation retry.
+
+use super::*;
+
+/// A call's progress notifications on their way to its caller, for as long as the call
+/// lasts (also when the caller stops waiting).
+struct ProgressRoute<'a> {
+    routes: &'a ProgressRoutes,
+    token: rmcp::model::ProgressToken,
+}
+
+impl<'a> ProgressRoute<'a> {
+    fn open(
+        routes: &'a ProgressRoutes,
+        token: rmcp::model::ProgressToken,
+        sink: tokio::sync::mpsc::UnboundedSender<Progress>,
+    ) -> Self {
+        routes
+            .lock()
+            .expect("progress lock")
+            .insert(token.clone(), sink);
+        ProgressRoute { routes, token }
+    }
+}
+
+impl Drop for ProgressRoute<'_> {
+    fn drop(&mut self) {
+        self.routes
+            .lock()
+            .expect("progress lock")
+            .remove(&self.token);
+    }
+}
+
+impl Connection {
+    /// Tells the server its roots changed (it asks for them again).
+    pub async fn roots_changed(&self) -> Result<(), ServiceError> {
+        self.note(self.peer.notify_roots_list_changed().await)
+    }
+
+    /// The inputSchema of `tool` as last listed (listing once if the tools never were).
+    pub async fn tool_schema(&self, tool: &str) -> Option<Value> {
+        self.listed_schemas(tool).await.map(|schemas| schemas.input)
+    }
+
+    /// `tool`'s schemas from the last `tools/list`, listing once if the tools never were.
+    async fn listed_schemas(&self, tool: &str) -> Option<ToolSchemas> {
+        let listed = self.schemas.lock().expect("schema lock").is_some();
+        if !listed {
+            self.list_tools().await.ok()?;
+        }
+        self.schemas
+            .lock()
+            .expect("schema lock")
+            .as_ref()
+            .and_then(|schemas| schemas.get(tool).cloned())
+    }
+
+    /// Every tool, following pagination; empty when the server has no tools capability.
+    pub async fn list_tools(&self) -> Result<Vec<ToolSummary>, rmcp::ServiceError> {
+        if !self.info.capabilities.tools {
+            return Ok(Vec::new());
+        }
+        let tools = self.note(self.peer.list_all_tools().await)?;
+        let summaries: Vec<ToolSummary> = tools
+            .into_iter()
+            .map(|tool| {
+                let value =
+                    sanitize::strip_value(&serde_json::to_value(&tool).unwrap_or(Value::Null));
+                let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+                let description = text("description");
+                ToolSummary {
+                    name: text("name").unwrap_or_default(),
+                    title: text("title"),
+                    description_for_model: description.as_deref().map(sanitize::model_view),
+                    description,
+                    input_schema: value.get("inputSchema").cloned().unwrap_or(Value::Null),
+                    output_schema: value.get("outputSchema").cloned(),
+                    annotations: value.get("annotations").cloned(),
+                    meta: value.get("_meta").cloned(),
+                }
+            })
+            .collect();
+        *self.schemas.lock().expect("schema lock") = Some(
+            summaries
+                .iter()
+                .map(|t| {
+                    let schemas = ToolSchemas {
+                        input: t.input_schema.clone(),
+                        output: t.output_schema.clone(),
+                    };
+                    (t.name.clone(), schemas)
+                })
+                .collect(),
+        );
+        Ok(summaries)
+    }
+
+    /// Every resource (pagination followed) as sent; empty without the resources capability.
+    pub async fn list_resources(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.resources {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(self.note(self.peer.list_all_resources().await)?))
+    }
+
+    /// Every resource template as sent; empty without the resources capability.
+    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.resources {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(
+            self.note(self.peer.list_all_resource_templates().await)?,
+        ))
+    }
+
+    /// Every prompt as sent; empty without the prompts capability.
+    pub async fn list_prompts(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        if !self.info.capabilities.prompts {
+            return Ok(Vec::new());
+        }
+        Ok(to_values(self.note(self.peer.list_all_prompts().await)?))
+    }
+
+    /// `resources/read`, the result as sent.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, rmcp::ServiceError> {
+        let result = self.note(
+            self.peer
+                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_string()))
+                .await,
+        )?;
+        Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+    }
+
+    /// `completion/complete` for one argument of a prompt (`ref/prompt`) or resource template
+    /// (`ref/resource`); `reference` is the `ref` object as the spec shapes it. Returns the
+    /// suggested values.
+    pub async fn complete(
+        &self,
+        reference: Value,
+        argument: &str,
+        value: &str,
+        context: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Vec<String>, ServiceError> {
+        let mut params = serde_json::json!({
+            "ref": reference,
+            "argument": { "name": argument, "value": value },
+        });
+        if let Some(arguments) = context {
+            params["context"] = serde_json::json!({ "arguments": arguments });
+        }
+        let params = serde_json::from_value(params).map_err(|err| {
+            ServiceError::McpError(rmcp::ErrorData::invalid_params(err.to_string(), None))
+        })?;
+        let result = self.note(self.peer.complete(params).await)?;
+        let result = serde_json::to_value(result).unwrap_or(Value::Null);
+        Ok(result["completion"]["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect())
+    }
+
+    /// `resources/subscribe`: the server will send `notifications/resources/updated`.
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn subscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        let params = rmcp::model::SubscribeRequestParams::new(uri.to_string());
+        self.note(self.peer.subscribe(params).await).map(|_| ())
+    }
+
+    /// `resources/unsubscribe`: no more `notifications/resources/updated` for `uri`.
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        let params = rmcp::model::UnsubscribeRequestParams::new(uri.to_string());
+        self.note(self.peer.unsubscribe(params).await).map(|_| ())
+    }
+
+    /// The URIs of `notifications/resources/updated` from now on.
+    pub fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.updates.subscribe()
+    }
+
+    /// `logging/setLevel` (debug, info, notice, warning, error, critical, alert, emergency).
+    #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
+    pub async fn set_log_level(&self, level: &str) -> Result<(), ServiceError> {
+        let params =
+            serde_json::from_value(serde_json::json!({ "level": level })).map_err(|err| {
+                ServiceError::McpError(rmcp::ErrorData::invalid_params(err.to_string(), None))
+            })?;
+        self.note(self.peer.set_level(params).await).map(|_| ())
+    }
+
+    /// `prompts/get` with arguments, the result as sent.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Value, rmcp::ServiceError> {
+        let mut params = rmcp::model::GetPromptRequestParams::new(name.to_string());
+        params.arguments = arguments;
+        let result = self.note(self.peer.get_prompt(params).await)?;
+        Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+    }
+
+    /// Calls a tool. On `timeout` the server gets `notifications/cancelled`.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
+        self.call_tool_with_progress(name, arguments, timeout, None)
+            .await
+    }
+
+    /// [`Self::call_tool`], with the call's `notifications/progress` sent to `progress`.
+    pub async fn call_tool_with_progress(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
+        self.call_tool_until(name, arguments, timeout, progress, CancellationToken::new())
+            .await
+    }
+
+    /// [`Self::call_tool_with_progress`], given up when `cancel` is cancelled: the server is
+    /// sent `notifications/cancelled` for the request, and the call ends with
+    /// [`ServiceError::Cancelled`] at once.
+    pub async fn call_tool_until(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        cancel: CancellationToken,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
+        let started = Instant::now();
+        let mut attempt = 0;
+        let result = loop {
+            let answer = match &self.calls {
+                // Dropping the fast path's request sends notifications/cancelled for it.
+                Some(calls) => tokio::select! {
+                    answer = self.call_directly(calls, name, arguments.as_ref(), timeout, progress.clone()) => answer,
+                    _ = cancel.cancelled() => Err(cancelled()),
+                },
+                None => {
+                    self.call_through_rmcp(
+                        name,
+                        arguments.clone(),
+                        timeout,
+                        progress.clone(),
+                        &cancel,
+                    )
+                    .await
+                }
+            };
+            let answer = self.note(answer);
+            // -32042: the server needs the person to visit URLs first. Ask, and retry (at
+            // most URL_ELICITATION_RETRIES times, as Claude Code).
+            match answer {
+                Err(ServiceError::McpError(error))
+                    if error.code.0 == URL_ELICITATION_REQUIRED
+                        && attempt < URL_ELICITATION_RETRIES =>
+                {
+                    attempt += 1;
+                    let elicitations = error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("elicitations"))
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    for elicitation in elicitations {
+                        let reply = self.answerer.elicit(&self.server, elicitation).await;
+                        if reply.get("action").and_then(Value::as_str) != Some("accept") {
+                            return Err(ServiceError::McpError(error));
+                        }
+                    }
+                }
+                other => break other?,
+            }
+        };
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        let is_error = result
+            .get("isError")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let schema_errors = self.check_output(name, &result, is_error).await;
+        Ok(CallOutcome {
+            result,
+            is_error,
+            elapsed_ms,
+            schema_errors,
+        })
+    }
+
+    /// One `tools/call` written to a local server's pipe by us; its answer as JSON.
+    async fn call_directly(
+        &self,
+        calls: &crate::stdio::Calls,
+        name: &str,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    ) -> Result<Value, ServiceError> {
+        let id = calls.next_id();
+        let _route = progress.map(|sink| {
+            ProgressRoute::open(
+                &self.progress,
+                crate::stdio::Calls::progress_token(id),
+                sink,
+            )
+        });
+        calls.call_tool(id, name, arguments, timeout).await
+    }
+
+    /// One `tools/call` through rmcp's session (remote servers); its answer as JSON.
+    async fn call_through_rmcp(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        cancel: &CancellationToken,
+    ) -> Result<Value, ServiceError> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        if let Some(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        let options = match timeout {
+            Some(timeout) => PeerRequestOptions::with_timeout(timeout),
+            None => PeerRequestOptions::no_options(),
+        };
+        let request =
+            rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+        let handle = self.peer.send_request_with_option(request, options).await?;
+        let _route = progress
+            .map(|sink| ProgressRoute::open(&self.progress, handle.progress_token.clone(), sink));
+        let id = handle.id.clone();
+        let answer = tokio::select! {
+            answer = handle.await_response() => answer?,
+            _ = cancel.cancelled() => {
+                let notice = rmcp::model::CancelledNotification::new(
+                    rmcp::model::CancelledNotificationParam::new(Some(id), Some(CANCELLED.into())),
+                );
+                let _ = self
+                    .peer
+                    .send_notification(rmcp::model::ClientNotification::CancelledNotification(notice))
+                    .await;
+                return Err(cancelled());
+            }
+        };
+        Ok(match answer {
+            rmcp::model::ServerResult::CallToolResult(result) => {
+                serde_json::to_value(result).unwrap_or(Value::Null)
+            }
+            other => serde_json::to_value(other).unwrap_or(Value::Null),
+        })
+    }
+
+    /// Checks `structuredContent` against the tool's `outputSchema` (fetching the tool list
+    /// once if it was never listed).
+    async fn check_output(&self, tool: &str, result: &Value, is_error: bool) -> Vec<String> {
+        if is_error {
+            return Vec::new();
+        }
+        let Some(schema) = self.listed_schemas(tool).await.and_then(|s| s.output) else {
+            return Vec::new();
+        };
+        let Some(structured) = result.get("structuredContent") else {
+            return vec!["the tool declares an outputSchema but sent no structuredContent".into()];
+        };
+        match jsonschema::validator_for(&schema) {
+            Ok(validator) => validator
+                .iter_errors(structured)
+                .map(|e| {
+                    let at = e.instance_path().to_string();
+                    format!("{}: {e}", if at.is_empty() { "/" } else { &at })
+                })
+                .collect(),
+            Err(err) => vec![format!(
+                "the tool's outputSchema is not a valid JSON Schema: {err}"
+            )],
+        }
+    }
+}
+
+fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
+    items
+        .into_iter()
+        .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
+        .collect()
+}
+
+/// Why a call ended that the person cancelled.
+pub const CANCELLED: &str = "cancelled by the person";
+
+fn cancelled() -> ServiceError {
+    ServiceError::Cancelled {
+        reason: Some(CANCELLED.into()),
+    }
+}
