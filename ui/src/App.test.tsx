@@ -182,6 +182,8 @@ describe("live status", () => {
           logging: false,
           completions: false,
         },
+        era: "legacy",
+        eraEvidence: "legacy: -32601",
         counts: { tools: 12, resources: null, prompts: 1 },
       },
     });

@@ -306,6 +306,12 @@ export type ConnectedInfo = {
 	instructions: string | null,
 	capabilities: Capabilities,
 	/**
+	 *  The protocol era of the session, and how it was found out ("server/discover →
+	 *  2026-07-28", "legacy: -32601", "remembered: …").
+	 */
+	era: Era,
+	eraEvidence: string,
+	/**
 	 *  How many tools, resources and prompts the server lists (fetched when it connected, and
 	 *  again after each `list_changed`); `None` for a list the server does not offer.
 	 */
@@ -350,6 +356,13 @@ export type EntryRef = {
 	name: string,
 	scope: Scope,
 };
+
+/**  The protocol era of a session. */
+export type Era = 
+/**  The `initialize` handshake (2025-11-25 and before). */
+"legacy" | 
+/**  The stateless protocol of 2026-07-28 (`server/discover`). */
+"modern";
 
 /**  Stable error codes. New codes may be added; existing ones never change meaning. */
 export type ErrorCode = 

@@ -9,6 +9,8 @@
 //!   servers), and every transition goes through one function that stores the new state and
 //!   emits exactly one event.
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
+//! - [`era`]: which protocol era a server speaks (`initialize` or 2026-07-28), negotiated per
+//!   server and remembered.
 //! - [`doctor`]: why a server does not work, one check per step from the entry to a session.
 //! - [`oauth`]: logins, tokens and the OAuth debugger's record ([`oauth::trace`]).
 //! - [`login`]: logging in to a server through the person's browser, for both doors.
@@ -24,6 +26,7 @@ pub mod answer;
 pub mod asks;
 pub mod connection;
 pub mod doctor;
+pub mod era;
 mod handler;
 pub mod headers;
 pub mod http_client;

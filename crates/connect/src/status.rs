@@ -49,6 +49,10 @@ pub struct ConnectedInfo {
     pub protocol_version: String,
     pub instructions: Option<String>,
     pub capabilities: Capabilities,
+    /// The protocol era of the session, and how it was found out ("server/discover →
+    /// 2026-07-28", "legacy: -32601", "remembered: …").
+    pub era: crate::era::Era,
+    pub era_evidence: String,
     /// How many tools, resources and prompts the server lists (fetched when it connected, and
     /// again after each `list_changed`); `None` for a list the server does not offer.
     pub counts: ListCounts,

@@ -160,6 +160,8 @@ pub struct Supervisor {
     secrets: Mutex<Option<Arc<dyn SecretStore>>>,
     /// Claude Code's needs-auth cache; `None`: every start asks every server.
     needs_auth: Mutex<Option<NeedsAuthCache>>,
+    /// The protocol era found for each entry, by content hash; `None`: every start probes.
+    eras: Mutex<Option<crate::era::EraCache>>,
     /// What every session answers to `roots/list`: the project folder unless set.
     roots: Roots,
     /// Cancelled by [`Supervisor::shutdown`]: starts under way are dropped, none begin.
@@ -182,6 +184,7 @@ impl Supervisor {
             answerer: Mutex::new(Arc::new(Decline)),
             secrets: Mutex::new(None),
             needs_auth: Mutex::new(None),
+            eras: Mutex::new(None),
             closing: tokio_util::sync::CancellationToken::new(),
             keep_protocol: std::sync::atomic::AtomicBool::new(false),
         })
@@ -195,6 +198,55 @@ impl Supervisor {
 
     fn needs_auth_cache(&self) -> Option<NeedsAuthCache> {
         self.needs_auth.lock().expect("needs-auth lock").clone()
+    }
+
+    /// Remembers the protocol era found for each entry in `cache`, and opens an entry in its
+    /// remembered era without probing (see [`crate::era`]).
+    pub fn set_era_cache(&self, cache: crate::era::EraCache) {
+        *self.eras.lock().expect("eras lock") = Some(cache);
+    }
+
+    /// The limits for opening `entry`, with the era remembered for it.
+    fn limits_for(&self, entry: &CatalogEntry) -> (crate::Limits, Option<crate::era::Verdict>) {
+        let remembered = self
+            .eras
+            .lock()
+            .expect("eras lock")
+            .as_ref()
+            .and_then(|cache| cache.get(&entry.config.content_hash()));
+        let limits = crate::Limits {
+            remembered: remembered.as_ref().map(|v| v.era),
+            ..self.limits()
+        };
+        (limits, remembered)
+    }
+
+    /// Keeps the era `connection` was opened in for `entry`; says what was remembered.
+    fn note_era(
+        &self,
+        entry: &CatalogEntry,
+        connection: &mut Connection,
+        remembered: Option<&crate::era::Verdict>,
+    ) {
+        let Some(cache) = self.eras.lock().expect("eras lock").clone() else {
+            return;
+        };
+        let info = connection.info();
+        match remembered {
+            Some(verdict)
+                if verdict.era == info.era && info.era_evidence.starts_with("remembered") =>
+            {
+                connection.set_era_evidence(format!("remembered: {}", verdict.evidence));
+            }
+            _ if info.era_evidence.starts_with("set in the entry") => {}
+            _ => cache.put(
+                &entry.config.content_hash(),
+                &crate::era::Verdict {
+                    era: info.era,
+                    evidence: info.era_evidence.clone(),
+                },
+            ),
+        }
     }
 
     /// Where OAuth tokens are kept (the OS keychain in the app and `mcpctl`); applies to
@@ -248,6 +300,7 @@ impl Supervisor {
         crate::Limits {
             connect: self.settings.connect_timeout,
             http_post: self.settings.http_post_timeout,
+            remembered: None,
         }
     }
 
@@ -562,12 +615,13 @@ impl Supervisor {
         };
         let logs = self.logs(&entry.name);
         let auth = self.auth_target(&entry, &config);
+        let (limits, remembered) = self.limits_for(&entry);
         let open = || {
             Connection::open_authorized(
                 &entry.name,
                 &config,
                 &self.project,
-                self.limits(),
+                limits,
                 logs.clone(),
                 self.answerer(),
                 self.roots.clone(),
@@ -589,6 +643,9 @@ impl Supervisor {
                         Err(err) => Err(ConnectError::Auth(err.to_string())),
                     };
                 }
+            }
+            if let Ok(connection) = &mut opened {
+                self.note_era(&entry, connection, remembered.as_ref());
             }
             let counts = match &opened {
                 Ok(connection) => connection.counts().await,
@@ -691,11 +748,12 @@ impl Supervisor {
                     }
                 };
                 let auth = self.auth_target(&entry, &config);
+                let (limits, remembered) = self.limits_for(&entry);
                 match Connection::open_authorized(
                     &entry.name,
                     &config,
                     &self.project,
-                    self.limits(),
+                    limits,
                     self.logs(&entry.name),
                     self.answerer(),
                     self.roots.clone(),
@@ -703,7 +761,8 @@ impl Supervisor {
                 )
                 .await
                 {
-                    Ok(new) => {
+                    Ok(mut new) => {
+                        self.note_era(&entry, &mut new, remembered.as_ref());
                         let counts = new.counts().await;
                         reconnected = Some((Arc::new(new), counts));
                         break;

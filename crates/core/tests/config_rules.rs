@@ -1,7 +1,9 @@
 //! The config engine's rules, one table-driven case per rule, named after the rule.
 
 use mcp_manager_core::config::approval::Approval;
-use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::config::entry::{
+    parse_entry_value, ProtocolChoice, ServerConfig, TransportKind,
+};
 use mcp_manager_core::config::expand::{expand_config, expand_str};
 use mcp_manager_core::config::names::{
     normalize, parse_qualified, qualified_tool_name, validate_new_name, NameError,
@@ -363,4 +365,31 @@ fn numbers_survive_a_write_unchanged() {
         let again = parse(path, &render(&value, &Layout::default())).unwrap();
         assert_eq!(again, value, "{text} must round-trip");
     }
+}
+
+#[test]
+fn the_protocol_key_is_read_counts_for_the_connection_and_is_written_back_as_it_was() {
+    let entry = serde_json::json!({"type": "stdio", "command": "node", "args": ["s.js"], "protocol": "2026-07-28"});
+    let config = parse_entry_value(&entry).unwrap();
+    assert_eq!(config.protocol, ProtocolChoice::Modern);
+    let auto =
+        parse_entry_value(&serde_json::json!({"command": "node", "args": ["s.js"]})).unwrap();
+    assert_eq!(auto.protocol, ProtocolChoice::Auto);
+    assert_ne!(
+        config.content_hash(),
+        auto.content_hash(),
+        "the era opened in matters"
+    );
+    let said =
+        parse_entry_value(&serde_json::json!({"command": "node", "protocol": "2025"})).unwrap_err();
+    assert_eq!(
+        said,
+        "unknown `protocol` \"2025\": use auto, 2026-07-28 or legacy"
+    );
+    // Claude Code does not know the key; a write keeps it where it was, as any such key.
+    let extra = entry.as_object().unwrap().clone();
+    assert_eq!(
+        serde_json::to_string(&config.to_json(&extra)).unwrap(),
+        r#"{"type":"stdio","command":"node","args":["s.js"],"env":{},"protocol":"2026-07-28"}"#
+    );
 }

@@ -75,9 +75,13 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
                     .map(|e| e.config.target())
                     .unwrap_or_default();
                 let state = match &event.status {
-                    ServerStatus::Connected(info) => {
-                        format!("✓ connected ({} {})", info.server_name, info.server_version)
-                    }
+                    ServerStatus::Connected(info) => format!(
+                        "✓ connected ({} {}; protocol {}: {})",
+                        info.server_name,
+                        info.server_version,
+                        info.protocol_version,
+                        info.era_evidence
+                    ),
                     ServerStatus::Failed { error } => format!("✗ failed: {error}"),
                     ServerStatus::NeedsAuth => "⚠ needs authentication".into(),
                     ServerStatus::Disabled => "○ disabled".into(),

@@ -362,7 +362,14 @@ function StatusBlock({
           <dt className="text-slate-500">Offers</dt>
           <dd data-testid="server-counts">{describeCounts(status.counts) || "nothing listed"}</dd>
           <dt className="text-slate-500">Protocol</dt>
-          <dd>{status.protocolVersion}</dd>
+          <dd data-testid="server-protocol" data-era={status.era}>
+            {status.protocolVersion} {status.era === "modern" ? "(stateless)" : "(initialize)"}
+            {status.eraEvidence && (
+              <span data-testid="server-era-evidence" className="block text-xs text-slate-500">
+                {status.eraEvidence}
+              </span>
+            )}
+          </dd>
         </dl>
       )}
       {status?.state === "failed" && (

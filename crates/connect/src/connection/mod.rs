@@ -96,6 +96,9 @@ pub enum ConnectError {
     Auth(String),
     #[error("initialize failed: {message}{}", stderr_suffix(.stderr))]
     Initialize { message: String, stderr: String },
+    /// The entry's `protocol` names an era the server does not speak.
+    #[error("{0}")]
+    WrongEra(String),
     /// Nothing answered at the URL (refused, no such host, no route).
     #[error(
         "could not reach {url}: nothing answered there. Check that the server is running and \
@@ -199,13 +202,17 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-/// How long opening a session, and each HTTP POST in it, may take.
+/// How long opening a session, and each HTTP POST in it, may take; and the era the server
+/// was found to speak last time, when that is remembered (see [`crate::era`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// The whole start: spawn or first request, through `initialize`.
     pub connect: Duration,
     /// Each POST of a streamable HTTP session, up to its answer ([`POST_TIMEOUT`]).
     pub http_post: Duration,
+    /// The era remembered for this entry: opened in it without a probe (and probed once more
+    /// when that fails).
+    pub remembered: Option<crate::era::Era>,
 }
 
 impl Limits {
@@ -214,6 +221,7 @@ impl Limits {
         Limits {
             connect,
             http_post: POST_TIMEOUT,
+            remembered: None,
         }
     }
 }
@@ -238,6 +246,11 @@ impl Connection {
     /// What the server said about itself.
     pub fn info(&self) -> &ConnectedInfo {
         &self.info
+    }
+
+    /// Says how the era was found out, when the opener knew more than the opening.
+    pub(crate) fn set_era_evidence(&mut self, evidence: String) {
+        self.info.era_evidence = evidence;
     }
 
     /// The local server's process id (it leads its own process group).
@@ -422,6 +435,8 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             protocol_version: String::new(),
             instructions: None,
             capabilities: Capabilities::default(),
+            era: crate::era::Era::Legacy,
+            era_evidence: String::new(),
             counts: ListCounts::default(),
         };
     };
@@ -457,6 +472,12 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             logging: caps.get("logging").is_some(),
             completions: caps.get("completions").is_some(),
         },
+        era: if info.protocol_version.has_initialize() {
+            crate::era::Era::Legacy
+        } else {
+            crate::era::Era::Modern
+        },
+        era_evidence: String::new(),
         counts: ListCounts::default(),
     }
 }

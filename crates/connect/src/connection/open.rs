@@ -5,6 +5,10 @@
 //! tail of its stderr.
 
 use super::*;
+use crate::era::{Era, Handshake, ProbeAnswer, ProbeWatch};
+use mcp_manager_core::config::entry::ProtocolChoice;
+use rmcp::service::ClientLifecycleMode;
+use rmcp::ClientServiceExt;
 
 /// Where streamable HTTP falls back to legacy SSE, and with what.
 struct Fallback<'a> {
@@ -32,6 +36,267 @@ fn sse_challenge(err: &(dyn std::error::Error + 'static)) -> Option<String> {
         current = error.source();
     }
     None
+}
+
+/// Why an attempt to open failed, as far as the era negotiation cares.
+enum Failed {
+    /// `initialize` was refused with -32022; the versions the server says it serves.
+    Unsupported {
+        supported: Vec<String>,
+        error: ConnectError,
+    },
+    /// The server went away while a probe was out (a stdio process exited or closed its pipe,
+    /// an HTTP server answered 4xx other than 401 and 403): `why`, in a few words.
+    GoneOnProbe {
+        why: String,
+        error: ConnectError,
+    },
+    Other(ConnectError),
+}
+
+impl Failed {
+    fn into_error(self) -> ConnectError {
+        match self {
+            Failed::Unsupported { error, .. }
+            | Failed::GoneOnProbe { error, .. }
+            | Failed::Other(error) => error,
+        }
+    }
+
+    /// Classifies an rmcp opening error (already put in words as `error`).
+    fn of(
+        handshake: Handshake,
+        err: &rmcp::service::ClientInitializeError,
+        error: ConnectError,
+        gone: Option<String>,
+    ) -> Failed {
+        if let rmcp::service::ClientInitializeError::JsonRpcError(data) = err {
+            if data.code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION {
+                let supported = data
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("supported"))
+                    .and_then(Value::as_array)
+                    .map(|list| {
+                        list.iter()
+                            .filter_map(|v| v.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                return Failed::Unsupported { supported, error };
+            }
+        }
+        match gone {
+            Some(why) if handshake == Handshake::Probe && !err.is_authorization_required() => {
+                Failed::GoneOnProbe { why, error }
+            }
+            _ => Failed::Other(error),
+        }
+    }
+}
+
+/// A session opened by one attempt, before it becomes a [`Connection`].
+struct Opened {
+    service: RunningService<RoleClient, Handler>,
+    process: Option<Process>,
+    calls: Option<std::sync::Arc<crate::stdio::Calls>>,
+    probe: ProbeWatch,
+}
+
+impl Opened {
+    /// The evidence of a probe that opened the session.
+    fn probe_evidence(&self) -> String {
+        let version = self
+            .service
+            .peer_info()
+            .map(|info| info.protocol_version.clone())
+            .unwrap_or_default();
+        if !version.has_initialize() {
+            return format!("server/discover → {version}");
+        }
+        match self.probe.answer() {
+            ProbeAnswer::Error(code) => format!("legacy: {code}"),
+            ProbeAnswer::Nothing if self.probe.sent() => "legacy: probe timed out".into(),
+            ProbeAnswer::Nothing => "legacy".into(),
+            ProbeAnswer::Result => "legacy: server/discover offered no version in common".into(),
+        }
+    }
+
+    fn into_connection(
+        self,
+        server: &str,
+        answerer: &std::sync::Arc<dyn Answerer>,
+        stderr: &StderrLog,
+        changes: tokio::sync::mpsc::UnboundedReceiver<ListKind>,
+        progress: ProgressRoutes,
+    ) -> Connection {
+        let local = self.process.is_some();
+        let mut connection = Connection::from_service(
+            server,
+            answerer.clone(),
+            self.service,
+            local.then(|| stderr.clone()),
+            self.process,
+            changes,
+            progress,
+        );
+        // Our fast path carries no per-request `_meta`: a 2026-07-28 session goes through
+        // rmcp, which does.
+        if connection.info.era == Era::Legacy {
+            connection.calls = self.calls;
+        }
+        connection
+    }
+}
+
+/// What every attempt to open a server's session shares.
+struct Opening<'a> {
+    handler: &'a Handler,
+    config: &'a ServerConfig,
+    project: &'a Path,
+    limits: Limits,
+    stderr: &'a StderrLog,
+    auth: Option<&'a crate::oauth::Target>,
+}
+
+/// rmcp's lifecycle for a handshake.
+fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
+    let modern = vec![rmcp::model::ProtocolVersion::V_2026_07_28];
+    match handshake {
+        Handshake::Initialize => ClientLifecycleMode::Initialize,
+        Handshake::Discover => ClientLifecycleMode::Discover {
+            preferred_versions: modern,
+        },
+        Handshake::Probe => ClientLifecycleMode::Auto {
+            preferred_versions: modern,
+            legacy_version: None,
+        },
+    }
+}
+
+impl Opening<'_> {
+    /// One attempt with `handshake`: a new process for a local server, a new transport for a
+    /// remote one.
+    async fn attempt(&self, handshake: Handshake) -> Result<Opened, Failed> {
+        let handler = self.handler.clone();
+        match &self.config.transport {
+            Transport::Stdio { command, args, env } => {
+                self.attempt_stdio(handler, handshake, command, args, env)
+                    .await
+            }
+            Transport::Remote { kind, url, headers } => {
+                let (service, probe) = Connection::serve_remote(
+                    handler,
+                    *kind,
+                    url,
+                    headers,
+                    self.limits,
+                    self.auth,
+                    handshake,
+                )
+                .await?;
+                Ok(Opened {
+                    service,
+                    process: None,
+                    calls: None,
+                    probe,
+                })
+            }
+        }
+    }
+
+    async fn attempt_stdio(
+        &self,
+        handler: Handler,
+        handshake: Handshake,
+        command: &str,
+        args: &[String],
+        env: &[(String, String)],
+    ) -> Result<Opened, Failed> {
+        let timeout = self.limits.connect;
+        let stderr = self.stderr;
+        let mut cmd = server_process(command.as_ref(), args, env, self.project);
+        let mut child = cmd.spawn().map_err(|source| {
+            Failed::Other(ConnectError::Spawn {
+                command: command.to_string(),
+                source,
+            })
+        })?;
+        let pid = child.id();
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let collector = child
+            .stderr
+            .take()
+            .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
+        let process = Process::watch(child, pid);
+        let transport =
+            crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE, handler.protocol.clone());
+        let calls = transport.calls();
+        let (transport, probe) = crate::era::witness(transport);
+        let started = tokio::time::timeout(
+            timeout,
+            handler.serve_with_lifecycle(transport, lifecycle(handshake)),
+        )
+        .await;
+        let service = match started {
+            Ok(Ok(service)) => service,
+            Ok(Err(err)) => {
+                // The process may be on its way out: give it, and the stderr reader, a
+                // moment, so the message can say how it ended and what it said.
+                let status = process.wait_for_exit(Duration::from_millis(500)).await;
+                if let Some(collector) = collector {
+                    let _ = tokio::time::timeout(Duration::from_millis(500), collector).await;
+                }
+                let exited = process.has_exited();
+                process.terminate().await;
+                let tail = stderr.tail(20);
+                let closed = matches!(
+                    err,
+                    rmcp::service::ClientInitializeError::ConnectionClosed(_)
+                        | rmcp::service::ClientInitializeError::TransportError { .. }
+                );
+                let gone = if exited {
+                    Some(format!(
+                        "the server exited ({})",
+                        exit_detail(status, "").trim_end_matches("; no output on stderr")
+                    ))
+                } else if closed {
+                    Some("the server closed its pipe".to_string())
+                } else {
+                    None
+                };
+                let error = match &err {
+                    _ if exited => ConnectError::Exited {
+                        detail: exit_detail(status, &tail),
+                    },
+                    rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
+                        ConnectError::Exited {
+                            detail: format!("stdout closed; {}", stderr_or_nothing(&tail)),
+                        }
+                    }
+                    other => ConnectError::Initialize {
+                        message: plain(&other.to_string()),
+                        stderr: tail,
+                    },
+                };
+                return Err(Failed::of(handshake, &err, error, gone));
+            }
+            Err(_) => {
+                process.terminate().await;
+                return Err(Failed::Other(ConnectError::Timeout {
+                    timeout,
+                    stderr: stderr.tail(20),
+                }));
+            }
+        };
+        Ok(Opened {
+            service,
+            process: Some(process),
+            calls: Some(calls),
+            probe,
+        })
+    }
 }
 
 impl Connection {
@@ -71,7 +336,9 @@ impl Connection {
 
     /// [`Connection::open_with`], with `roots` for the server's `roots/list` (instead of the
     /// project folder), sending the stored OAuth token of `auth` (when one is stored) to a
-    /// remote server (streamable HTTP or legacy SSE), and refreshing it as needed.
+    /// remote server (streamable HTTP or legacy SSE), and refreshing it as needed. The era is
+    /// negotiated as [`crate::era`] says: the entry's `protocol`, else what is remembered in
+    /// `limits`, else a probe.
     #[allow(clippy::too_many_arguments)]
     pub async fn open_authorized(
         server: &str,
@@ -84,94 +351,112 @@ impl Connection {
         auth: Option<&crate::oauth::Target>,
     ) -> Result<Connection, ConnectError> {
         let ServerLogs { stderr, protocol } = logs.into();
-        let timeout = limits.connect;
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
         let mut handler = Handler::new(server.to_string(), answerer.clone(), roots, changes_tx);
-        handler.protocol = protocol.clone();
+        handler.protocol = protocol;
         let progress = handler.progress.clone();
-        match &config.transport {
-            Transport::Stdio { command, args, env } => {
-                let mut cmd = server_process(command.as_ref(), args, env, project);
-                let mut child = cmd.spawn().map_err(|source| ConnectError::Spawn {
-                    command: command.clone(),
-                    source,
-                })?;
-                let pid = child.id();
-                let stdin = child.stdin.take().expect("stdin is piped");
-                let stdout = child.stdout.take().expect("stdout is piped");
-                let collector = child
-                    .stderr
-                    .take()
-                    .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
-                let process = Process::watch(child, pid);
-                let transport = crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE, protocol);
-                let calls = transport.calls();
-                let started = tokio::time::timeout(timeout, handler.serve(transport)).await;
-                let service = match started {
-                    Ok(Ok(service)) => service,
-                    Ok(Err(err)) => {
-                        // The process may be on its way out: give it, and the stderr reader, a
-                        // moment, so the message can say how it ended and what it said.
-                        let status = process.wait_for_exit(Duration::from_millis(500)).await;
-                        if let Some(collector) = collector {
-                            let _ =
-                                tokio::time::timeout(Duration::from_millis(500), collector).await;
-                        }
-                        let exited = process.has_exited();
-                        process.terminate().await;
-                        let tail = stderr.tail(20);
-                        return Err(match err {
-                            _ if exited => ConnectError::Exited {
-                                detail: exit_detail(status, &tail),
-                            },
-                            rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
-                                ConnectError::Exited {
-                                    detail: format!("stdout closed; {}", stderr_or_nothing(&tail)),
-                                }
-                            }
-                            other => ConnectError::Initialize {
-                                message: plain(&other.to_string()),
-                                stderr: tail,
-                            },
-                        });
-                    }
-                    Err(_) => {
-                        process.terminate().await;
-                        return Err(ConnectError::Timeout {
-                            timeout,
-                            stderr: stderr.tail(20),
-                        });
-                    }
+        let opening = Opening {
+            handler: &handler,
+            config,
+            project,
+            limits,
+            stderr: &stderr,
+            auth,
+        };
+        let (first, why) = match (config.protocol, limits.remembered) {
+            (ProtocolChoice::Modern, _) => (Handshake::Discover, "set in the entry: 2026-07-28"),
+            (ProtocolChoice::Legacy, _) => (Handshake::Initialize, "set in the entry: legacy"),
+            (ProtocolChoice::Auto, Some(Era::Modern)) => {
+                (Handshake::Discover, "remembered: 2026-07-28")
+            }
+            (ProtocolChoice::Auto, Some(Era::Legacy)) => {
+                (Handshake::Initialize, "remembered: legacy")
+            }
+            (ProtocolChoice::Auto, None) => (Handshake::Probe, ""),
+        };
+        let (opened, evidence) = match opening.attempt(first).await {
+            Ok(opened) => {
+                let evidence = if first == Handshake::Probe {
+                    opened.probe_evidence()
+                } else {
+                    why.to_string()
                 };
-                let mut connection = Connection::from_service(
-                    server,
-                    answerer.clone(),
-                    service,
-                    Some(stderr),
-                    Some(process),
-                    changes,
-                    progress,
-                );
-                connection.calls = Some(calls);
-                Ok(connection)
+                (opened, evidence)
             }
-            Transport::Remote { kind, url, headers } => {
-                let service =
-                    Self::serve_remote(handler, *kind, url, headers, limits, auth).await?;
-                Ok(Connection::from_service(
-                    server,
-                    answerer.clone(),
-                    service,
-                    None,
-                    None,
-                    changes,
-                    progress,
-                ))
+            // A server of 2026-07-28 only, asked to initialize: it says which versions it
+            // serves.
+            Err(Failed::Unsupported { supported, error })
+                if first == Handshake::Initialize
+                    && config.protocol != ProtocolChoice::Legacy =>
+            {
+                if !supported.iter().any(|v| v == Era::Modern.as_str()) {
+                    return Err(error);
+                }
+                let opened = opening.attempt(Handshake::Discover).await.map_err(Failed::into_error)?;
+                (opened, format!("initialize → -32022, then {}", Era::Modern.as_str()))
             }
-        }
+            Err(Failed::Unsupported { supported, .. })
+                if config.protocol == ProtocolChoice::Legacy =>
+            {
+                return Err(ConnectError::WrongEra(format!(
+                    "the entry sets \"protocol\": \"legacy\", but the server speaks only {} \
+                     (it refused initialize with -32022): remove the key, or set it to \"auto\"",
+                    supported.join(", ")
+                )))
+            }
+            Err(Failed::Unsupported { error, .. }) => return Err(error),
+            Err(Failed::Other(error))
+                if first == Handshake::Discover
+                    && config.protocol == ProtocolChoice::Modern
+                    && !matches!(
+                        error,
+                        ConnectError::NeedsAuth { .. }
+                            | ConnectError::Auth(_)
+                            | ConnectError::Spawn { .. }
+                            | ConnectError::Unreachable { .. }
+                    ) =>
+            {
+                return Err(ConnectError::WrongEra(format!(
+                    "the entry sets \"protocol\": \"2026-07-28\", and server/discover failed \
+                     ({}): if the server is of an earlier version, remove the key or set it to \"auto\"",
+                    error.to_string().trim_start_matches("initialize failed: ")
+                )))
+            }
+            // The probe made the server leave (rmcp-built stdio servers close their pipe on
+            // a request before initialize; a 2025 HTTP server answers 400): the era before.
+            Err(Failed::GoneOnProbe { why, .. }) => {
+                let opened = opening.attempt(Handshake::Initialize).await.map_err(Failed::into_error)?;
+                (opened, format!("legacy: {why} on server/discover"))
+            }
+            // What was remembered no longer opens: probed once more.
+            Err(Failed::Other(error))
+                if limits.remembered.is_some()
+                    && config.protocol == ProtocolChoice::Auto
+                    && !matches!(error, ConnectError::NeedsAuth { .. } | ConnectError::Auth(_)) =>
+            {
+                let opened = match opening.attempt(Handshake::Probe).await {
+                    Ok(opened) => opened,
+                    Err(Failed::GoneOnProbe { why, .. }) => {
+                        let opened = opening.attempt(Handshake::Initialize).await.map_err(Failed::into_error)?;
+                        let mut connection = opened.into_connection(server, &answerer, &stderr, changes, progress);
+                        connection.info.era_evidence = format!("legacy: {why} on server/discover");
+                        return Ok(connection);
+                    }
+                    Err(other) => return Err(other.into_error()),
+                };
+                let evidence = opened.probe_evidence();
+                (opened, evidence)
+            }
+            Err(other) => return Err(other.into_error()),
+        };
+        let mut connection = opened.into_connection(server, &answerer, &stderr, changes, progress);
+        connection.info.era_evidence = evidence;
+        Ok(connection)
     }
 
-    /// Initializes a remote session over the transport `kind` names.
+    /// Opens a remote session over the transport `kind` names. Only streamable HTTP
+    /// negotiates the era; legacy SSE and ws are of the `initialize` era by nature.
+    #[allow(clippy::too_many_arguments)]
     async fn serve_remote(
         handler: Handler,
         kind: TransportKind,
@@ -179,16 +464,22 @@ impl Connection {
         headers: &[(String, String)],
         limits: Limits,
         auth: Option<&crate::oauth::Target>,
-    ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
+        handshake: Handshake,
+    ) -> Result<(RunningService<RoleClient, Handler>, ProbeWatch), Failed> {
+        let legacy = |opened: Result<RunningService<RoleClient, Handler>, ConnectError>| {
+            opened
+                .map(|service| (service, ProbeWatch::default()))
+                .map_err(Failed::Other)
+        };
         let timeout = limits.connect;
         match kind {
             TransportKind::Http => {
                 let mut custom = std::collections::HashMap::new();
                 for (name, value) in headers {
                     let header_name = http::HeaderName::from_bytes(name.as_bytes())
-                        .map_err(|_| ConnectError::InvalidHeader(name.clone()))?;
+                        .map_err(|_| Failed::Other(ConnectError::InvalidHeader(name.clone())))?;
                     let header_value = http::HeaderValue::from_str(value)
-                        .map_err(|_| ConnectError::InvalidHeader(name.clone()))?;
+                        .map_err(|_| Failed::Other(ConnectError::InvalidHeader(name.clone())))?;
                     custom.insert(header_name, header_value);
                 }
                 let mut http_config = StreamableHttpClientTransportConfig::with_uri(url)
@@ -203,7 +494,7 @@ impl Connection {
                 let authorized = match auth {
                     Some(target) => crate::oauth::authorized(target, client.clone())
                         .await
-                        .map_err(|err| ConnectError::Auth(err.to_string()))?,
+                        .map_err(|err| Failed::Other(ConnectError::Auth(err.to_string())))?,
                     None => None,
                 };
                 let fallback = Fallback {
@@ -214,12 +505,18 @@ impl Connection {
                 };
                 match authorized {
                     Some(client) => {
-                        Self::serve_streamable(handler, client, http_config, fallback).await
+                        Self::serve_streamable(handler, client, http_config, fallback, handshake)
+                            .await
                     }
-                    None => Self::serve_streamable(handler, client, http_config, fallback).await,
+                    None => {
+                        Self::serve_streamable(handler, client, http_config, fallback, handshake)
+                            .await
+                    }
                 }
             }
-            TransportKind::Sse => Self::serve_sse(handler, url, headers, limits, auth).await,
+            TransportKind::Sse => {
+                legacy(Self::serve_sse(handler, url, headers, limits, auth).await)
+            }
             TransportKind::Ws => {
                 let transport = crate::ws::connect(url, headers, MAX_MESSAGE);
                 let opening = async {
@@ -227,72 +524,112 @@ impl Connection {
                         .await
                         .map_err(|err| opening_failed("WebSocket", &err))
                 };
-                Self::serve_opened(handler, "WebSocket", opening, timeout).await
+                legacy(Self::serve_opened(handler, "WebSocket", opening, timeout).await)
             }
-            TransportKind::Stdio => Err(ConnectError::Unsupported(kind.as_str())),
+            TransportKind::Stdio => Err(Failed::Other(ConnectError::Unsupported(kind.as_str()))),
         }
     }
 
-    /// Initializes over streamable HTTP with `client`, falling back to legacy SSE on a 4xx.
+    /// Opens a session over streamable HTTP with `client` and `handshake`. An `initialize`
+    /// answered 4xx falls back to legacy SSE; a probe answered 4xx (not 401 or 403) is the
+    /// server of an era before, said as such.
     async fn serve_streamable<C>(
         handler: Handler,
         client: C,
         http_config: StreamableHttpClientTransportConfig,
         fallback_to: Fallback<'_>,
-    ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
+        handshake: Handshake,
+    ) -> Result<(RunningService<RoleClient, Handler>, ProbeWatch), Failed>
     where
         C: rmcp::transport::streamable_http_client::StreamableHttpClient + Send + Sync + 'static,
     {
         let timeout = fallback_to.limits.connect;
-        let transport = crate::protocol_log::tap(
+        let (transport, probe) = crate::era::witness(crate::protocol_log::tap(
             StreamableHttpClientTransport::with_client(client, http_config),
             handler.protocol.clone(),
-        );
+        ));
         let fallback = handler.clone();
-        match tokio::time::timeout(timeout, handler.serve(transport)).await {
-            Ok(Ok(service)) => Ok(service),
-            Ok(Err(err)) if err.is_authorization_required() => Err(ConnectError::NeedsAuth {
+        let started = tokio::time::timeout(
+            timeout,
+            handler.serve_with_lifecycle(transport, lifecycle(handshake)),
+        )
+        .await;
+        let err = match started {
+            Ok(Ok(service)) => return Ok((service, probe)),
+            Ok(Err(err)) => err,
+            Err(_) => {
+                return Err(Failed::Other(ConnectError::Timeout {
+                    timeout,
+                    stderr: String::new(),
+                }))
+            }
+        };
+        if err.is_authorization_required() {
+            return Err(Failed::Other(ConnectError::NeedsAuth {
                 challenge: err.auth_challenge().map(str::to_string),
-            }),
+            }));
+        }
+        // rmcp's probe that fell back to initialize on the same transport says both failed:
+        // what the initialize got is what counts.
+        let said = match &err {
+            rmcp::service::ClientInitializeError::LegacyFallbackFailed { fallback, .. } => {
+                fallback.to_string()
+            }
+            other => other.to_string(),
+        };
+        let client_error = said.find("unexpected server response: HTTP 4").map(|at| {
+            said[at + "unexpected server response: ".len()..]
+                .chars()
+                .take(8)
+                .collect::<String>()
+        });
+        match (handshake, client_error) {
+            (Handshake::Probe, Some(status)) => {
+                return Err(Failed::GoneOnProbe {
+                    why: format!("{} answered", status.trim()),
+                    error: ConnectError::Initialize {
+                        message: plain(&said),
+                        stderr: String::new(),
+                    },
+                })
+            }
             // A 4xx to the initialize POST: perhaps a server of the 2024-11-05 spec, which
             // expects a GET for its event stream at this URL (the spec's
             // backwards-compatibility rule).
-            Ok(Err(err))
-                if err
-                    .to_string()
-                    .contains("unexpected server response: HTTP 4") =>
-            {
+            (Handshake::Initialize, Some(_)) => {
                 let Fallback {
                     url,
                     headers,
                     limits,
                     auth,
                 } = fallback_to;
-                Self::serve_sse(fallback, url, headers, limits, auth)
+                return Self::serve_sse(fallback, url, headers, limits, auth)
                     .await
-                    .map_err(|sse| match sse {
-                        // The SSE endpoint, at least, wants a login: say so.
-                        ConnectError::NeedsAuth { .. } => sse,
-                        sse => ConnectError::Initialize {
-                            message: format!("{err}; and as legacy SSE: {sse}"),
-                            stderr: String::new(),
-                        },
-                    })
+                    .map(|service| (service, ProbeWatch::default()))
+                    .map_err(|sse| {
+                        Failed::Other(match sse {
+                            // The SSE endpoint, at least, wants a login: say so.
+                            ConnectError::NeedsAuth { .. } => sse,
+                            sse => ConnectError::Initialize {
+                                message: format!("{err}; and as legacy SSE: {sse}"),
+                                stderr: String::new(),
+                            },
+                        })
+                    });
             }
-            Ok(Err(err)) if err.to_string().contains("error sending request") => {
-                Err(ConnectError::Unreachable {
-                    url: fallback_to.url.to_string(),
-                })
-            }
-            Ok(Err(err)) => Err(ConnectError::Initialize {
-                message: plain(&err.to_string()),
-                stderr: String::new(),
-            }),
-            Err(_) => Err(ConnectError::Timeout {
-                timeout,
-                stderr: String::new(),
-            }),
+            _ => {}
         }
+        let error = if said.contains("error sending request") {
+            ConnectError::Unreachable {
+                url: fallback_to.url.to_string(),
+            }
+        } else {
+            ConnectError::Initialize {
+                message: plain(&said),
+                stderr: String::new(),
+            }
+        };
+        Err(Failed::of(handshake, &err, error, None))
     }
 
     async fn serve_sse(

@@ -98,6 +98,7 @@ impl LiveProject {
         let supervisor = Supervisor::new(locations.project.clone(), settings);
         supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
         supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
+        supervisor.set_era_cache(crate::era::EraCache::in_dir(&locations.app_data_dir()));
         Arc::new(LiveProject {
             locations,
             supervisor,

@@ -149,6 +149,39 @@ impl MachineGrant {
     }
 }
 
+/// Which protocol era to open a server's sessions in: our own `"protocol"` key of an entry,
+/// which Claude Code ignores (it is carried along like any key it does not know).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProtocolChoice {
+    /// Found out per server (the default; see the connection engine's `era` module).
+    #[default]
+    Auto,
+    /// The stateless protocol of 2026-07-28 only.
+    Modern,
+    /// The `initialize` handshake only.
+    Legacy,
+}
+
+impl ProtocolChoice {
+    /// `"auto"`, `"2026-07-28"` or `"legacy"`.
+    pub fn parse(word: &str) -> Option<Self> {
+        match word {
+            "auto" => Some(ProtocolChoice::Auto),
+            "2026-07-28" => Some(ProtocolChoice::Modern),
+            "legacy" => Some(ProtocolChoice::Legacy),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolChoice::Auto => "auto",
+            ProtocolChoice::Modern => "2026-07-28",
+            ProtocolChoice::Legacy => "legacy",
+        }
+    }
+}
+
 /// One server entry, as far as connecting to it is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerConfig {
@@ -160,6 +193,8 @@ pub struct ServerConfig {
     pub timeout: Option<u64>,
     /// `alwaysLoad`: the server's tools are always loaded rather than deferred.
     pub always_load: Option<bool>,
+    /// `protocol` (ours): the era to open sessions in. Written back only as the entry had it.
+    pub protocol: ProtocolChoice,
 }
 
 impl ServerConfig {
@@ -196,6 +231,7 @@ impl ServerConfig {
             oauth: None,
             timeout: None,
             always_load: None,
+            protocol: ProtocolChoice::Auto,
         }
     }
 
@@ -345,6 +381,9 @@ impl ServerConfig {
         }
         if let Some(timeout) = self.timeout {
             field("timeout", &timeout.to_string());
+        }
+        if self.protocol != ProtocolChoice::Auto {
+            field("protocol", self.protocol.as_str());
         }
         let digest = hasher.finalize();
         digest.iter().map(|b| format!("{b:02x}")).collect()
@@ -547,12 +586,20 @@ pub fn parse_entry_value(entry: &Value) -> Result<ServerConfig, String> {
         Some(Value::Bool(b)) => Some(*b),
         Some(_) => return Err("`alwaysLoad` must be true or false".into()),
     };
+    let protocol = match object.get("protocol") {
+        None | Some(Value::Null) => ProtocolChoice::Auto,
+        Some(Value::String(word)) => ProtocolChoice::parse(word).ok_or_else(|| {
+            format!("unknown `protocol` \"{word}\": use auto, 2026-07-28 or legacy")
+        })?,
+        Some(_) => return Err("`protocol` must be auto, 2026-07-28 or legacy".into()),
+    };
     Ok(ServerConfig {
         transport,
         headers_helper: string_field(object, "headersHelper")?,
         oauth,
         timeout,
         always_load,
+        protocol,
     })
 }
 

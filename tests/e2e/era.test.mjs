@@ -1,0 +1,77 @@
+// End-to-end: servers of both protocol eras in the window, with no setting: a server of the
+// official TypeScript SDK 2.4 that serves only 2026-07-28 (over stdio, and over streamable
+// HTTP on 127.0.0.1), server-everything (the initialize era), and a server of that era that
+// exits when probed. Each connects, shows its protocol and how it was found out, and the
+// modern server's tool is called from the Tools tab.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+
+let box;
+let session;
+let browser;
+let http;
+
+before(async () => {
+  http = spawn("node", [join(root, "tests/fixtures/servers/modern-server.mjs"), "--http", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = await once(http.stdout, "data");
+  const url = String(line).trim();
+  box = sandbox();
+  writeFileSync(
+    join(box.home, ".claude.json"),
+    JSON.stringify({
+      mcpServers: {
+        modern: { command: "node", args: [join(root, "tests/fixtures/servers/modern-server.mjs")] },
+        "modern-http": { type: "http", url },
+        everything: { command: "node", args: [everything, "stdio"] },
+        strict: { command: "node", args: [join(root, "tests/fixtures/servers/edge-server.mjs")], env: { EDGE_FAULT: "strict-initialize" } },
+      },
+    }),
+  );
+  session = await launch(box);
+  browser = session.browser;
+});
+
+after(async () => {
+  await session?.close();
+  http?.kill();
+});
+
+async function protocolOf(name) {
+  await waitForState(browser, name, "user", "connected");
+  const detail = await open(browser, name, "user");
+  const protocol = detail.$('[data-testid="server-protocol"]');
+  await protocol.waitForExist({ timeout: 5_000 });
+  const evidence = await protocol.$('[data-testid="server-era-evidence"]').getText();
+  return { era: await protocol.getAttribute("data-era"), text: `${(await protocol.getText()).replace(evidence, "").trim()}\n${evidence}` };
+}
+
+test("each server connects in its own era, and says how that was found out", async () => {
+  assert.deepEqual(await protocolOf("modern"), { era: "modern", text: "2026-07-28 (stateless)\nserver/discover → 2026-07-28" });
+  assert.deepEqual(await protocolOf("modern-http"), { era: "modern", text: "2026-07-28 (stateless)\nserver/discover → 2026-07-28" });
+  assert.deepEqual(await protocolOf("everything"), { era: "legacy", text: "2025-11-25 (initialize)\nlegacy: -32601" });
+  assert.deepEqual(await protocolOf("strict"), { era: "legacy", text: "2025-11-25 (initialize)\nlegacy: the server exited (status 2) on server/discover" });
+  await screenshot(browser, "era-strict");
+});
+
+test("a tool of a 2026-07-28 server is called from the window, its request carrying who asked", async () => {
+  await open(browser, "modern", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="whoami"]').click();
+  await browser.$('[data-testid="run-tool"]').click();
+  const view = browser.$('[data-testid="content-text-view"]');
+  await view.waitForExist({ timeout: 15_000 });
+  assert.equal(await view.getAttribute("data-mode"), "json");
+  await view.$('[data-testid="view-plain"]').click();
+  assert.equal(await view.$('[data-testid="content-text"]').getText(), '{"client":"mcp-manager","version":"2026-07-28"}');
+  await browser.$('[data-testid="tool-row"][data-tool="echo"]').click();
+  await type(browser.$('[data-testid="form-field"][data-path="/text"] [data-testid="string-input"]'), "from the window");
+  await browser.$('[data-testid="run-tool"]').click();
+  await browser.$('[data-testid="content-text"]').waitForExist({ timeout: 15_000 });
+  assert.equal(await browser.$('[data-testid="content-text"]').getText(), "modern echo: from the window");
+  await screenshot(browser, "era-modern-tool");
+});
