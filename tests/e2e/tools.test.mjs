@@ -223,23 +223,31 @@ test("a real server's array of objects: items added, filled, reordered and remov
   await type(field("/customer/billingAddress/city").$('[data-testid="string-input"]'), "London");
   await type(field("/customer/billingAddress/postalCode").$('[data-testid="string-input"]'), "12345");
   const items = field("/lineItems");
-  for (const [sku, quantity, price] of [["A-1", "2", "9.99"], ["B-2", "1", "100"], ["C-3", "5", "0.5"]]) {
+  for (const [sku, quantity, price] of [["AAA-0001", "2", "9.99"], ["BBB-0002", "1", "100"], ["CCC-0003", "5", "0.5"]]) {
     await items.$('[data-testid="add-item"]').click();
     const index = (await items.$$('[data-testid="array-item"]').length) - 1;
     await type(field(`/lineItems/${index}/sku`).$('[data-testid="string-input"]'), sku);
     await type(field(`/lineItems/${index}/quantity`).$('[data-testid="number-input"]'), quantity);
     await type(field(`/lineItems/${index}/unitPrice`).$('[data-testid="number-input"]'), price);
   }
-  // C-3 up to second place, then A-1 removed: B-2, C-3.
+  // CCC up to second place, then AAA removed: CCC, BBB.
   await items.$$('[data-testid="array-item"]')[2].$('[data-testid="move-up"]').click();
   await items.$$('[data-testid="array-item"]')[0].$('[data-testid="remove-item"]').click();
   await screenshot(browser, "tools-array-form");
+  const lineItems = [
+    { sku: "CCC-0003", quantity: 5, unitPrice: 0.5 },
+    { sku: "BBB-0002", quantity: 1, unitPrice: 100 },
+  ];
+  // The form's request as JSON; the two required dates are given there.
+  await browser.$('[data-testid="json-mode"]').click();
+  const request = JSON.parse(await browser.$('[data-testid="raw-arguments"]').getValue());
+  assert.deepEqual(request.lineItems, lineItems);
+  request.issueDate = "2026-12-01";
+  request.dueAt = "2026-12-31T12:00:00Z";
+  await type(browser.$('[data-testid="raw-arguments"]'), JSON.stringify(request));
   await run();
   const sent = JSON.parse(await resultText());
-  assert.deepEqual(sent.lineItems, [
-    { sku: "C-3", quantity: 5, unitPrice: 0.5 },
-    { sku: "B-2", quantity: 1, unitPrice: 100 },
-  ]);
+  assert.deepEqual(sent.lineItems, lineItems);
   assert.deepEqual(sent.customer, { name: "Ada", email: "ada@example.com", billingAddress: { street: "1 Analytical Way", city: "London", postalCode: "12345" } });
 });
 

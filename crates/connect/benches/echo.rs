@@ -6,6 +6,11 @@
 //! measured on a current-thread runtime (as `mcpctl` runs) and a multi-thread one (as the
 //! app's). Goal: median within 1.2× the floor. Prints figures.
 //!
+//! The 2026-07-28 row: the same calls to a server of that protocol only (the official SDK
+//! 2.4's, `tests/fixtures/servers/modern-server.mjs`), through our session (the same fast
+//! path, carrying the per-request `_meta`), against a raw loop sending the same requests to
+//! the same server.
+//!
 //! Run: `cargo bench -p mcp-manager-connect --bench echo`
 
 use std::io::{BufRead, BufReader, Write};
@@ -29,6 +34,15 @@ fn everything() -> String {
         .to_string()
 }
 
+fn modern_server() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/servers/modern-server.mjs")
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
+}
+
 fn summary(name: &str, mut times: Vec<Duration>) -> (f64, f64) {
     times.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
@@ -41,15 +55,45 @@ fn summary(name: &str, mut times: Vec<Duration>) -> (f64, f64) {
     (median, p99)
 }
 
-/// A server-everything process spoken to with plain blocking reads and writes: the floor.
+/// A server process spoken to with plain blocking reads and writes: the floor.
 struct Raw {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     stdout: BufReader<std::process::ChildStdout>,
     next_id: u64,
+    /// The per-request `_meta` of a 2026-07-28 session (none: the initialize era).
+    envelope: Option<Value>,
 }
 
 impl Raw {
+    /// The modern-only server, with the `_meta` our client sends on every request.
+    fn start_modern() -> Raw {
+        let mut child = Command::new("node")
+            .arg(modern_server())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Raw {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+            envelope: Some(json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "mcp-manager", "title": "MCP Manager", "version": env!("CARGO_PKG_VERSION")},
+                "io.modelcontextprotocol/clientCapabilities": {
+                    "roots": { "listChanged": true },
+                    "elicitation": { "form": {}, "url": {} },
+                    "sampling": {}
+                },
+            })),
+        }
+    }
+
     fn start() -> Raw {
         let mut child = Command::new("node")
             .arg(everything())
@@ -66,6 +110,7 @@ impl Raw {
             stdin,
             stdout,
             next_id: 0,
+            envelope: None,
         };
         // The very initialize our client sends (handler.rs): what a server does per call can
         // depend on the client's capabilities (server-everything's does).
@@ -118,13 +163,23 @@ impl Raw {
     }
 
     fn echo(&mut self) -> Duration {
+        let mut meta = json!({"progressToken": self.next_id + 1});
+        let (arguments, expected) = match &self.envelope {
+            Some(envelope) => {
+                for (key, value) in envelope.as_object().unwrap() {
+                    meta[key] = value.clone();
+                }
+                (json!({"text": "hello"}), "modern echo: hello")
+            }
+            None => (json!({"message": "hello"}), "Echo: hello"),
+        };
         let started = Instant::now();
         let reply = self.request(
             "tools/call",
-            json!({"_meta": {"progressToken": self.next_id + 1}, "name": "echo", "arguments": {"message": "hello"}}),
+            json!({"_meta": meta, "name": "echo", "arguments": arguments}),
         );
         let took = started.elapsed();
-        assert_eq!(reply["result"]["content"][0]["text"], "Echo: hello");
+        assert_eq!(reply["result"]["content"][0]["text"], expected, "{reply}");
         took
     }
 }
@@ -148,7 +203,13 @@ struct Ours {
 
 impl Ours {
     fn open(runtime: tokio::runtime::Runtime) -> Ours {
-        let config = ServerConfig::stdio("node", vec![everything(), "stdio".into()], vec![]);
+        Self::open_to(
+            runtime,
+            ServerConfig::stdio("node", vec![everything(), "stdio".into()], vec![]),
+        )
+    }
+
+    fn open_to(runtime: tokio::runtime::Runtime, config: ServerConfig) -> Ours {
         let connection = runtime
             .block_on(Connection::open(
                 &config,
@@ -165,9 +226,15 @@ impl Ours {
 
     fn echo(&self, count: usize) -> Vec<Duration> {
         let connection = std::sync::Arc::clone(self.connection.as_ref().unwrap());
+        let modern = connection.info().era == mcp_manager_connect::era::Era::Modern;
+        let (args, expected) = if modern {
+            (json!({"text": "hello"}), "modern echo: hello")
+        } else {
+            (json!({"message": "hello"}), "Echo: hello")
+        };
         self.runtime.block_on(async move {
             tokio::spawn(async move {
-                let args = json!({"message": "hello"}).as_object().unwrap().clone();
+                let args = args.as_object().unwrap().clone();
                 let mut times = Vec::with_capacity(count);
                 for _ in 0..count {
                     let started = Instant::now();
@@ -176,7 +243,7 @@ impl Ours {
                         .await
                         .unwrap();
                     times.push(started.elapsed());
-                    assert_eq!(outcome.result["content"][0]["text"], "Echo: hello");
+                    assert_eq!(outcome.result["content"][0]["text"], expected);
                 }
                 times
             })
@@ -234,4 +301,30 @@ fn main() {
             p99 / floor_p99
         );
     }
+    drop((current, multi, raw));
+
+    // The 2026-07-28 row.
+    let modern = Ours::open_to(
+        tokio::runtime::Runtime::new().unwrap(),
+        ServerConfig::stdio("node", vec![modern_server()], vec![]),
+    );
+    let mut raw = Raw::start_modern();
+    for _ in 0..100 {
+        raw.echo();
+    }
+    modern.echo(100);
+    let (mut floor, mut ours) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        floor.extend((0..CALLS / ROUNDS).map(|_| raw.echo()));
+        ours.extend(modern.echo(CALLS / ROUNDS));
+    }
+    println!("1,000 sequential echo calls over stdio to a server of 2026-07-28 only (SDK 2.4), in {ROUNDS} alternating rounds:");
+    let (floor_median, floor_p99) = summary("raw JSON-RPC loop (floor)", floor);
+    let (median, p99) = summary("ours, 2026-07-28 session", ours);
+    println!(
+        "{:<30}ratio to the floor: median {:.2}×, p99 {:.2}× (goal: ≤ 1.2×)",
+        "",
+        median / floor_median,
+        p99 / floor_p99
+    );
 }

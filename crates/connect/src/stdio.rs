@@ -156,6 +156,9 @@ pub struct Calls {
     /// The session is over: nothing more will be answered.
     ended: AtomicBool,
     log: Option<crate::protocol_log::ProtocolLog>,
+    /// On a session of 2026-07-28: the per-request `_meta` every request carries (protocol
+    /// version, client info and capabilities), beside the progress token.
+    envelope: std::sync::OnceLock<Map<String, Value>>,
 }
 
 impl std::fmt::Debug for Calls {
@@ -184,16 +187,18 @@ struct Notification<'a, P: Serialize> {
 #[derive(Serialize)]
 struct CallToolParams<'a> {
     #[serde(rename = "_meta")]
-    meta: ProgressMeta,
+    meta: RequestMeta<'a>,
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<&'a Map<String, Value>>,
 }
 
 #[derive(Serialize)]
-struct ProgressMeta {
+struct RequestMeta<'a> {
     #[serde(rename = "progressToken")]
     progress_token: i64,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    envelope: Option<&'a Map<String, Value>>,
 }
 
 #[derive(Serialize)]
@@ -216,7 +221,13 @@ impl Calls {
             next: AtomicI64::new(-1),
             ended: AtomicBool::new(false),
             log,
+            envelope: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Makes every call carry `envelope` in its `_meta` (a session of 2026-07-28).
+    pub fn carry(&self, envelope: Map<String, Value>) {
+        let _ = self.envelope.set(envelope);
     }
 
     fn record_written(&self, bytes: &[u8]) {
@@ -246,7 +257,10 @@ impl Calls {
         timeout: Option<Duration>,
     ) -> Result<Value, ServiceError> {
         let params = CallToolParams {
-            meta: ProgressMeta { progress_token: id },
+            meta: RequestMeta {
+                progress_token: id,
+                envelope: self.envelope.get(),
+            },
             name,
             arguments,
         };

@@ -86,6 +86,14 @@ impl Failed {
                 return Failed::Unsupported { supported, error };
             }
         }
+        // A server of the era before that answers any request it does not know with an
+        // empty result (the conformance suite's do): not a discover result, so not this era.
+        let answered_otherwise = matches!(
+            err,
+            rmcp::service::ClientInitializeError::ExpectedInitResult(_)
+                | rmcp::service::ClientInitializeError::ExpectedInitResponse(_)
+        );
+        let gone = gone.or_else(|| answered_otherwise.then(|| "an answer of another kind".into()));
         match gone {
             Some(why) if handshake == Handshake::Probe && !err.is_authorization_required() => {
                 Failed::GoneOnProbe { why, error }
@@ -124,6 +132,7 @@ impl Opened {
 
     fn into_connection(
         self,
+        handler_info: rmcp::model::ClientConfig,
         server: &str,
         answerer: &std::sync::Arc<dyn Answerer>,
         stderr: &StderrLog,
@@ -131,6 +140,10 @@ impl Opened {
         progress: ProgressRoutes,
     ) -> Connection {
         let local = self.process.is_some();
+        let version = self
+            .service
+            .peer_info()
+            .map(|info| info.protocol_version.clone());
         let mut connection = Connection::from_service(
             server,
             answerer.clone(),
@@ -140,11 +153,21 @@ impl Opened {
             changes,
             progress,
         );
-        // Our fast path carries no per-request `_meta`: a 2026-07-28 session goes through
-        // rmcp, which does.
-        if connection.info.era == Era::Legacy {
-            connection.calls = self.calls;
+        // On a 2026-07-28 session our fast path carries the per-request `_meta` rmcp's
+        // requests carry: the version, who we are, what we can do.
+        if let (Era::Modern, Some(calls)) = (connection.info.era, &self.calls) {
+            let info = handler_info;
+            let envelope = rmcp::model::RequestMetaObject::with_client_context(
+                version.unwrap_or(rmcp::model::ProtocolVersion::V_2026_07_28),
+                info.client_info,
+                info.capabilities,
+            );
+            match serde_json::to_value(envelope) {
+                Ok(Value::Object(map)) => calls.carry(map),
+                _ => return connection,
+            }
         }
+        connection.calls = self.calls;
         connection
     }
 }
@@ -438,7 +461,7 @@ impl Connection {
                     Ok(opened) => opened,
                     Err(Failed::GoneOnProbe { why, .. }) => {
                         let opened = opening.attempt(Handshake::Initialize).await.map_err(Failed::into_error)?;
-                        let mut connection = opened.into_connection(server, &answerer, &stderr, changes, progress);
+                        let mut connection = opened.into_connection(rmcp::ClientHandler::get_info(&handler), server, &answerer, &stderr, changes, progress);
                         connection.info.era_evidence = format!("legacy: {why} on server/discover");
                         return Ok(connection);
                     }
@@ -449,7 +472,14 @@ impl Connection {
             }
             Err(other) => return Err(other.into_error()),
         };
-        let mut connection = opened.into_connection(server, &answerer, &stderr, changes, progress);
+        let mut connection = opened.into_connection(
+            rmcp::ClientHandler::get_info(&handler),
+            server,
+            &answerer,
+            &stderr,
+            changes,
+            progress,
+        );
         connection.info.era_evidence = evidence;
         Ok(connection)
     }
