@@ -42,6 +42,17 @@ export function waitForPort(port, deadlineMs, log = () => "") {
   });
 }
 
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+function listening(port) {
+  return new Promise((resolvePort) => {
+    const socket = createConnection({ host: "127.0.0.1", port }, () => {
+      socket.end();
+      resolvePort(true);
+    });
+    socket.on("error", () => resolvePort(false));
+  });
+}
+
 /** A fresh sandbox: `home/` and `project/` (a git root), both real paths. */
 export function sandbox() {
   // scripts/test keeps every sandbox of the run (MCP_E2E_KEEP_SANDBOXES) to search them for
@@ -106,18 +117,37 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
   driver.stdout.on("data", (chunk) => (log += chunk));
   driver.stderr.on("data", (chunk) => (log += chunk));
   await waitForPort(driverPort, 15_000, () => log);
-  const browser = await remote({
-    hostname: "127.0.0.1",
-    port: driverPort,
-    logLevel: "warn",
-    connectionRetryCount: 0,
-    capabilities: {
-      // WebKitWebDriver speaks classic WebDriver only; without this webdriverio 9 asks for
-      // BiDi (webSocketUrl) and no capabilities match.
-      "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application, args },
-    },
-  });
+  const connect = () =>
+    remote({
+      hostname: "127.0.0.1",
+      port: driverPort,
+      logLevel: "warn",
+      connectionRetryCount: 0,
+      capabilities: {
+        // WebKitWebDriver speaks classic WebDriver only; without this webdriverio 9 asks for
+        // BiDi (webSocketUrl) and no capabilities match.
+        "wdio:enforceWebDriverClassic": true,
+        "tauri:options": { application, args },
+      },
+    });
+  // Right after an earlier session (a restart of the app), the driver may reset the first
+  // connection while WebKitWebDriver of the last session lets go of its port: once more.
+  const browser = await connect()
+    .catch(async (error) => {
+      if (!String(error?.message).includes("ECONNRESET")) throw error;
+      await new Promise((r) => setTimeout(r, 2_000));
+      return connect();
+    })
+    .catch((error) => {
+      // No session: the driver (and whatever it started) must not outlive this launch, or it
+      // holds the port every later launch needs.
+      try {
+        process.kill(-driver.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      throw new Error(`${error.message}\n${log}`);
+    });
   current = browser;
   currentBox = box;
   let closed = false;
@@ -149,6 +179,12 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
         const exited = new Promise((done) => driver.once("exit", done));
         process.kill(-driver.pid, "SIGTERM");
         await exited;
+      }
+      // The next session's driver needs both ports.
+      for (const port of [driverPort, driverPort + 1]) {
+        await eventually(async () => !(await listening(port)), `port ${port} is free again`, 10_000).catch((error) =>
+          console.warn(error.message),
+        );
       }
     },
     /** `quit`, then removes the sandbox. Best effort: a slow helper must not fail a run. */
