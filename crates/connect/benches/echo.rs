@@ -66,10 +66,10 @@ struct Raw {
 }
 
 impl Raw {
-    /// The modern-only server, with the `_meta` our client sends on every request.
-    fn start_modern() -> Raw {
+    /// `node ARGS`, spoken to over its pipes.
+    fn spawn(args: &[String], envelope: Option<Value>) -> Raw {
         let mut child = Command::new("node")
-            .arg(modern_server())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -82,7 +82,15 @@ impl Raw {
             stdin,
             stdout,
             next_id: 0,
-            envelope: Some(json!({
+            envelope,
+        }
+    }
+
+    /// The modern-only server, with the `_meta` our client sends on every request.
+    fn start_modern() -> Raw {
+        Raw::spawn(
+            &[modern_server()],
+            Some(json!({
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
                 "io.modelcontextprotocol/clientInfo": {"name": "mcp-manager", "title": "MCP Manager", "version": env!("CARGO_PKG_VERSION")},
                 "io.modelcontextprotocol/clientCapabilities": {
@@ -91,27 +99,11 @@ impl Raw {
                     "sampling": {}
                 },
             })),
-        }
+        )
     }
 
     fn start() -> Raw {
-        let mut child = Command::new("node")
-            .arg(everything())
-            .arg("stdio")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut raw = Raw {
-            child,
-            stdin,
-            stdout,
-            next_id: 0,
-            envelope: None,
-        };
+        let mut raw = Raw::spawn(&[everything(), "stdio".into()], None);
         // The very initialize our client sends (handler.rs): what a server does per call can
         // depend on the client's capabilities (server-everything's does).
         raw.request(

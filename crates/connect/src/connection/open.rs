@@ -182,6 +182,18 @@ struct Opening<'a> {
     auth: Option<&'a crate::oauth::Target>,
 }
 
+/// A failure that says nothing of the era: the server could not be reached or started, or
+/// wants a login.
+fn opening_refused(error: &ConnectError) -> bool {
+    matches!(
+        error,
+        ConnectError::NeedsAuth { .. }
+            | ConnectError::Auth(_)
+            | ConnectError::Spawn { .. }
+            | ConnectError::Unreachable { .. }
+    )
+}
+
 /// rmcp's lifecycle for a handshake.
 fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
     let modern = vec![rmcp::model::ProtocolVersion::V_2026_07_28];
@@ -198,6 +210,23 @@ fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
 }
 
 impl Opening<'_> {
+    /// A probe, and its evidence. A server the probe made leave (rmcp-built stdio servers
+    /// close their pipe on a request before initialize; a 2025 HTTP server answers 400) is
+    /// of the era before: opened again with `initialize`.
+    async fn probe(&self) -> Result<(Opened, String), Failed> {
+        match self.attempt(Handshake::Probe).await {
+            Ok(opened) => {
+                let evidence = opened.probe_evidence();
+                Ok((opened, evidence))
+            }
+            Err(Failed::GoneOnProbe { why, .. }) => Ok((
+                self.attempt(Handshake::Initialize).await?,
+                format!("legacy: {why} on server/discover"),
+            )),
+            Err(other) => Err(other),
+        }
+    }
+
     /// One attempt with `handshake`: a new process for a local server, a new transport for a
     /// remote one.
     async fn attempt(&self, handshake: Handshake) -> Result<Opened, Failed> {
@@ -397,47 +426,39 @@ impl Connection {
             }
             (ProtocolChoice::Auto, None) => (Handshake::Probe, ""),
         };
-        let (opened, evidence) = match opening.attempt(first).await {
-            Ok(opened) => {
-                let evidence = if first == Handshake::Probe {
-                    opened.probe_evidence()
-                } else {
-                    why.to_string()
-                };
-                (opened, evidence)
-            }
+        let first_try = match first {
+            Handshake::Probe => opening.probe().await,
+            _ => opening
+                .attempt(first)
+                .await
+                .map(|opened| (opened, why.to_string())),
+        };
+        let (opened, evidence) = match first_try {
+            Ok(opened) => opened,
             // A server of 2026-07-28 only, asked to initialize: it says which versions it
             // serves.
             Err(Failed::Unsupported { supported, error })
-                if first == Handshake::Initialize
-                    && config.protocol != ProtocolChoice::Legacy =>
+                if config.protocol != ProtocolChoice::Legacy =>
             {
                 if !supported.iter().any(|v| v == Era::Modern.as_str()) {
                     return Err(error);
                 }
-                let opened = opening.attempt(Handshake::Discover).await.map_err(Failed::into_error)?;
-                (opened, format!("initialize → -32022, then {}", Era::Modern.as_str()))
+                let opened = opening
+                    .attempt(Handshake::Discover)
+                    .await
+                    .map_err(Failed::into_error)?;
+                let evidence = format!("initialize → -32022, then {}", Era::Modern.as_str());
+                (opened, evidence)
             }
-            Err(Failed::Unsupported { supported, .. })
-                if config.protocol == ProtocolChoice::Legacy =>
-            {
+            Err(Failed::Unsupported { supported, .. }) => {
                 return Err(ConnectError::WrongEra(format!(
                     "the entry sets \"protocol\": \"legacy\", but the server speaks only {} \
                      (it refused initialize with -32022): remove the key, or set it to \"auto\"",
                     supported.join(", ")
                 )))
             }
-            Err(Failed::Unsupported { error, .. }) => return Err(error),
             Err(Failed::Other(error))
-                if first == Handshake::Discover
-                    && config.protocol == ProtocolChoice::Modern
-                    && !matches!(
-                        error,
-                        ConnectError::NeedsAuth { .. }
-                            | ConnectError::Auth(_)
-                            | ConnectError::Spawn { .. }
-                            | ConnectError::Unreachable { .. }
-                    ) =>
+                if config.protocol == ProtocolChoice::Modern && !opening_refused(&error) =>
             {
                 return Err(ConnectError::WrongEra(format!(
                     "the entry sets \"protocol\": \"2026-07-28\", and server/discover failed \
@@ -445,30 +466,13 @@ impl Connection {
                     error.to_string().trim_start_matches("initialize failed: ")
                 )))
             }
-            // The probe made the server leave (rmcp-built stdio servers close their pipe on
-            // a request before initialize; a 2025 HTTP server answers 400): the era before.
-            Err(Failed::GoneOnProbe { why, .. }) => {
-                let opened = opening.attempt(Handshake::Initialize).await.map_err(Failed::into_error)?;
-                (opened, format!("legacy: {why} on server/discover"))
-            }
             // What was remembered no longer opens: probed once more.
             Err(Failed::Other(error))
                 if limits.remembered.is_some()
                     && config.protocol == ProtocolChoice::Auto
                     && !matches!(error, ConnectError::NeedsAuth { .. } | ConnectError::Auth(_)) =>
             {
-                let opened = match opening.attempt(Handshake::Probe).await {
-                    Ok(opened) => opened,
-                    Err(Failed::GoneOnProbe { why, .. }) => {
-                        let opened = opening.attempt(Handshake::Initialize).await.map_err(Failed::into_error)?;
-                        let mut connection = opened.into_connection(rmcp::ClientHandler::get_info(&handler), server, &answerer, &stderr, changes, progress);
-                        connection.info.era_evidence = format!("legacy: {why} on server/discover");
-                        return Ok(connection);
-                    }
-                    Err(other) => return Err(other.into_error()),
-                };
-                let evidence = opened.probe_evidence();
-                (opened, evidence)
+                opening.probe().await.map_err(Failed::into_error)?
             }
             Err(other) => return Err(other.into_error()),
         };
