@@ -1,8 +1,8 @@
 //! `mcpctl` writes exactly what Claude Code writes, checked against the real Claude Code.
 //!
 //! Each case runs the same `mcp add`/`add-json`/`remove` through Claude Code's own CLI
-//! (`@anthropic-ai/claude-code`, installed in `tests/reference` by `scripts/setup test` and run
-//! with `node`) and through `mcpctl`, each in its own temporary home and project, and compares
+//! (`@anthropic-ai/claude-code`, installed in `tests/reference` by `scripts/setup test`: since
+//! 2.1.1xx a native program the package installs as `bin/claude.exe`) and through `mcpctl`, each in its own temporary home and project, and compares
 //! the bytes of `.mcp.json` and the `mcpServers` objects of `~/.claude.json`.
 
 use std::path::{Path, PathBuf};
@@ -10,15 +10,25 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn claude_cli() -> PathBuf {
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code/cli.js");
-    assert!(
-        cli.exists(),
-        "Claude Code is not installed at {}: run `scripts/setup test` (npm ci in tests/reference)",
-        cli.display()
-    );
-    cli
+/// Claude Code's own program: the native one its package installs, or, for the releases
+/// before it, `cli.js` run with node.
+fn claude_cli() -> Command {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code");
+    let native = package.join("bin/claude.exe");
+    let script = package.join("cli.js");
+    if native.exists() {
+        Command::new(native)
+    } else {
+        assert!(
+            script.exists(),
+            "Claude Code is not installed in {}: run `scripts/setup test` (npm ci in tests/reference)",
+            package.display()
+        );
+        let mut node = Command::new("node");
+        node.arg(script);
+        node
+    }
 }
 
 struct Side {
@@ -65,8 +75,7 @@ impl Side {
 }
 
 fn run_claude(side: &Side, args: &[&str]) {
-    let out = Command::new("node")
-        .arg(claude_cli())
+    let out = claude_cli()
         .arg("mcp")
         .args(args)
         .current_dir(&side.project)
@@ -75,7 +84,7 @@ fn run_claude(side: &Side, args: &[&str]) {
         .env("DISABLE_TELEMETRY", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .output()
-        .expect("node runs Claude Code");
+        .expect("Claude Code runs");
     assert!(
         out.status.success(),
         "claude mcp {args:?} failed: {}{}",
