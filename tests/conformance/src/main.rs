@@ -6,8 +6,11 @@
 //! to an in-memory secret store instead of the keychain.
 //!
 //! Flow: connect; on a 401, log in and connect again; list the tools and call each with
-//! arguments made from its schema; on a 403 `insufficient_scope`, log in again for the
-//! challenged scope (at most 3 authorizations in all) and retry the call.
+//! arguments made from its schema, or with those the scenario names (`toolCalls` in its
+//! context); on a 403 `insufficient_scope`, log in again for the challenged scope (at most 3
+//! authorizations in all) and retry the call. A `json_schema_echo` tool is sent back the
+//! inputSchema we hold for the scenario's focal tool, as that scenario asks, so it can see
+//! what our parsing kept.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -121,12 +124,48 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
             }
         }
     };
-    for tool in tools {
-        let arguments = arguments_for(&tool.input_schema);
+    // The calls the scenario names, when it names them; else each tool once.
+    let named: Vec<(String, Map<String, Value>)> = context
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .filter_map(|call| {
+                    Some((
+                        call.get("name")?.as_str()?.to_string(),
+                        call.get("arguments")?.as_object()?.clone(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let calls: Vec<(String, Map<String, Value>)> = if named.is_empty() {
+        tools
+            .iter()
+            .map(|tool| {
+                let arguments = match tool.name.as_str() {
+                    "json_schema_echo" => {
+                        let focal = tools
+                            .iter()
+                            .find(|t| t.name == "json_schema_2020_12_tool")
+                            .map(|t| t.input_schema.clone())
+                            .unwrap_or_else(|| json!({}));
+                        Map::from_iter([("schema".to_string(), focal)])
+                    }
+                    _ => arguments_for(&tool.input_schema),
+                };
+                (tool.name.clone(), arguments)
+            })
+            .collect()
+    } else {
+        named
+    };
+    for (name, arguments) in calls {
         loop {
             let called = connection
                 .call_tool(
-                    &tool.name,
+                    &name,
                     Some(arguments.clone()),
                     Some(Duration::from_secs(30)),
                 )
@@ -134,7 +173,7 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
             match called {
                 Ok(_) => break,
                 Err(err) if err.auth_challenge().is_none() => {
-                    eprintln!("{}: {err}", tool.name);
+                    eprintln!("{name}: {err}");
                     break;
                 }
                 Err(err) => {

@@ -315,8 +315,14 @@ async fn login_recorded(
     }
     let mut wanted: Vec<String> = target.oauth.scopes.clone().unwrap_or_default();
     if !scopes.is_empty() {
-        // A step-up: what is held already, plus what the server asked for.
-        wanted = manager.select_scopes(Some(&scopes.join(" ")), &[]);
+        // A step-up: what is held already, plus what the server asked for (SEP-2350: the
+        // union, so a scope granted before is not dropped by asking for a new one).
+        wanted = granted_scopes(target).await;
+        for scope in manager.select_scopes(Some(&scopes.join(" ")), &[]) {
+            if !wanted.contains(&scope) {
+                wanted.push(scope);
+            }
+        }
     }
     let mut request = AuthorizationRequest::new(redirect_uri.clone()).with_client_name(CLIENT_NAME);
     if !wanted.is_empty() {
@@ -560,6 +566,18 @@ pub struct TokenState {
     /// Where the tokens are kept: the secret store and the account in it.
     pub kept_in: String,
     pub account: String,
+}
+
+/// The scopes of the token stored for `target` (none when none is stored).
+async fn granted_scopes(target: &Target) -> Vec<String> {
+    use oauth2::TokenResponse;
+    let Ok(Some(stored)) = target.secrets.tokens().await else {
+        return Vec::new();
+    };
+    match stored.token_response.as_ref().and_then(|t| t.scopes()) {
+        Some(scopes) => scopes.iter().map(|s| s.to_string()).collect(),
+        None => stored.granted_scopes.clone(),
+    }
 }
 
 /// What is stored for `target`: scopes, expiry, refresh token, client — never a value.
