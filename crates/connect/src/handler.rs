@@ -68,7 +68,7 @@ pub(crate) struct Handler {
     server: String,
     answerer: Arc<dyn Answerer>,
     config: ClientConfig,
-    roots: Roots,
+    pub(crate) roots: Roots,
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
     changes: UnboundedSender<ListKind>,
     pub(crate) progress: ProgressRoutes,
@@ -216,7 +216,7 @@ fn withdrawn() -> ErrorData {
 
 /// SEP-1034: an accepted form answer gets the `default` of every field of the requested
 /// schema it leaves out.
-fn fill_defaults(request: &serde_json::Value, answer: &mut serde_json::Value) {
+pub(crate) fn fill_defaults(request: &serde_json::Value, answer: &mut serde_json::Value) {
     if answer.get("action").and_then(serde_json::Value::as_str) != Some("accept") {
         return;
     }

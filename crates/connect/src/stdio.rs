@@ -191,6 +191,12 @@ struct CallToolParams<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<&'a Map<String, Value>>,
+    /// A round after `input_required`: the answers, by the server's keys.
+    #[serde(rename = "inputResponses", skip_serializing_if = "Option::is_none")]
+    input_responses: Option<&'a Map<String, Value>>,
+    /// And the state the server sent, echoed as it came.
+    #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
+    request_state: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -247,13 +253,15 @@ impl Calls {
         rmcp::model::ProgressToken(NumberOrString::Number(id))
     }
 
-    /// `tools/call` as request `id`, with `_meta.progressToken` = `id`. On `timeout`, or when
-    /// the caller stops waiting, the server gets `notifications/cancelled`.
+    /// `tools/call` as request `id`, with `_meta.progressToken` = `id` (and, for a round after
+    /// `input_required`, the answers and the server's state). On `timeout`, or when the
+    /// caller stops waiting, the server gets `notifications/cancelled`.
     pub async fn call_tool(
         &self,
         id: i64,
         name: &str,
         arguments: Option<&Map<String, Value>>,
+        input: Option<&crate::connection::InputRound>,
         timeout: Option<Duration>,
     ) -> Result<Value, ServiceError> {
         let params = CallToolParams {
@@ -263,6 +271,8 @@ impl Calls {
             },
             name,
             arguments,
+            input_responses: input.map(|round| &round.responses),
+            request_state: input.and_then(|round| round.state.as_deref()),
         };
         self.request(id, "tools/call", params, timeout).await
     }
@@ -647,7 +657,7 @@ mod tests {
         calls.waiting.lock().unwrap().insert(-1, tx);
         calls.end();
         assert!(rx.await.is_err(), "the waiting caller hears the end");
-        let later = calls.call_tool(-2, "echo", None, None).await;
+        let later = calls.call_tool(-2, "echo", None, None, None).await;
         assert!(
             matches!(later, Err(ServiceError::TransportClosed)),
             "{later:?}"

@@ -127,7 +127,7 @@ async fn a_server_of_2026_07_28_only_is_reached_over_stdio_and_http_without_a_se
             .into_iter()
             .map(|t| t.name)
             .collect();
-        assert_eq!(tools, ["echo", "add", "whoami"]);
+        assert_eq!(tools, ["echo", "add", "whoami", "deploy"]);
         assert_eq!(
             text_of(&connection, "echo", json!({"text": "hi"})).await,
             "modern echo: hi"
@@ -285,4 +285,44 @@ async fn the_supervisor_remembers_each_verdict_by_entry_and_the_next_start_uses_
         ]
     );
     again.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_multi_round_call_is_answered_and_retried_with_the_servers_state() {
+    use mcp_manager_connect::answer::FixedAnswer;
+    let http = ModernHttp::start();
+    let remote = ServerConfig::remote(TransportKind::Http, &http.url, vec![]);
+    // Over stdio (our fast path) and HTTP (rmcp): both answer each round.
+    for config in [modern_stdio(), remote] {
+        let connection = Connection::open_authorized(
+            "s",
+            &config,
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            StderrLog::default(),
+            Arc::new(FixedAnswer(json!({"name": "Ada"}))),
+            mcp_manager_connect::Roots::of(&["/srv/app".into()]),
+            None,
+        )
+        .await
+        .unwrap();
+        let outcome = connection
+            .call_tool(
+                "deploy",
+                json!({"env": "prod"}).as_object().cloned(),
+                Some(Duration::from_secs(20)),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome.result["content"][0]["text"], "deployed to prod by Ada, in file:///srv/app",
+            "{config:?}"
+        );
+        assert_eq!(outcome.input_rounds.len(), 1, "one round of input");
+        assert_eq!(
+            outcome.input_rounds[0]["inputRequests"]["who"]["method"],
+            "elicitation/create"
+        );
+        connection.shutdown().await;
+    }
 }

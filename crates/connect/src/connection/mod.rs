@@ -148,7 +148,22 @@ pub struct CallOutcome {
     /// Where `structuredContent` breaks the tool's `outputSchema` (empty when it conforms or
     /// the tool declares none). The result is kept and shown all the same.
     pub schema_errors: Vec<String>,
+    /// Each `input_required` result the server sent before the final one (2026-07-28), as
+    /// sent: what it asked for in each round.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[specta(skip)]
+    pub input_rounds: Vec<Value>,
 }
+
+/// The answers of one round after `input_required`, and the state to echo.
+#[derive(Debug, Clone)]
+pub struct InputRound {
+    pub responses: serde_json::Map<String, Value>,
+    pub state: Option<String>,
+}
+
+/// At most this many `input_required` rounds in one call.
+pub const INPUT_ROUNDS: usize = 10;
 
 /// What is kept of a session besides its answers: a local server's stderr, and every message
 /// when a protocol log is wanted.
@@ -174,6 +189,8 @@ pub struct Connection {
     server: String,
     answerer: std::sync::Arc<dyn Answerer>,
     progress: ProgressRoutes,
+    /// The folders `roots/list` answers (for input a 2026-07-28 server asks in a call).
+    roots: crate::handler::Roots,
     /// `notifications/resources/updated` URIs (see [`Connection::resource_updates`]).
     updates: tokio::sync::broadcast::Sender<String>,
     /// List-changed notifications, for whoever takes them first (the supervisor).

@@ -738,12 +738,14 @@ impl Connection {
     ) -> Connection {
         let peer = service.peer().clone();
         let updates = service.service().updates.clone();
+        let roots = service.service().roots.clone();
         let info = connected_info(service.peer_info().as_deref());
         Connection {
             transport_errors: std::sync::atomic::AtomicU32::new(0),
             server: server.to_string(),
             answerer,
             progress,
+            roots,
             updates,
             changes: std::sync::Mutex::new(Some(changes)),
             lost: tokio::sync::Notify::new(),

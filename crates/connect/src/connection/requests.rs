@@ -4,6 +4,7 @@
 //! cancellation token, the outputSchema check and the URL-elicitation retry.
 
 use super::*;
+use serde_json::json;
 
 /// A call's progress notifications on their way to its caller, for as long as the call
 /// lasts (also when the caller stops waiting).
@@ -242,17 +243,20 @@ impl Connection {
     ) -> Result<CallOutcome, rmcp::ServiceError> {
         let started = Instant::now();
         let mut attempt = 0;
+        let mut input: Option<InputRound> = None;
+        let mut rounds: Vec<Value> = Vec::new();
         let result = loop {
             let answer = match &self.calls {
                 // Dropping the fast path's request sends notifications/cancelled for it.
                 Some(calls) => tokio::select! {
-                    answer = self.call_directly(calls, name, arguments.as_ref(), timeout, progress.clone()) => answer,
+                    answer = self.call_directly(calls, name, arguments.as_ref(), input.as_ref(), timeout, progress.clone()) => answer,
                     _ = cancel.cancelled() => Err(cancelled()),
                 },
                 None => {
                     self.call_through_rmcp(
                         name,
                         arguments.clone(),
+                        input.as_ref(),
                         timeout,
                         progress.clone(),
                         &cancel,
@@ -283,6 +287,21 @@ impl Connection {
                         }
                     }
                 }
+                Ok(value)
+                    if value.get("resultType").and_then(Value::as_str)
+                        == Some("input_required") =>
+                {
+                    // 2026-07-28: the server needs input first. Answer, and call again with
+                    // the answers and its state (a new request each round).
+                    if rounds.len() >= INPUT_ROUNDS {
+                        return Err(ServiceError::McpError(rmcp::ErrorData::internal_error(
+                            format!("the server still asked for input after {INPUT_ROUNDS} rounds"),
+                            None,
+                        )));
+                    }
+                    rounds.push(value.clone());
+                    input = Some(self.answer_input(&value).await?);
+                }
                 other => break other?,
             }
         };
@@ -297,7 +316,58 @@ impl Connection {
             is_error,
             elapsed_ms,
             schema_errors,
+            input_rounds: rounds,
         })
+    }
+
+    /// The answers to an `input_required` result: each of its `inputRequests` answered as the
+    /// same request of the initialize era would be (elicitation and sampling by the
+    /// answerer, roots from the session's roots).
+    async fn answer_input(&self, result: &Value) -> Result<InputRound, ServiceError> {
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let state = result
+            .get("requestState")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if requests.is_empty() && state.is_none() {
+            return Err(ServiceError::UnexpectedResponse);
+        }
+        let mut responses = serde_json::Map::new();
+        for (key, request) in requests {
+            let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            let answer = match request.get("method").and_then(Value::as_str) {
+                Some("elicitation/create") => {
+                    let mut answer = self.answerer.elicit(&self.server, params.clone()).await;
+                    crate::handler::fill_defaults(&params, &mut answer);
+                    answer
+                }
+                Some("sampling/createMessage") => self
+                    .answerer
+                    .sample(&self.server, params)
+                    .await
+                    .map_err(|reason| {
+                        ServiceError::McpError(rmcp::ErrorData::invalid_request(reason, None))
+                    })?,
+                Some("roots/list") => json!({
+                    "roots": self.roots.uris().into_iter().map(|uri| json!({"uri": uri})).collect::<Vec<_>>()
+                }),
+                other => {
+                    return Err(ServiceError::McpError(rmcp::ErrorData::invalid_request(
+                        format!(
+                            "the server asked for {} as input, which MCP Manager does not answer",
+                            other.unwrap_or("a request without a method")
+                        ),
+                        None,
+                    )))
+                }
+            };
+            responses.insert(key, answer);
+        }
+        Ok(InputRound { responses, state })
     }
 
     /// One `tools/call` written to a local server's pipe by us; its answer as JSON.
@@ -306,6 +376,7 @@ impl Connection {
         calls: &crate::stdio::Calls,
         name: &str,
         arguments: Option<&serde_json::Map<String, Value>>,
+        input: Option<&InputRound>,
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
     ) -> Result<Value, ServiceError> {
@@ -317,7 +388,7 @@ impl Connection {
                 sink,
             )
         });
-        calls.call_tool(id, name, arguments, timeout).await
+        calls.call_tool(id, name, arguments, input, timeout).await
     }
 
     /// One `tools/call` through rmcp's session (remote servers); its answer as JSON.
@@ -325,6 +396,7 @@ impl Connection {
         &self,
         name: &str,
         arguments: Option<serde_json::Map<String, Value>>,
+        input: Option<&InputRound>,
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
         cancel: &CancellationToken,
@@ -332,6 +404,16 @@ impl Connection {
         let mut params = CallToolRequestParams::new(name.to_string());
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
+        }
+        if let Some(round) = input {
+            params.input_responses = Some(
+                round
+                    .responses
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            );
+            params.request_state = round.state.clone();
         }
         let options = match timeout {
             Some(timeout) => PeerRequestOptions::with_timeout(timeout),
