@@ -1,8 +1,9 @@
 // End-to-end: servers of both protocol eras in the window, with no setting: a server of the
 // official TypeScript SDK 2.4 that serves only 2026-07-28 (over stdio, and over streamable
 // HTTP on 127.0.0.1), server-everything (the initialize era), and a server of that era that
-// exits when probed. Each connects, shows its protocol and how it was found out, and the
-// modern server's tool is called from the Tools tab.
+// exits when probed. Each connects, shows its protocol and how it was found out, the modern
+// server's tool is called from the Tools tab, and its multi-round call asks the person in the
+// window, round by round.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -74,4 +75,25 @@ test("a tool of a 2026-07-28 server is called from the window, its request carry
   await browser.$('[data-testid="content-text"]').waitForExist({ timeout: 15_000 });
   assert.equal(await browser.$('[data-testid="content-text"]').getText(), "modern echo: from the window");
   await screenshot(browser, "era-modern-tool");
+});
+
+test("a multi-round call of a 2026-07-28 server asks the person in the window, then completes", async () => {
+  await open(browser, "modern", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="deploy"]').click();
+  await type(browser.$('[data-testid="form-field"][data-path="/env"] [data-testid="string-input"]'), "staging");
+  await browser.$('[data-testid="run-tool"]').click();
+  const dock = browser.$('[data-testid="ask"][data-kind="form"][data-server="modern"]');
+  await dock.waitForExist({ timeout: 15_000, timeoutMsg: "the server's input request reaches the person" });
+  assert.equal(await dock.$('[data-testid="ask-message"]').getText(), "Who deploys to staging?");
+  await type(dock.$('[data-testid="form-field"][data-path="/name"] [data-testid="string-input"]'), "Grace");
+  await dock.$('[data-testid="ask-accept"]').click();
+  const text = browser.$('[data-testid="content-text"]');
+  await text.waitForExist({ timeout: 15_000 });
+  assert.match(await text.getText(), /^deployed to staging by Grace, in file:\/\//);
+  const rounds = browser.$('[data-testid="input-rounds"]');
+  assert.equal(await rounds.getAttribute("data-count"), "1");
+  await rounds.$("summary").click();
+  assert.equal(await rounds.$('[data-testid="input-round"]').getText(), "Round 1: who: elicitation/create, roots: roots/list");
+  await screenshot(browser, "era-multi-round");
 });

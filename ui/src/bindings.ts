@@ -822,6 +822,11 @@ export type ToolCallView = {
 	historyId: number | null,
 	/**  Why the call was not kept, when the history failed. */
 	historyProblem: string | null,
+	/**
+	 *  Each `input_required` result before the final one (2026-07-28), as JSON text: what the
+	 *  server asked for in each round.
+	 */
+	inputRounds: string[],
 };
 
 /**  One tool as the window lists it. */

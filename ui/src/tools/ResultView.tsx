@@ -49,6 +49,7 @@ export function ResultView({ call, server, tool, api, browse }: { call: ToolCall
         </p>
       )}
       {saveError && <p className="text-xs text-red-700 dark:text-red-300">{saveError.message}</p>}
+      {call.inputRounds.length > 0 && <InputRounds rounds={call.inputRounds} />}
       {call.historyProblem && (
         <p data-testid="history-problem" className="text-xs text-amber-800 dark:text-amber-300">
           Not kept in the history: {call.historyProblem}
@@ -159,5 +160,27 @@ function ResourceLink({ item, server, browse }: { item: Item; server: string; br
       </p>
       {open && browse && item.uri && <ResourceView server={server} uri={item.uri} api={browse} />}
     </div>
+  );
+}
+
+/** What a 2026-07-28 server asked for in the middle of the call, round by round. */
+function InputRounds({ rounds }: { rounds: string[] }) {
+  return (
+    <details data-testid="input-rounds" data-count={rounds.length} className="text-xs">
+      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+        The server asked for input in {rounds.length} round{rounds.length === 1 ? "" : "s"} before answering
+      </summary>
+      <ol className="mt-1 flex flex-col gap-1">
+        {rounds.map((round, i) => {
+          const parsed = JSON.parse(round) as { inputRequests?: Record<string, { method?: string }> };
+          const asked = Object.entries(parsed.inputRequests ?? {}).map(([key, request]) => `${key}: ${request.method ?? "?"}`);
+          return (
+            <li key={i} data-testid="input-round">
+              Round {i + 1}: {asked.join(", ") || "state only"}
+            </li>
+          );
+        })}
+      </ol>
+    </details>
   );
 }

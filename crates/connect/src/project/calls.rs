@@ -65,6 +65,9 @@ pub struct ToolCallView {
     pub history_id: Option<u32>,
     /// Why the call was not kept, when the history failed.
     pub history_problem: Option<String>,
+    /// Each `input_required` result before the final one (2026-07-28), as JSON text: what the
+    /// server asked for in each round.
+    pub input_rounds: Vec<String>,
 }
 
 pub(super) fn refused(message: String) -> ApiError {
@@ -325,6 +328,11 @@ impl LiveProject {
             schema_errors: outcome.schema_errors,
             history_id,
             history_problem,
+            input_rounds: outcome
+                .input_rounds
+                .iter()
+                .map(|round| round.to_string())
+                .collect(),
         })
     }
 }
