@@ -6,16 +6,20 @@ import { pretty, ProtocolStore, visible, type ProtocolFilter } from "./protocolS
 /** Starts feeding `store` with a server's messages; returns the function that stops it. */
 export type FollowLog = (server: string, store: ProtocolStore) => Promise<() => void>;
 
-export function ProtocolLog({ server, follow }: { server: string; follow: FollowLog }) {
+/** A server's protocol messages, followed live for as long as the component shows them. */
+export function useProtocolLog(server: string, follow: FollowLog): readonly LoggedMessage[] {
   const store = useMemo(() => new ProtocolStore(), [server]);
-  const messages = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const [filter, setFilter] = useState<ProtocolFilter>({ method: "", direction: "both" });
-  const [open, setOpen] = useState<number | null>(null);
-
   useEffect(() => {
     const stop = follow(server, store);
     return () => void stop.then((s) => s());
   }, [server, store, follow]);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+}
+
+export function ProtocolLog({ server, follow }: { server: string; follow: FollowLog }) {
+  const messages = useProtocolLog(server, follow);
+  const [filter, setFilter] = useState<ProtocolFilter>({ method: "", direction: "both" });
+  const [open, setOpen] = useState<number | null>(null);
 
   const shown = visible(messages, filter);
   return (

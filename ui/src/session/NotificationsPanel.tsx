@@ -1,9 +1,8 @@
 // A server's notifications as they come (log messages by level, list changes, resource
 // updates, progress), and the logging level the server is asked to send from.
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import type { ApiError } from "../bindings";
-import { ProtocolStore } from "../logs/protocolStore";
-import { clock, type FollowLog } from "../logs/ProtocolLog";
+import { clock, useProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 import { ErrorNotice } from "../shared/ErrorNotice";
 import type { SessionApi } from "./api";
 import { LEVELS, notices } from "./notifications";
@@ -30,15 +29,10 @@ export function NotificationsPanel({
   /** Whether the server offers logging (so a level can be set). */
   logging: boolean;
 }) {
-  const store = useMemo(() => new ProtocolStore(), [server]);
-  const messages = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const messages = useProtocolLog(server, follow);
   const [onlyLogs, setOnlyLogs] = useState(false);
   const [level, setLevel] = useState(chosen.get(server) ?? "");
   const [refusal, setRefusal] = useState<ApiError | null>(null);
-  useEffect(() => {
-    const stop = follow(server, store);
-    return () => void stop.then((s) => s());
-  }, [server, store, follow]);
   const shown = notices(messages, onlyLogs);
 
   const choose = async (next: string) => {
