@@ -3,14 +3,16 @@
 // HTTP on 127.0.0.1), server-everything (the initialize era), and a server of that era that
 // exits when probed. Each connects, shows its protocol and how it was found out, the modern
 // server's tool is called from the Tools tab, and its multi-round call asks the person in the
-// window, round by round.
+// window, round by round. On a 2026-07-28 session, what changes is heard over
+// subscriptions/listen: a tool the server adds shows in its Tools tab and count, and a followed
+// resource is read again when it changes.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { everything, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+import { eventually, everything, launch, open, root, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
 let box;
 let session;
@@ -96,4 +98,50 @@ test("a multi-round call of a 2026-07-28 server asks the person in the window, t
   await rounds.$("summary").click();
   assert.equal(await rounds.$('[data-testid="input-round"]').getText(), "Round 1: who: elicitation/create, roots: roots/list");
   await screenshot(browser, "era-multi-round");
+});
+
+test("a tool a 2026-07-28 server adds is heard over subscriptions/listen and shows at once", async () => {
+  await open(browser, "modern-http", "user");
+  const counts = row(browser, "modern-http", "user").$('[data-testid="live-state"]');
+  const before = await counts.getText();
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="grow"]').click();
+  await browser.$('[data-testid="run-tool"]').click();
+  await browser.$('[data-testid="content-text"]').waitForExist({ timeout: 15_000 });
+  assert.equal(await browser.$('[data-testid="content-text"]').getText(), "added extra-1");
+  // No reload, no reconnect: the list change came over the listen stream and the tab read the
+  // list again.
+  await browser.$('[data-testid="tool-row"][data-tool="extra-1"]').waitForExist({ timeout: 15_000, timeoutMsg: "the new tool is listed" });
+  await eventually(async () => (await counts.getText()) !== before, `the count of tools changes from "${before}"`);
+  assert.match(await counts.getText(), /^9 tools/);
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await type(browser.$('[data-testid="protocol-filter"]'), "notifications/tools/list_changed");
+  await eventually(async () => (await browser.$$('[data-testid="protocol-message"]').length) >= 1, "the notification is in the protocol log");
+  await screenshot(browser, "era-list-changed");
+});
+
+test("a followed resource of a 2026-07-28 server is read again when it changes", async () => {
+  await open(browser, "modern", "user");
+  await browser.$('[data-testid="tab-resources"]').click();
+  await browser.$('[data-testid="resource-row"][data-uri="modern://counter"]').click();
+  const contents = browser.$('[data-testid="resource-contents"][data-uri="modern://counter"]');
+  await contents.$('[data-testid="follow-resource"]').click();
+  await contents.$('[data-testid="unfollow-resource"]').waitForExist({ timeout: 15_000, timeoutMsg: "the listen stream acknowledged the resource" });
+  const first = await contents.$('[data-testid="resource-text"]').getText();
+
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="bump"]').click();
+  await browser.$('[data-testid="run-tool"]').click();
+  await browser.$('[data-testid="content-text"]').waitForExist({ timeout: 15_000 });
+
+  await browser.$('[data-testid="tab-resources"]').click();
+  await browser.$('[data-testid="resource-row"][data-uri="modern://counter"]').click();
+  await eventually(async () => Number(await contents.$('[data-testid="resource-updates"]').getAttribute("data-count")) >= 1, "the update is counted");
+  await eventually(async () => (await contents.$('[data-testid="resource-text"]').getText()) !== first, `the resource was read again (was "${first}")`);
+  await contents.$('[data-testid="unfollow-resource"]').click();
+  await contents.$('[data-testid="follow-resource"]').waitForExist({ timeout: 15_000 });
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await type(browser.$('[data-testid="protocol-filter"]'), "subscriptions/listen");
+  // The first stream (tools and resources lists), one more with the resource, one without it.
+  await eventually(async () => (await browser.$$('[data-testid="protocol-message"]').length) >= 3, "the stream was opened again with each filter");
 });

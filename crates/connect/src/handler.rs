@@ -70,7 +70,7 @@ pub(crate) struct Handler {
     config: ClientConfig,
     pub(crate) roots: Roots,
     /// Where `notifications/*/list_changed` go; the connection's owner refetches that list.
-    changes: UnboundedSender<ListKind>,
+    pub(crate) changes: UnboundedSender<ListKind>,
     pub(crate) progress: ProgressRoutes,
     /// `notifications/resources/updated`, by URI, for whoever subscribed in the window.
     pub(crate) updates: tokio::sync::broadcast::Sender<String>,

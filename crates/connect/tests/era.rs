@@ -7,8 +7,6 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,54 +18,12 @@ use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ProtocolChoice, ServerConfig, TransportKind};
 use serde_json::json;
 
-fn modern_stdio() -> ServerConfig {
-    ServerConfig::stdio(
-        "node",
-        vec![support::repo("tests/fixtures/servers/modern-server.mjs")
-            .display()
-            .to_string()],
-        vec![],
-    )
-}
-
 fn strict_legacy() -> ServerConfig {
     ServerConfig::stdio(
         "node",
         vec![support::edge()],
         vec![("EDGE_FAULT".into(), "strict-initialize".into())],
     )
-}
-
-/// The modern-only server over streamable HTTP on a free port; killed when dropped.
-struct ModernHttp {
-    child: Child,
-    url: String,
-}
-
-impl ModernHttp {
-    fn start() -> ModernHttp {
-        let mut child = Command::new("node")
-            .arg(support::repo("tests/fixtures/servers/modern-server.mjs"))
-            .args(["--http", "0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        ModernHttp {
-            child,
-            url: line.trim().to_string(),
-        }
-    }
-}
-
-impl Drop for ModernHttp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 async fn open(config: &ServerConfig, remembered: Option<Era>) -> Result<Connection, String> {
@@ -89,26 +45,11 @@ async fn open(config: &ServerConfig, remembered: Option<Era>) -> Result<Connecti
     .map_err(|err| err.to_string())
 }
 
-async fn text_of(connection: &Connection, tool: &str, arguments: serde_json::Value) -> String {
-    let outcome = connection
-        .call_tool(
-            tool,
-            arguments.as_object().cloned(),
-            Some(Duration::from_secs(20)),
-        )
-        .await
-        .unwrap();
-    outcome.result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 #[tokio::test]
 async fn a_server_of_2026_07_28_only_is_reached_over_stdio_and_http_without_a_setting() {
-    let http = ModernHttp::start();
+    let http = support::ModernHttp::start(&[]);
     let remote = ServerConfig::remote(TransportKind::Http, &http.url, vec![]);
-    for config in [modern_stdio(), remote] {
+    for config in [support::modern_stdio(&[]), remote] {
         let connection = open(&config, None).await.unwrap();
         let info = connection.info();
         assert_eq!(
@@ -127,14 +68,18 @@ async fn a_server_of_2026_07_28_only_is_reached_over_stdio_and_http_without_a_se
             .into_iter()
             .map(|t| t.name)
             .collect();
-        assert_eq!(tools, ["echo", "add", "whoami", "deploy"]);
         assert_eq!(
-            text_of(&connection, "echo", json!({"text": "hi"})).await,
+            tools[..4],
+            ["echo", "add", "whoami", "deploy"],
+            "and the tools of the list-change, progress and cancellation tests after them"
+        );
+        assert_eq!(
+            support::text_of(&connection, "echo", json!({"text": "hi"})).await,
             "modern echo: hi"
         );
         // Every request carries who we are and the version, as the stateless protocol asks.
         assert_eq!(
-            text_of(&connection, "whoami", json!({})).await,
+            support::text_of(&connection, "whoami", json!({})).await,
             r#"{"client":"mcp-manager","version":"2026-07-28"}"#
         );
         let outcome = connection
@@ -165,9 +110,11 @@ async fn servers_of_the_initialize_era_connect_with_the_evidence_of_the_probe() 
         ),
         (Era::Legacy, "legacy: -32601")
     );
-    assert!(text_of(&everything, "echo", json!({"message": "hi"}))
-        .await
-        .contains("hi"));
+    assert!(
+        support::text_of(&everything, "echo", json!({"message": "hi"}))
+            .await
+            .contains("hi")
+    );
     everything.shutdown().await;
 
     // Knocked over by the probe, started again with initialize.
@@ -188,13 +135,17 @@ async fn a_remembered_era_is_used_without_a_probe_and_probed_again_when_wrong() 
     let strict = open(&strict_legacy(), Some(Era::Legacy)).await.unwrap();
     assert_eq!(strict.info().era_evidence, "remembered: legacy");
     strict.shutdown().await;
-    let modern = open(&modern_stdio(), Some(Era::Modern)).await.unwrap();
+    let modern = open(&support::modern_stdio(&[]), Some(Era::Modern))
+        .await
+        .unwrap();
     assert_eq!(modern.info().era_evidence, "remembered: 2026-07-28");
     modern.shutdown().await;
 
     // Wrong: a server that moved to 2026-07-28 refuses initialize with -32022 and the
     // versions it serves; one that is of the era before fails discover and is probed again.
-    let moved = open(&modern_stdio(), Some(Era::Legacy)).await.unwrap();
+    let moved = open(&support::modern_stdio(&[]), Some(Era::Legacy))
+        .await
+        .unwrap();
     assert_eq!(
         (moved.info().era, moved.info().era_evidence.as_str()),
         (Era::Modern, "initialize → -32022, then 2026-07-28")
@@ -212,7 +163,7 @@ async fn a_remembered_era_is_used_without_a_probe_and_probed_again_when_wrong() 
 
 #[tokio::test]
 async fn the_entrys_protocol_key_forces_an_era_and_says_so_when_it_is_wrong() {
-    let mut legacy_on_modern = modern_stdio();
+    let mut legacy_on_modern = support::modern_stdio(&[]);
     legacy_on_modern.protocol = ProtocolChoice::Legacy;
     assert_eq!(
         open(&legacy_on_modern, None).await.unwrap_err(),
@@ -290,10 +241,10 @@ async fn the_supervisor_remembers_each_verdict_by_entry_and_the_next_start_uses_
 #[tokio::test]
 async fn a_multi_round_call_is_answered_and_retried_with_the_servers_state() {
     use mcp_manager_connect::answer::FixedAnswer;
-    let http = ModernHttp::start();
+    let http = support::ModernHttp::start(&[]);
     let remote = ServerConfig::remote(TransportKind::Http, &http.url, vec![]);
     // Over stdio (our fast path) and HTTP (rmcp): both answer each round.
-    for config in [modern_stdio(), remote] {
+    for config in [support::modern_stdio(&[]), remote] {
         let connection = Connection::open_authorized(
             "s",
             &config,

@@ -149,7 +149,13 @@ export function ServerDetail({
           logging={status?.state === "connected" && status.capabilities.logging}
         />
       ) : shown === "tools" && tools ? (
-        <ToolsPanel key={server.name} server={server.name} api={tools} browse={browse} />
+        <ToolsPanel
+          key={server.name}
+          server={server.name}
+          api={tools}
+          browse={browse}
+          listed={status?.state === "connected" ? status.counts.tools : null}
+        />
       ) : shown === "resources" && browse ? (
         <ResourcesPanel
           key={server.name}

@@ -9,7 +9,9 @@ import { HistoryPane } from "./HistoryPane";
 import { ToolRunner } from "./ToolRunner";
 import { Badges } from "./Badges";
 
-export function ToolsPanel({ server, api, browse }: { server: string; api: ToolsApi; browse?: BrowseApi }) {
+/** `listed`: how many tools the server lists now; the list is read again when it changes (a
+ * server said its tool list changed, and it was fetched again). */
+export function ToolsPanel({ server, api, browse, listed }: { server: string; api: ToolsApi; browse?: BrowseApi; listed?: number | null }) {
   const [tools, setTools] = useState<ToolView[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [search, setSearch] = useState("");
@@ -27,7 +29,7 @@ export function ToolsPanel({ server, api, browse }: { server: string; api: Tools
     return () => {
       current = false;
     };
-  }, [server, api]);
+  }, [server, api, listed]);
   if (error) return <p className="text-sm text-red-700 dark:text-red-300">{error.message}</p>;
   if (!tools) return <p className="text-sm text-slate-500">Loading the tools…</p>;
   const needle = search.trim().toLowerCase();

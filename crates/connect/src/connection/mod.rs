@@ -16,6 +16,7 @@
 //! - this module: the [`Connection`] itself, its facts (info, counts, the stderr tail), how
 //!   a failed request is told to a person ([`Connection::explain`]), and shutdown.
 
+mod listen;
 mod open;
 mod process;
 mod requests;
@@ -47,6 +48,7 @@ use crate::stderr::StderrLog;
 /// An error from a request on an open session (rmcp's).
 pub use rmcp::ServiceError;
 
+pub use listen::{ListenState, REOPENS, STEADY};
 use process::Process;
 pub(crate) use process::{exit_detail, server_process};
 pub use requests::CANCELLED;
@@ -203,6 +205,8 @@ pub struct Connection {
     schemas: std::sync::Mutex<Option<std::collections::HashMap<String, ToolSchemas>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
+    /// A 2026-07-28 session's `subscriptions/listen` (see [`listen`]).
+    listener: Option<listen::Listener>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
     calls: Option<std::sync::Arc<crate::stdio::Calls>>,
     info: ConnectedInfo,
@@ -273,6 +277,12 @@ impl Connection {
     /// The local server's process id (it leads its own process group).
     pub fn pid(&self) -> Option<u32> {
         self.process.as_ref().and_then(|p| p.pid)
+    }
+
+    /// Where a 2026-07-28 session's `subscriptions/listen` stands; `None` in the initialize
+    /// era, whose notifications need no stream of their own.
+    pub fn listening(&self) -> Option<ListenState> {
+        self.listener.as_ref().map(listen::Listener::state)
     }
 
     /// The stream of list-changed notifications; `None` once taken.

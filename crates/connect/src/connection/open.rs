@@ -740,6 +740,13 @@ impl Connection {
         let updates = service.service().updates.clone();
         let roots = service.service().roots.clone();
         let info = connected_info(service.peer_info().as_deref());
+        let listener = (info.era == Era::Modern).then(|| {
+            let sinks = listen::Sinks {
+                changes: service.service().changes.clone(),
+                updates: updates.clone(),
+            };
+            listen::Listener::start(peer.clone(), info.capabilities, sinks)
+        });
         Connection {
             transport_errors: std::sync::atomic::AtomicU32::new(0),
             server: server.to_string(),
@@ -753,6 +760,7 @@ impl Connection {
             schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
+            listener,
             calls: None,
             info,
             stderr,

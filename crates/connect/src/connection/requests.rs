@@ -166,16 +166,25 @@ impl Connection {
             .collect())
     }
 
-    /// `resources/subscribe`: the server will send `notifications/resources/updated`.
+    /// Follows `uri`: the server will send `notifications/resources/updated` for it. In the
+    /// initialize era that is `resources/subscribe`; on a 2026-07-28 session the URI joins the
+    /// session's `subscriptions/listen` filter, and this returns once the server acknowledged.
     #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
     pub async fn subscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        if let Some(listener) = &self.listener {
+            return listener.follow(uri, true).await.map_err(refused);
+        }
         let params = rmcp::model::SubscribeRequestParams::new(uri.to_string());
         self.note(self.peer.subscribe(params).await).map(|_| ())
     }
 
-    /// `resources/unsubscribe`: no more `notifications/resources/updated` for `uri`.
+    /// No more `notifications/resources/updated` for `uri` (`resources/unsubscribe`, or the
+    /// URI leaves the `subscriptions/listen` filter).
     #[allow(deprecated)] // legacy in rmcp's newest protocol; what servers speak today
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), ServiceError> {
+        if let Some(listener) = &self.listener {
+            return listener.follow(uri, false).await.map_err(refused);
+        }
         let params = rmcp::model::UnsubscribeRequestParams::new(uri.to_string());
         self.note(self.peer.unsubscribe(params).await).map(|_| ())
     }
@@ -482,6 +491,11 @@ fn to_values<T: Serialize>(items: Vec<T>) -> Vec<Value> {
 
 /// Why a call ended that the person cancelled.
 pub const CANCELLED: &str = "cancelled by the person";
+
+/// A request the session could not carry out, in words.
+fn refused(reason: String) -> ServiceError {
+    ServiceError::McpError(rmcp::ErrorData::invalid_request(reason, None))
+}
 
 fn cancelled() -> ServiceError {
     ServiceError::Cancelled {

@@ -93,17 +93,13 @@ pub fn args(value: Value) -> serde_json::Map<String, Value> {
 /// Runs a Node script of the repository that prints "listening PORT" once bound; the child
 /// and its port.
 pub fn listening(script: &str, args: &[&str]) -> (std::process::Child, u16) {
-    use std::io::BufRead;
     let mut child = std::process::Command::new("node")
         .arg(repo(script))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = first_line(&mut child);
     let port = line
         .trim()
         .strip_prefix("listening ")
@@ -197,4 +193,82 @@ impl Drop for OAuthServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The SDK 2.4 server of the 2026-07-28 protocol only over stdio, with `env` set.
+pub fn modern_stdio(env: &[(&str, &str)]) -> mcp_manager_core::config::entry::ServerConfig {
+    mcp_manager_core::config::entry::ServerConfig::stdio(
+        "node",
+        vec![repo("tests/fixtures/servers/modern-server.mjs")
+            .display()
+            .to_string()],
+        env.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    )
+}
+
+/// The same server over streamable HTTP on a free port, with `env` set; killed when dropped.
+pub struct ModernHttp {
+    child: std::process::Child,
+    pub url: String,
+}
+
+impl ModernHttp {
+    pub fn start(env: &[(&str, &str)]) -> ModernHttp {
+        let mut child = std::process::Command::new("node")
+            .arg(repo("tests/fixtures/servers/modern-server.mjs"))
+            .args(["--http", "0"])
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let url = first_line(&mut child).trim().to_string();
+        ModernHttp { child, url }
+    }
+
+    pub fn config(&self) -> mcp_manager_core::config::entry::ServerConfig {
+        mcp_manager_core::config::entry::ServerConfig::remote(
+            mcp_manager_core::config::entry::TransportKind::Http,
+            &self.url,
+            vec![],
+        )
+    }
+}
+
+impl Drop for ModernHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The first line a child printed on stdout (where the test servers say where they listen).
+fn first_line(child: &mut std::process::Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line
+}
+
+/// The first text content of a tool's result (the call must succeed within 20 s).
+pub async fn text_of(
+    connection: &mcp_manager_connect::Connection,
+    tool: &str,
+    arguments: Value,
+) -> String {
+    let outcome = connection
+        .call_tool(
+            tool,
+            arguments.as_object().cloned(),
+            Some(std::time::Duration::from_secs(20)),
+        )
+        .await
+        .unwrap();
+    outcome.result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
