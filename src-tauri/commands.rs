@@ -3,6 +3,7 @@
 
 use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
+use mcp_manager_connect::param_headers::DroppedTool;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
 };
@@ -268,6 +269,17 @@ pub async fn list_tools(
     name: String,
 ) -> Result<Vec<ToolView>, ApiError> {
     context.project().tools(&name).await
+}
+
+/// The tools a connected server listed that are not offered, with why (read after
+/// `list_tools`).
+#[tauri::command]
+#[specta::specta]
+pub async fn dropped_tools(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Vec<DroppedTool>, ApiError> {
+    context.project().dropped_tools(&name)
 }
 
 /// Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to

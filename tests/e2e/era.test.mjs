@@ -5,7 +5,8 @@
 // server's tool is called from the Tools tab, and its multi-round call asks the person in the
 // window, round by round. On a 2026-07-28 session, what changes is heard over
 // subscriptions/listen: a tool the server adds shows in its Tools tab and count, and a followed
-// resource is read again when it changes.
+// resource is read again when it changes. A tool whose header annotation breaks the rules of
+// streamable HTTP is listed apart, with why, instead of silently missing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -113,7 +114,7 @@ test("a tool a 2026-07-28 server adds is heard over subscriptions/listen and sho
   // list again.
   await browser.$('[data-testid="tool-row"][data-tool="extra-1"]').waitForExist({ timeout: 15_000, timeoutMsg: "the new tool is listed" });
   await eventually(async () => (await counts.getText()) !== before, `the count of tools changes from "${before}"`);
-  assert.match(await counts.getText(), /^9 tools/);
+  assert.match(await counts.getText(), /^10 tools/);
   await browser.$('[data-testid="tab-protocol"]').click();
   await type(browser.$('[data-testid="protocol-filter"]'), "notifications/tools/list_changed");
   await eventually(async () => (await browser.$$('[data-testid="protocol-message"]').length) >= 1, "the notification is in the protocol log");
@@ -144,4 +145,22 @@ test("a followed resource of a 2026-07-28 server is read again when it changes",
   await type(browser.$('[data-testid="protocol-filter"]'), "subscriptions/listen");
   // The first stream (tools and resources lists), one more with the resource, one without it.
   await eventually(async () => (await browser.$$('[data-testid="protocol-message"]').length) >= 3, "the stream was opened again with each filter");
+});
+
+test("a tool left out for its x-mcp-header is listed apart in the Tools tab, with why", async () => {
+  await open(browser, "modern-http", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  const dropped = browser.$('[data-testid="dropped-tools"]');
+  await dropped.waitForExist({ timeout: 15_000, timeoutMsg: "the dropped tool is shown" });
+  assert.equal(await dropped.getAttribute("data-count"), "1");
+  assert.equal(await browser.$('[data-testid="tool-row"][data-tool="misheaded"]').isExisting(), false);
+  await dropped.$("summary").click();
+  const tool = dropped.$('[data-testid="dropped-tool"][data-tool="misheaded"]');
+  assert.equal(await tool.$('[data-testid="dropped-reason"]').getText(), "property `zone`: x-mcp-header `Bad Zone` is not a valid HTTP token");
+  await screenshot(browser, "era-dropped-tool");
+  // Over stdio the annotations may be ignored: the same server's tool is offered there.
+  await open(browser, "modern", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="misheaded"]').waitForExist({ timeout: 15_000 });
+  assert.equal(await browser.$('[data-testid="dropped-tools"]').isExisting(), false);
 });

@@ -62,6 +62,11 @@ export const commands = {
 	/**  A connected server's tools, as it lists them now (schemas as JSON text). */
 	listTools: (name: string) => typedError<ToolView[], ApiError>(__TAURI_INVOKE("list_tools", { name })),
 	/**
+	 *  The tools a connected server listed that are not offered, with why (read after
+	 *  `list_tools`).
+	 */
+	droppedTools: (name: string) => typedError<DroppedTool[], ApiError>(__TAURI_INVOKE("dropped_tools", { name })),
+	/**
 	 *  Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to
 	 *  `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`. The
 	 *  exchange comes back as sent.
@@ -349,6 +354,13 @@ export type DraftNote = {
 	message: string,
 	/**  A value to put in the field instead (a `${VAR}` reference for a secret). */
 	suggestion: string | null,
+};
+
+/**  A tool the server listed that is not offered, and why. */
+export type DroppedTool = {
+	name: string,
+	/**  "property `zone`: x-mcp-header `Bad Zone` is not a valid HTTP token". */
+	reason: string,
 };
 
 /**  The entry a draft replaces when it edits one (its name and scope before the edit). */

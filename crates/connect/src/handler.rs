@@ -76,6 +76,8 @@ pub(crate) struct Handler {
     pub(crate) updates: tokio::sync::broadcast::Sender<String>,
     /// Where the session's messages are recorded, when someone keeps a log.
     pub(crate) protocol: Option<crate::protocol_log::ProtocolLog>,
+    /// The tools the last `tools/list` over HTTP left out for their `x-mcp-header`s.
+    pub(crate) dropped: crate::param_headers::DroppedTools,
 }
 
 impl Handler {
@@ -111,6 +113,7 @@ impl Handler {
             progress: ProgressRoutes::default(),
             updates: tokio::sync::broadcast::channel(64).0,
             protocol: None,
+            dropped: Default::default(),
         }
     }
 }

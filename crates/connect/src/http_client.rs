@@ -31,11 +31,14 @@ pub(crate) fn shared() -> reqwest::Client {
     CLIENT.get_or_init(reqwest::Client::new).clone()
 }
 
-/// The shared client with a limit on how long each POST may wait for its answer.
+/// The shared client with a limit on how long each POST may wait for its answer, noting the
+/// tools each `tools/list` answer carries that rmcp will leave out (see
+/// [`crate::param_headers`]).
 #[derive(Clone)]
 pub(crate) struct TimedPosts {
     client: reqwest::Client,
     limit: Duration,
+    dropped: Option<crate::param_headers::DroppedTools>,
 }
 
 impl TimedPosts {
@@ -43,7 +46,66 @@ impl TimedPosts {
         TimedPosts {
             client: shared(),
             limit,
+            dropped: None,
         }
+    }
+
+    /// Notes in `dropped` the tools of each 2026-07-28 `tools/list` that rmcp leaves out.
+    pub(crate) fn noting_dropped(mut self, dropped: crate::param_headers::DroppedTools) -> Self {
+        self.dropped = Some(dropped);
+        self
+    }
+
+    /// For a `tools/list` of 2026-07-28 or later (the request's `_meta` names its version;
+    /// from that version on rmcp checks the annotations), where its tools go and whether it
+    /// is the list's first page.
+    fn listing(
+        &self,
+        message: &ClientJsonRpcMessage,
+    ) -> Option<(crate::param_headers::DroppedTools, bool)> {
+        use rmcp::model::GetMeta;
+        let dropped = self.dropped.clone()?;
+        let ClientJsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let rmcp::model::ClientRequest::ListToolsRequest(list) = &request.request else {
+            return None;
+        };
+        let version = request.request.get_meta().protocol_version()?;
+        (version >= rmcp::model::ProtocolVersion::STANDARD_HEADERS).then(|| {
+            let first = list.params.as_ref().is_none_or(|p| p.cursor.is_none());
+            (dropped, first)
+        })
+    }
+}
+
+/// Notes the tools of a `tools/list` answer, whether it came whole or as an SSE stream.
+fn note_tools(
+    answer: StreamableHttpPostResponse,
+    dropped: crate::param_headers::DroppedTools,
+    first: bool,
+) -> StreamableHttpPostResponse {
+    use futures::StreamExt;
+    let note = move |message: &serde_json::Value| {
+        if let Some(result) = message.get("result") {
+            dropped.note_page(first, result);
+        }
+    };
+    match answer {
+        StreamableHttpPostResponse::Json(message, session) => {
+            note(&serde_json::to_value(&message).unwrap_or_default());
+            StreamableHttpPostResponse::Json(message, session)
+        }
+        StreamableHttpPostResponse::Sse(stream, session) => {
+            let stream = stream.inspect(move |event| {
+                let data = event.as_ref().ok().and_then(|e| e.data.as_deref());
+                if let Some(Ok(message)) = data.map(serde_json::from_str::<serde_json::Value>) {
+                    note(&message);
+                }
+            });
+            StreamableHttpPostResponse::Sse(stream.boxed(), session)
+        }
+        other => other,
     }
 }
 
@@ -102,6 +164,7 @@ impl StreamableHttpClient for TimedPosts {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, Error> {
+        let listing = self.listing(&message);
         let post = self.client.post_message_with_response_limits(
             uri,
             message,
@@ -111,6 +174,10 @@ impl StreamableHttpClient for TimedPosts {
             limits,
         );
         match tokio::time::timeout(self.limit, post).await {
+            Ok(Ok(answer)) => Ok(match listing {
+                Some((dropped, first)) => note_tools(answer, dropped, first),
+                None => answer,
+            }),
             Ok(answer) => answer,
             Err(_) => Err(StreamableHttpError::UnexpectedServerResponse(
                 format!(

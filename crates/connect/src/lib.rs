@@ -16,6 +16,7 @@
 //! - [`login`]: logging in to a server through the person's browser, for both doors.
 //! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
 //!   `mcpctl` builds it for one command.
+//! - [`param_headers`]: tools left out for their `x-mcp-header` annotations, and why.
 //! - [`protocol_log`]: every JSON-RPC message of a session, in a bounded ring per server.
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
 //! - [`sanitize`]: control and format characters stripped from what servers describe.
@@ -33,6 +34,7 @@ pub mod http_client;
 pub mod login;
 pub mod needs_auth;
 pub mod oauth;
+pub mod param_headers;
 pub mod project;
 pub mod protocol_log;
 pub mod sanitize;

@@ -61,13 +61,7 @@ async fn a_server_of_2026_07_28_only_is_reached_over_stdio_and_http_without_a_se
             (Era::Modern, "server/discover → 2026-07-28", "2026-07-28"),
             "{config:?}"
         );
-        let tools: Vec<String> = connection
-            .list_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
+        let tools: Vec<String> = support::tool_names(&connection).await;
         assert_eq!(
             tools[..4],
             ["echo", "add", "whoami", "deploy"],

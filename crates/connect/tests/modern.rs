@@ -249,3 +249,33 @@ async fn a_server_that_refuses_every_stream_is_given_up_after_a_bounded_number_o
         "modern echo: still"
     );
 }
+
+#[tokio::test]
+async fn over_http_a_tool_with_a_broken_header_annotation_is_left_out_and_listed_with_why() {
+    let http = support::ModernHttp::start(&[]);
+    let connection = open(&http.config(), &ProtocolLog::default()).await;
+    let names: Vec<String> = support::tool_names(&connection).await;
+    assert!(names.contains(&"regional".to_string()), "{names:?}");
+    assert!(
+        !names.contains(&"misheaded".to_string()),
+        "a client over streamable HTTP must leave it out: {names:?}"
+    );
+    let dropped = connection.dropped_tools();
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert_eq!(dropped[0].name, "misheaded");
+    assert_eq!(
+        dropped[0].reason,
+        "property `zone`: x-mcp-header `Bad Zone` is not a valid HTTP token"
+    );
+    assert_eq!(
+        support::text_of(&connection, "regional", json!({"region": "eu-west"})).await,
+        "region eu-west, header eu-west",
+        "the annotated parameter went out as Mcp-Param-Region"
+    );
+
+    // Over stdio there are no headers: the annotations may be ignored, and nothing is left out.
+    let stdio = open(&support::modern_stdio(&[]), &ProtocolLog::default()).await;
+    let names: Vec<String> = support::tool_names(&stdio).await;
+    assert!(names.contains(&"misheaded".to_string()), "{names:?}");
+    assert!(stdio.dropped_tools().is_empty());
+}

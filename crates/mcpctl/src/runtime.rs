@@ -293,6 +293,13 @@ async fn run_ask(
                     }
                 };
                 let tools = tried(&conn, name, conn.list_tools().await).await?;
+                // Not silently missing: stderr, so that --json's stdout stays one document.
+                for dropped in conn.dropped_tools() {
+                    eprintln!(
+                        "warning: {name} lists {} but it is not offered: {}",
+                        dropped.name, dropped.reason
+                    );
+                }
                 if !json {
                     for tool in &tools {
                         let first_line = tool

@@ -484,3 +484,61 @@ fn calls_are_kept_in_the_history_without_their_secrets_and_replayed() {
     let calls: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(calls.as_array().unwrap().len(), 3, "the replay is kept too");
 }
+
+/// The SDK 2.4 server of the 2026-07-28 protocol only over streamable HTTP on a free port,
+/// killed when dropped.
+struct ModernHttp(std::process::Child, String);
+
+impl ModernHttp {
+    fn start() -> ModernHttp {
+        use std::io::BufRead;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/servers/modern-server.mjs");
+        let mut child = Command::new("node")
+            .arg(script)
+            .args(["--http", "0"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut url = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut url)
+            .unwrap();
+        ModernHttp(child, url.trim().to_string())
+    }
+}
+
+impl Drop for ModernHttp {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn tools_says_which_tools_are_not_offered_for_their_header_annotations() {
+    let server = ModernHttp::start();
+    let world = World::new(json!({"modern": {"type": "http", "url": server.1}}));
+    let out = world.run(&["tools", "modern"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("modern  regional  "), "{stdout}");
+    assert!(!stdout.contains("misheaded"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "warning: modern lists misheaded but it is not offered: property `zone`: \
+             x-mcp-header `Bad Zone` is not a valid HTTP token"
+        ),
+        "{stderr}"
+    );
+    let out = world.run(&["--json", "tools", "modern"]);
+    let tools: Value = serde_json::from_slice(&out.stdout).expect("stdout stays one JSON document");
+    assert!(tools["modern"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["name"] != "misheaded"));
+}

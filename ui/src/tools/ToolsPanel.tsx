@@ -2,7 +2,7 @@
 // chosen tool's form generated from its inputSchema (or its arguments as raw JSON), Run, and
 // the result. Arguments are checked against the schema before anything is sent.
 import { useEffect, useState } from "react";
-import type { ApiError, CallRecord, ToolView } from "../bindings";
+import type { ApiError, CallRecord, DroppedTool, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import type { BrowseApi } from "../browse/api";
 import { HistoryPane } from "./HistoryPane";
@@ -13,6 +13,7 @@ import { Badges } from "./Badges";
  * server said its tool list changed, and it was fetched again). */
 export function ToolsPanel({ server, api, browse, listed }: { server: string; api: ToolsApi; browse?: BrowseApi; listed?: number | null }) {
   const [tools, setTools] = useState<ToolView[] | null>(null);
+  const [dropped, setDropped] = useState<DroppedTool[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [search, setSearch] = useState("");
   const [chosen, setChosen] = useState<string | null>(null);
@@ -21,10 +22,12 @@ export function ToolsPanel({ server, api, browse, listed }: { server: string; ap
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let current = true;
-    void api.list(server).then((outcome) => {
+    void api.list(server).then(async (outcome) => {
       if (!current) return;
-      if (outcome.ok) setTools(outcome.value);
-      else setError(outcome.error);
+      if (!outcome.ok) return setError(outcome.error);
+      setTools(outcome.value);
+      const left = await api.dropped(server);
+      if (current && left.ok) setDropped(left.value);
     });
     return () => {
       current = false;
@@ -71,6 +74,22 @@ export function ToolsPanel({ server, api, browse, listed }: { server: string; ap
           );
         })}
       </ul>
+      {dropped.length > 0 && (
+        <details data-testid="dropped-tools" data-count={dropped.length} className="rounded border border-amber-300 px-2 py-1 text-sm dark:border-amber-800">
+          <summary className="cursor-pointer text-amber-800 dark:text-amber-300">
+            {dropped.length === 1 ? "1 tool the server lists is" : `${dropped.length} tools the server lists are`} not offered: its parameter
+            headers (x-mcp-header) break the rules of streamable HTTP
+          </summary>
+          <ul className="mt-1 flex flex-col gap-1">
+            {dropped.map((t) => (
+              <li key={t.name} data-testid="dropped-tool" data-tool={t.name}>
+                <code className="font-semibold">{t.name}</code>: <span data-testid="dropped-reason">{t.reason}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1 text-xs text-slate-500">The server must fix the tool's inputSchema; until then it cannot be called over HTTP.</p>
+        </details>
+      )}
       {tool && (
         <ToolRunner
           key={`${tool.name}:${loaded?.id ?? 0}`}

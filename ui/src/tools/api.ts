@@ -8,6 +8,8 @@ let nextCall = 1;
 
 export const toolsApi = {
   list: (server: string) => call(() => commands.listTools(server)),
+  /** The tools the last list named that are not offered, with why (read after `list`). */
+  dropped: (server: string) => call(() => commands.droppedTools(server)),
   /** The tools of every connected server, by server. */
   all: () => call(() => commands.allTools()),
   /** Starts a call; `started` gets its id (for `cancel`) before the answer comes. */

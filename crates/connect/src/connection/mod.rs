@@ -205,6 +205,8 @@ pub struct Connection {
     schemas: std::sync::Mutex<Option<std::collections::HashMap<String, ToolSchemas>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
+    /// The tools the last `tools/list` left out (see [`crate::param_headers`]).
+    dropped: crate::param_headers::DroppedTools,
     /// A 2026-07-28 session's `subscriptions/listen` (see [`listen`]).
     listener: Option<listen::Listener>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
@@ -283,6 +285,12 @@ impl Connection {
     /// era, whose notifications need no stream of their own.
     pub fn listening(&self) -> Option<ListenState> {
         self.listener.as_ref().map(listen::Listener::state)
+    }
+
+    /// The tools the server listed last that are not offered, with why: over streamable HTTP,
+    /// those whose `x-mcp-header` annotations break the rules (see [`crate::param_headers`]).
+    pub fn dropped_tools(&self) -> Vec<crate::param_headers::DroppedTool> {
+        self.dropped.list()
     }
 
     /// The stream of list-changed notifications; `None` once taken.

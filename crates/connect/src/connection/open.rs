@@ -524,7 +524,8 @@ impl Connection {
                     .reinit_on_expired_session(true);
                 http_config.max_json_response_size = MAX_MESSAGE;
                 http_config.max_sse_event_size = MAX_MESSAGE;
-                let client = TimedPosts::new(limits.http_post);
+                let client =
+                    TimedPosts::new(limits.http_post).noting_dropped(handler.dropped.clone());
                 let authorized = match auth {
                     Some(target) => crate::oauth::authorized(target, client.clone())
                         .await
@@ -739,6 +740,7 @@ impl Connection {
         let peer = service.peer().clone();
         let updates = service.service().updates.clone();
         let roots = service.service().roots.clone();
+        let dropped = service.service().dropped.clone();
         let info = connected_info(service.peer_info().as_deref());
         let listener = (info.era == Era::Modern).then(|| {
             let sinks = listen::Sinks {
@@ -760,6 +762,7 @@ impl Connection {
             schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
+            dropped,
             listener,
             calls: None,
             info,

@@ -195,6 +195,15 @@ impl LiveProject {
             .collect())
     }
 
+    /// The tools a connected server's last `tools/list` named that are not offered, and why
+    /// (over streamable HTTP: broken `x-mcp-header` annotations).
+    pub fn dropped_tools(
+        &self,
+        server: &str,
+    ) -> Result<Vec<crate::param_headers::DroppedTool>, ApiError> {
+        Ok(self.connected(server)?.dropped_tools())
+    }
+
     /// The tools of every connected server that offers tools, by server name, each listed
     /// now and all at once.
     pub async fn all_tools(&self) -> Vec<ServerTools> {

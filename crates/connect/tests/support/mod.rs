@@ -272,3 +272,14 @@ pub async fn text_of(
         .unwrap_or_default()
         .to_string()
 }
+
+/// The names of a session's tools, as listed now.
+pub async fn tool_names(connection: &mcp_manager_connect::Connection) -> Vec<String> {
+    connection
+        .list_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect()
+}
