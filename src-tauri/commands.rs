@@ -283,8 +283,8 @@ pub async fn dropped_tools(
 }
 
 /// Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to
-/// `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`. The
-/// exchange comes back as sent.
+/// `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`;
+/// `as_task` offers the server to run it as a task. The exchange comes back as sent.
 #[tauri::command]
 #[specta::specta]
 pub async fn call_tool(
@@ -293,10 +293,11 @@ pub async fn call_tool(
     tool: String,
     arguments_json: String,
     call_id: u32,
+    as_task: bool,
     on_progress: Channel<Progress>,
 ) -> Result<ToolCallView, ApiError> {
     context
-        .call_tool(&name, &tool, &arguments_json, call_id, on_progress)
+        .call_tool(&name, &tool, &arguments_json, call_id, as_task, on_progress)
         .await
 }
 

@@ -285,6 +285,7 @@ impl Context {
         tool: &str,
         arguments: &str,
         call_id: u32,
+        as_task: bool,
         channel: Channel<mcp_manager_connect::Progress>,
     ) -> Result<mcp_manager_connect::project::ToolCallView, ApiError> {
         let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
@@ -297,7 +298,7 @@ impl Context {
         });
         let project = self.project();
         let called = project
-            .call_tool_watched(server, tool, arguments, Some(call_id), Some(sink))
+            .call_tool_watched(server, tool, arguments, Some(call_id), Some(sink), as_task)
             .await;
         forward.abort();
         called

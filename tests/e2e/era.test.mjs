@@ -6,14 +6,16 @@
 // window, round by round. On a 2026-07-28 session, what changes is heard over
 // subscriptions/listen: a tool the server adds shows in its Tools tab and count, and a followed
 // resource is read again when it changes. A tool whose header annotation breaks the rules of
-// streamable HTTP is listed apart, with why, instead of silently missing.
+// streamable HTTP is listed apart, with why, instead of silently missing. A call offered to
+// run as a task (the tasks extension, on a server of rmcp's server side) is followed to its
+// end, asks the person on the way, and is cancelled at the server with Cancel.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, everything, launch, open, root, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+import { eventually, everything, launch, open, root, row, sandbox, screenshot, taskServer, type, waitForState } from "./harness.mjs";
 
 let box;
 let session;
@@ -33,6 +35,7 @@ before(async () => {
         "modern-http": { type: "http", url },
         everything: { command: "node", args: [everything, "stdio"] },
         strict: { command: "node", args: [join(root, "tests/fixtures/servers/edge-server.mjs")], env: { EDGE_FAULT: "strict-initialize" } },
+        tasks: { command: taskServer },
       },
     }),
   );
@@ -163,4 +166,68 @@ test("a tool left out for its x-mcp-header is listed apart in the Tools tab, wit
   await browser.$('[data-testid="tab-tools"]').click();
   await browser.$('[data-testid="tool-row"][data-tool="misheaded"]').waitForExist({ timeout: 15_000 });
   assert.equal(await browser.$('[data-testid="dropped-tools"]').isExisting(), false);
+});
+
+/** Runs the chosen tool of the open server, offered as a task. */
+async function runAsTask(tool, fill = async () => {}) {
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$(`[data-testid="tool-row"][data-tool="${tool}"]`).click();
+  await fill();
+  const offer = browser.$('[data-testid="run-as-task"]');
+  if (!(await offer.isSelected())) await offer.click();
+  await browser.$('[data-testid="run-tool"]').click();
+}
+
+test("a call offered as a task is followed to its end, its statuses shown as it goes", async () => {
+  await waitForState(browser, "tasks", "user", "connected");
+  await open(browser, "tasks", "user");
+  await runAsTask("build", async () => {
+    const steps = browser.$('[data-testid="form-field"][data-path="/steps"]');
+    await steps.$('[data-testid="toggle-omitted"]').click();
+    await type(steps.$('[data-testid="number-input"]'), "20");
+  });
+  const progress = browser.$('[data-testid="call-progress"]');
+  await progress.waitForExist({ timeout: 10_000, timeoutMsg: "the task's progress is shown" });
+  await eventually(async () => /task working: step \d+ of 20/.test(await progress.getText()), "the task's status message is shown as progress");
+  await screenshot(browser, "task-running");
+  const text = browser.$('[data-testid="content-text"]');
+  await text.waitForExist({ timeout: 15_000 });
+  assert.equal(await text.getText(), "built in 20 steps");
+  const run = browser.$('[data-testid="task-run"]');
+  assert.equal(await run.getAttribute("data-status"), "completed");
+  assert.ok(Number(await run.getAttribute("data-polls")) >= 2);
+  await run.$("summary").click();
+  const seen = await browser.$$('[data-testid="task-status"]').map((s) => s.getText());
+  assert.equal(seen[0], "working: started");
+  assert.equal(seen.at(-1), "completed: step 20 of 20");
+  await screenshot(browser, "task-done");
+});
+
+test("a task that needs input asks the person, then completes", async () => {
+  await open(browser, "tasks", "user");
+  await runAsTask("approve", () => type(browser.$('[data-testid="form-field"][data-path="/change"] [data-testid="string-input"]'), "release 9"));
+  const dock = browser.$('[data-testid="ask"][data-kind="form"][data-server="tasks"]');
+  await dock.waitForExist({ timeout: 15_000, timeoutMsg: "the task's input request reaches the person" });
+  assert.equal(await dock.$('[data-testid="ask-message"]').getText(), "Who approves release 9?");
+  await type(dock.$('[data-testid="form-field"][data-path="/name"] [data-testid="string-input"]'), "Grace");
+  await dock.$('[data-testid="ask-accept"]').click();
+  const text = browser.$('[data-testid="content-text"]');
+  await text.waitForExist({ timeout: 15_000 });
+  assert.equal(await text.getText(), "release 9 approved by Grace");
+  assert.match(await browser.$('[data-testid="task-run"] summary').getText(), /: completed, polled \d+ times?, input sent 1 time$/);
+});
+
+test("Cancel on a task cancels it at the server", async () => {
+  await open(browser, "tasks", "user");
+  await runAsTask("forever");
+  const cancel = browser.$('[data-testid="cancel-call"]');
+  await cancel.waitForExist({ timeout: 10_000 });
+  await eventually(async () => (await browser.$('[data-testid="call-progress"]').isExisting()), "the task is under way");
+  await cancel.click();
+  const failure = browser.$('[data-testid="call-failure"]');
+  await failure.waitForExist({ timeout: 15_000 });
+  assert.match(await failure.getText(), /the task was cancelled; the server was told \(tasks\/cancel\)/);
+  await browser.$('[data-testid="tool-row"][data-tool="cancelled"]').click();
+  await browser.$('[data-testid="run-tool"]').click();
+  await eventually(async () => (await browser.$('[data-testid="content-text"]').isExisting()) && (await browser.$('[data-testid="content-text"]').getText()) === "1", "the server counted the cancelled task");
 });

@@ -17,6 +17,8 @@ const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO
 export const application = process.env.MCP_E2E_APP ?? join(targetDir, "debug", "mcp-manager");
 export const mcpctl = process.env.MCP_E2E_MCPCTL ?? join(targetDir, "debug", "mcpctl");
 export const artifacts = join(root, "tests", "e2e", "artifacts");
+/** crates/connect/examples/task-server.rs (the tasks extension on rmcp's server side), built by `cargo test`. */
+export const taskServer = join(targetDir, "debug", "examples", "task-server");
 /** server-everything's entry point, run with `node`. */
 export const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);

@@ -181,6 +181,7 @@ describe("live status", () => {
           promptsListChanged: false,
           logging: false,
           completions: false,
+          tasks: false,
         },
         era: "legacy",
         eraEvidence: "legacy: -32601",

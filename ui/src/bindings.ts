@@ -68,10 +68,10 @@ export const commands = {
 	droppedTools: (name: string) => typedError<DroppedTool[], ApiError>(__TAURI_INVOKE("dropped_tools", { name })),
 	/**
 	 *  Calls a tool with `arguments_json` (a JSON object as text), its progress streamed to
-	 *  `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`. The
-	 *  exchange comes back as sent.
+	 *  `on_progress`; `call_id` (the window's number for it) cancels it with `cancel_call`;
+	 *  `as_task` offers the server to run it as a task. The exchange comes back as sent.
 	 */
-	callTool: (name: string, tool: string, argumentsJson: string, callId: number, onProgress: Channel<Progress>) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson, callId, onProgress })),
+	callTool: (name: string, tool: string, argumentsJson: string, callId: number, asTask: boolean, onProgress: Channel<Progress>) => typedError<ToolCallView, ApiError>(__TAURI_INVOKE("call_tool", { name, tool, argumentsJson, callId, asTask, onProgress })),
 	/**  Cancels a running call (the server is sent `notifications/cancelled`); whether it ran. */
 	cancelCall: (callId: number) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  Claude Code's permission rule in force for a tool (or a whole server), and where it is. */
@@ -229,6 +229,11 @@ export type Capabilities = {
 	promptsListChanged: boolean,
 	logging: boolean,
 	completions: boolean,
+	/**
+	 *  The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`): calls may be run
+	 *  as tasks.
+	 */
+	tasks: boolean,
 };
 
 /**  One step of a checkup. */
@@ -803,6 +808,22 @@ export type StepOutcome = "ok" |
 /**  Not there, and the next candidate is tried (a well-known URL that 404s). */
 "miss" | "failed";
 
+/**  What became of a call the server ran as a task. */
+export type TaskRun = {
+	taskId: string,
+	/**  Its terminal status: completed, failed or cancelled. */
+	status: string,
+	/**
+	 *  Each status it was seen in, with its message, in order ("working: step 1 of 3"), each
+	 *  change once.
+	 */
+	seen: string[],
+	/**  How many times `tasks/get` was asked. */
+	polls: number,
+	/**  How many `tasks/update`s answered the server's input requests. */
+	updates: number,
+};
+
 /**  A server's login as it stands, without any secret's value. */
 export type TokenState = {
 	/**  An access token is stored. */
@@ -839,6 +860,8 @@ export type ToolCallView = {
 	 *  server asked for in each round.
 	 */
 	inputRounds: string[],
+	/**  When the server ran the call as a task: what became of it. */
+	task: TaskRun | null,
 };
 
 /**  One tool as the window lists it. */

@@ -101,6 +101,9 @@ pub struct Capabilities {
     pub prompts_list_changed: bool,
     pub logging: bool,
     pub completions: bool,
+    /// The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`): calls may be run
+    /// as tasks.
+    pub tasks: bool,
 }
 
 /// One change of one server's status.

@@ -157,8 +157,9 @@ pub struct Calls {
     ended: AtomicBool,
     log: Option<crate::protocol_log::ProtocolLog>,
     /// On a session of 2026-07-28: the per-request `_meta` every request carries (protocol
-    /// version, client info and capabilities), beside the progress token.
-    envelope: std::sync::OnceLock<Map<String, Value>>,
+    /// version, client info and capabilities), beside the progress token; and the same for a
+    /// call made as a task, whose capabilities name the tasks extension.
+    envelope: std::sync::OnceLock<(Map<String, Value>, Map<String, Value>)>,
 }
 
 impl std::fmt::Debug for Calls {
@@ -232,8 +233,13 @@ impl Calls {
     }
 
     /// Makes every call carry `envelope` in its `_meta` (a session of 2026-07-28).
-    pub fn carry(&self, envelope: Map<String, Value>) {
-        let _ = self.envelope.set(envelope);
+    pub fn carry(&self, envelope: Map<String, Value>, task_capabilities: Value) {
+        let mut as_task = envelope.clone();
+        as_task.insert(
+            "io.modelcontextprotocol/clientCapabilities".into(),
+            task_capabilities,
+        );
+        let _ = self.envelope.set((envelope, as_task));
     }
 
     fn record_written(&self, bytes: &[u8]) {
@@ -254,8 +260,9 @@ impl Calls {
     }
 
     /// `tools/call` as request `id`, with `_meta.progressToken` = `id` (and, for a round after
-    /// `input_required`, the answers and the server's state). On `timeout`, or when the
-    /// caller stops waiting, the server gets `notifications/cancelled`.
+    /// `input_required`, the answers and the server's state; `as_task`: declaring the tasks
+    /// extension). On `timeout`, or when the caller stops waiting, the server gets
+    /// `notifications/cancelled`.
     pub async fn call_tool(
         &self,
         id: i64,
@@ -263,11 +270,16 @@ impl Calls {
         arguments: Option<&Map<String, Value>>,
         input: Option<&crate::connection::InputRound>,
         timeout: Option<Duration>,
+        as_task: bool,
     ) -> Result<Value, ServiceError> {
+        let envelope = self
+            .envelope
+            .get()
+            .map(|(plain, task)| if as_task { task } else { plain });
         let params = CallToolParams {
             meta: RequestMeta {
                 progress_token: id,
-                envelope: self.envelope.get(),
+                envelope,
             },
             name,
             arguments,
@@ -657,7 +669,7 @@ mod tests {
         calls.waiting.lock().unwrap().insert(-1, tx);
         calls.end();
         assert!(rx.await.is_err(), "the waiting caller hears the end");
-        let later = calls.call_tool(-2, "echo", None, None, None).await;
+        let later = calls.call_tool(-2, "echo", None, None, None, false).await;
         assert!(
             matches!(later, Err(ServiceError::TransportClosed)),
             "{later:?}"

@@ -108,6 +108,7 @@ async fn a_call_over_http_is_cancelled_at_once_and_the_server_is_told() {
                     r#"{"duration": 30, "steps": 30}"#,
                     Some(7),
                     Some(sink),
+                    false,
                 )
                 .await
         })

@@ -147,6 +147,7 @@ pub fn replay(locations: &Locations, id: u32, json: bool) -> Result<bool, ApiErr
             arguments,
             timeout: None,
             elicit: None,
+            task: false,
         },
         json,
     )

@@ -160,6 +160,10 @@ enum Command {
         /// Accept the server's elicitation requests with this JSON object (default: decline).
         #[arg(long, value_name = "JSON")]
         elicit: Option<String>,
+        /// Offer to run it as a task (2026-07-28's tasks extension): a server that makes one
+        /// is polled until it ends, its input requests answered; Ctrl-C cancels the task.
+        #[arg(long)]
+        task: bool,
     },
     /// List a server's resources and resource templates.
     Resources { server: String },
@@ -416,6 +420,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             args_file,
             timeout,
             elicit,
+            task,
         } => {
             let text = match (args, args_file) {
                 (Some(text), _) => Some(text),
@@ -440,6 +445,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
                     arguments,
                     timeout,
                     elicit: elicit.map(serde_json::Value::Object),
+                    task,
                 },
                 json,
             );

@@ -22,6 +22,8 @@ pub enum Ask {
         timeout: Option<Duration>,
         /// Accept elicitation with this content; decline when absent.
         elicit: Option<Value>,
+        /// Offer to run it as a task.
+        task: bool,
     },
     Resources,
     Read {
@@ -327,6 +329,7 @@ async fn run_ask(
             arguments,
             timeout,
             elicit: _,
+            task,
         } => {
             let conn = connection(&names[0])?;
             let timeout = timeout.or(supervisor.settings().tool_timeout);
@@ -339,9 +342,24 @@ async fn run_ask(
             };
             let sent = serde_json::Value::Object(arguments.clone().unwrap_or_default());
             let at_ms = mcp_manager_history::now_ms();
+            if task && !conn.info().capabilities.tasks {
+                eprintln!(
+                    "note: {server} does not offer tasks (2026-07-28's tasks extension): \
+                     the call runs as a plain one"
+                );
+            }
+            // Ctrl-C gives the call up: the server is told (tasks/cancel for a task).
+            let cancel = tokio_util::sync::CancellationToken::new();
+            let interrupted = cancel.clone();
+            let watcher = tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    interrupted.cancel();
+                }
+            });
             let outcome = conn
-                .call_tool_with_progress(&tool, arguments, timeout, sink)
+                .call_tool_as(&tool, arguments, timeout, sink, cancel, task)
                 .await;
+            watcher.abort();
             if let Some(printer) = printer {
                 let _ = printer.await;
             }
@@ -352,6 +370,12 @@ async fn run_ask(
                 crate::print_json(&outcome);
             } else {
                 print_content(&outcome.result);
+                if let Some(task) = &outcome.task {
+                    eprintln!(
+                        "(task {}: {}, polled {} times)",
+                        task.task_id, task.status, task.polls
+                    );
+                }
                 if std::io::stderr().is_terminal() {
                     eprintln!("({} ms)", outcome.elapsed_ms);
                 }

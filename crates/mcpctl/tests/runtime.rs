@@ -48,8 +48,10 @@ impl World {
         World::new(json!({"everything": {"command": "node", "args": [everything(), "stdio"]}}))
     }
 
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+    /// `mcpctl ARGS` in this world, not yet started.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+        command
             .arg("--project")
             .arg(&self.project)
             .args(args)
@@ -57,9 +59,12 @@ impl World {
             .env_remove("XDG_DATA_HOME")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
-            .env("MCP_TIMEOUT", "30000")
-            .output()
-            .unwrap()
+            .env("MCP_TIMEOUT", "30000");
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
     }
 }
 
@@ -541,4 +546,95 @@ fn tools_says_which_tools_are_not_offered_for_their_header_annotations() {
         .unwrap()
         .iter()
         .all(|t| t["name"] != "misheaded"));
+}
+
+/// The tasks server of crates/connect/examples (rmcp's server side), built by `cargo test`
+/// beside the tests; built here when a narrower run did not.
+fn task_server() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let debug = exe.parent().and_then(Path::parent).unwrap();
+    let server = debug.join("examples").join("task-server");
+    if !server.exists() {
+        let built = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "mcp-manager-connect",
+                "--example",
+                "task-server",
+            ])
+            .status()
+            .unwrap();
+        assert!(built.success(), "could not build the task server");
+    }
+    server.display().to_string()
+}
+
+#[test]
+fn call_with_task_follows_the_servers_task_and_ctrl_c_cancels_it() {
+    let world = World::new(json!({"tasks": {"command": task_server()}}));
+    let out = world.run(&[
+        "--json",
+        "call",
+        "tasks",
+        "build",
+        "--args",
+        r#"{"steps": 2}"#,
+        "--task",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outcome["result"]["content"][0]["text"], "built in 2 steps");
+    assert_eq!(outcome["task"]["status"], "completed");
+    assert!(outcome["task"]["polls"].as_u64().unwrap() >= 1, "{outcome}");
+
+    // Without --task the same tool answers at once.
+    let out = world.run(&["call", "tasks", "build", "--args", r#"{"steps": 1}"#]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "built in 1 steps (no task)"
+    );
+
+    // The person answers the task's input request with --elicit.
+    let out = world.run(&[
+        "call",
+        "tasks",
+        "approve",
+        "--args",
+        r#"{"change": "v2"}"#,
+        "--task",
+        "--elicit",
+        r#"{"name": "Lin"}"#,
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "v2 approved by Lin"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains(": completed, polled "));
+
+    // Ctrl-C while the task works: it is cancelled at the server, and the call fails.
+    let child = world
+        .command(&["call", "tasks", "forever", "--task"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the task was cancelled; the server was told (tasks/cancel)"),
+        "{stderr}"
+    );
 }

@@ -155,6 +155,7 @@ export function ServerDetail({
           api={tools}
           browse={browse}
           listed={status?.state === "connected" ? status.counts.tools : null}
+          tasks={status?.state === "connected" && status.capabilities.tasks}
         />
       ) : shown === "resources" && browse ? (
         <ResourcesPanel

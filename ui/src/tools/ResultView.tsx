@@ -4,7 +4,7 @@
 // outputSchema, isError marked plainly, and the exact JSON-RPC exchange. A 50 MB result is
 // painted a piece at a time (see LongText and JsonTree), and can be saved whole to a file.
 import { useMemo, useState } from "react";
-import type { ApiError, ToolCallView } from "../bindings";
+import type { ApiError, TaskRun, ToolCallView } from "../bindings";
 import type { ToolsApi } from "./api";
 import type { BrowseApi } from "../browse/api";
 import { ResourceView } from "../browse/ResourceView";
@@ -50,6 +50,7 @@ export function ResultView({ call, server, tool, api, browse }: { call: ToolCall
       )}
       {saveError && <p className="text-xs text-red-700 dark:text-red-300">{saveError.message}</p>}
       {call.inputRounds.length > 0 && <InputRounds rounds={call.inputRounds} />}
+      {call.task && <TaskSummary task={call.task} />}
       {call.historyProblem && (
         <p data-testid="history-problem" className="text-xs text-amber-800 dark:text-amber-300">
           Not kept in the history: {call.historyProblem}
@@ -160,6 +161,25 @@ function ResourceLink({ item, server, browse }: { item: Item; server: string; br
       </p>
       {open && browse && item.uri && <ResourceView server={server} uri={item.uri} api={browse} />}
     </div>
+  );
+}
+
+/** The task the server made of the call: its id, how it ended, and each status it went through. */
+function TaskSummary({ task }: { task: TaskRun }) {
+  return (
+    <details data-testid="task-run" data-status={task.status} data-polls={task.polls} className="text-xs">
+      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+        Ran as task <code>{task.taskId}</code>: {task.status}, polled {task.polls} time{task.polls === 1 ? "" : "s"}
+        {task.updates > 0 ? `, input sent ${task.updates} time${task.updates === 1 ? "" : "s"}` : ""}
+      </summary>
+      <ol className="mt-1 flex flex-col gap-1">
+        {task.seen.map((seen, i) => (
+          <li key={i} data-testid="task-status">
+            {seen}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 

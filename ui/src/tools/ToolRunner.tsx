@@ -29,11 +29,14 @@ export function ToolRunner({
   loaded,
   onCalled,
   browse,
+  tasks = false,
 }: {
   server: string;
   tool: ToolView;
   api: ToolsApi;
   browse?: BrowseApi;
+  /** The server offers tasks (2026-07-28's extension): a call may be offered to run as one. */
+  tasks?: boolean;
   loaded: { call: CallRecord; run: boolean } | null;
   onCalled: () => void;
 }) {
@@ -57,6 +60,7 @@ export function ToolRunner({
   const [confirming, setConfirming] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [callId, setCallId] = useState<number | null>(null);
+  const [asTask, setAsTask] = useState(false);
   const annotations = tool.annotations ? (JSON.parse(tool.annotations) as Record<string, unknown>) : {};
   const destructive = annotations.destructiveHint === true;
 
@@ -85,7 +89,7 @@ export function ToolRunner({
     setRunning(true);
     setFailure(null);
     setProgress(null);
-    const outcome = await api.call(server, tool.name, JSON.stringify(args), setProgress, setCallId);
+    const outcome = await api.call(server, tool.name, JSON.stringify(args), tasks && asTask, setProgress, setCallId);
     setRunning(false);
     setCallId(null);
     onCalled();
@@ -199,6 +203,12 @@ export function ToolRunner({
         >
           {running ? "Running…" : "Run"}
         </button>
+        {tasks && (
+          <label className="ml-3 inline-flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400" title="The server decides: it may answer at once, or make a task that is polled until it ends">
+            <input type="checkbox" data-testid="run-as-task" checked={asTask} disabled={running} onChange={(e) => setAsTask(e.target.checked)} />
+            Offer to run as a task
+          </label>
+        )}
         {running && callId !== null && (
           <button
             type="button"

@@ -10,8 +10,21 @@ import { ToolRunner } from "./ToolRunner";
 import { Badges } from "./Badges";
 
 /** `listed`: how many tools the server lists now; the list is read again when it changes (a
- * server said its tool list changed, and it was fetched again). */
-export function ToolsPanel({ server, api, browse, listed }: { server: string; api: ToolsApi; browse?: BrowseApi; listed?: number | null }) {
+ * server said its tool list changed, and it was fetched again). `tasks`: the server offers
+ * tasks. */
+export function ToolsPanel({
+  server,
+  api,
+  browse,
+  listed,
+  tasks = false,
+}: {
+  server: string;
+  api: ToolsApi;
+  browse?: BrowseApi;
+  listed?: number | null;
+  tasks?: boolean;
+}) {
   const [tools, setTools] = useState<ToolView[] | null>(null);
   const [dropped, setDropped] = useState<DroppedTool[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
@@ -97,6 +110,7 @@ export function ToolsPanel({ server, api, browse, listed }: { server: string; ap
           tool={tool}
           api={api}
           browse={browse}
+          tasks={tasks}
           loaded={loaded && loaded.call.tool === tool.name ? loaded : null}
           onCalled={() => setVersion((v) => v + 1)}
         />

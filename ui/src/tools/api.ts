@@ -13,12 +13,12 @@ export const toolsApi = {
   /** The tools of every connected server, by server. */
   all: () => call(() => commands.allTools()),
   /** Starts a call; `started` gets its id (for `cancel`) before the answer comes. */
-  call: (server: string, tool: string, argumentsJson: string, onProgress: (step: Progress) => void, started: (id: number) => void) => {
+  call: (server: string, tool: string, argumentsJson: string, asTask: boolean, onProgress: (step: Progress) => void, started: (id: number) => void) => {
     const id = nextCall++;
     const channel = new Channel<Progress>();
     channel.onmessage = onProgress;
     started(id);
-    return call(() => commands.callTool(server, tool, argumentsJson, id, channel));
+    return call(() => commands.callTool(server, tool, argumentsJson, id, asTask, channel));
   },
   cancel: (id: number) => call(() => commands.cancelCall(id)),
   save: (server: string, tool: string, resultJson: string) => call(() => commands.saveResult(server, tool, resultJson)),

@@ -20,6 +20,7 @@ mod listen;
 mod open;
 mod process;
 mod requests;
+mod tasks;
 
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -52,6 +53,7 @@ pub use listen::{ListenState, REOPENS, STEADY};
 use process::Process;
 pub(crate) use process::{exit_detail, server_process};
 pub use requests::CANCELLED;
+pub use tasks::TaskRun;
 
 /// How long a remote server may take to answer a heartbeat ping.
 pub const PING_TIMEOUT: Duration = Duration::from_secs(10);
@@ -155,6 +157,10 @@ pub struct CallOutcome {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[specta(skip)]
     pub input_rounds: Vec<Value>,
+    /// When the server ran the call as a task (2026-07-28's tasks extension): what became of
+    /// it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskRun>,
 }
 
 /// The answers of one round after `input_required`, and the state to echo.
@@ -207,6 +213,9 @@ pub struct Connection {
     peer: rmcp::Peer<RoleClient>,
     /// The tools the last `tools/list` left out (see [`crate::param_headers`]).
     dropped: crate::param_headers::DroppedTools,
+    /// On a 2026-07-28 session: our client capabilities with the tasks extension, which a
+    /// call made as a task declares (see [`tasks`]).
+    task_capabilities: Option<Value>,
     /// A 2026-07-28 session's `subscriptions/listen` (see [`listen`]).
     listener: Option<listen::Listener>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
@@ -424,6 +433,11 @@ impl Connection {
             } if reason == CANCELLED => {
                 "the call was cancelled; the server was told (notifications/cancelled)".into()
             }
+            ServiceError::Cancelled {
+                reason: Some(reason),
+            } if reason == tasks::CANCELLED_TASK => {
+                "the task was cancelled; the server was told (tasks/cancel)".into()
+            }
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => match &self.process {
                 Some(process) => {
                     let status = process.wait_for_exit(Duration::from_secs(1)).await;
@@ -506,6 +520,10 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             prompts_list_changed: flag("prompts", "listChanged"),
             logging: caps.get("logging").is_some(),
             completions: caps.get("completions").is_some(),
+            tasks: caps
+                .get("extensions")
+                .and_then(|e| e.get(rmcp::model::TASKS_EXTENSION_ID))
+                .is_some(),
         },
         era: if info.protocol_version.has_initialize() {
             crate::era::Era::Legacy

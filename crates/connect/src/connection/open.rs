@@ -155,15 +155,20 @@ impl Opened {
         );
         // On a 2026-07-28 session our fast path carries the per-request `_meta` rmcp's
         // requests carry: the version, who we are, what we can do.
+        if connection.info.era == Era::Modern {
+            connection.task_capabilities =
+                Some(super::tasks::declaring(&handler_info.capabilities));
+        }
         if let (Era::Modern, Some(calls)) = (connection.info.era, &self.calls) {
             let info = handler_info;
+            let tasks = super::tasks::declaring(&info.capabilities);
             let envelope = rmcp::model::RequestMetaObject::with_client_context(
                 version.unwrap_or(rmcp::model::ProtocolVersion::V_2026_07_28),
                 info.client_info,
                 info.capabilities,
             );
             match serde_json::to_value(envelope) {
-                Ok(Value::Object(map)) => calls.carry(map),
+                Ok(Value::Object(map)) => calls.carry(map, tasks),
                 _ => return connection,
             }
         }
@@ -762,6 +767,7 @@ impl Connection {
             schemas: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
+            task_capabilities: None,
             dropped,
             listener,
             calls: None,

@@ -36,6 +36,18 @@ impl Drop for ProgressRoute<'_> {
     }
 }
 
+/// One `tools/call` request of a call (a call may take several: after `input_required`, and
+/// after the person visited the URLs a server asked for).
+struct Attempt<'a> {
+    name: &'a str,
+    arguments: Option<&'a serde_json::Map<String, Value>>,
+    input: Option<&'a InputRound>,
+    timeout: Option<Duration>,
+    progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    /// Declaring the tasks extension.
+    as_task: bool,
+}
+
 impl Connection {
     /// Tells the server its roots changed (it asks for them again).
     pub async fn roots_changed(&self) -> Result<(), ServiceError> {
@@ -250,28 +262,45 @@ impl Connection {
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
         cancel: CancellationToken,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
+        self.call_tool_as(name, arguments, timeout, progress, cancel, false)
+            .await
+    }
+
+    /// [`Self::call_tool_until`]; with `as_task`, on a 2026-07-28 session the call declares
+    /// the tasks extension, and a task the server makes of it is followed to its end (see
+    /// [`super::tasks`]): `timeout` then bounds each request, not the task. In the initialize
+    /// era `as_task` changes nothing.
+    pub async fn call_tool_as(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        cancel: CancellationToken,
+        as_task: bool,
+    ) -> Result<CallOutcome, rmcp::ServiceError> {
+        let as_task = as_task && self.task_capabilities.is_some();
         let started = Instant::now();
+        let mut task = None;
         let mut attempt = 0;
         let mut input: Option<InputRound> = None;
         let mut rounds: Vec<Value> = Vec::new();
         let result = loop {
+            let request = Attempt {
+                name,
+                arguments: arguments.as_ref(),
+                input: input.as_ref(),
+                timeout,
+                progress: progress.clone(),
+                as_task,
+            };
             let answer = match &self.calls {
                 // Dropping the fast path's request sends notifications/cancelled for it.
                 Some(calls) => tokio::select! {
-                    answer = self.call_directly(calls, name, arguments.as_ref(), input.as_ref(), timeout, progress.clone()) => answer,
+                    answer = self.call_directly(calls, request) => answer,
                     _ = cancel.cancelled() => Err(cancelled()),
                 },
-                None => {
-                    self.call_through_rmcp(
-                        name,
-                        arguments.clone(),
-                        input.as_ref(),
-                        timeout,
-                        progress.clone(),
-                        &cancel,
-                    )
-                    .await
-                }
+                None => self.call_through_rmcp(request, &cancel).await,
             };
             let answer = self.note(answer);
             // -32042: the server needs the person to visit URLs first. Ask, and retry (at
@@ -311,6 +340,16 @@ impl Connection {
                     rounds.push(value.clone());
                     input = Some(self.answer_input(&value).await?);
                 }
+                Ok(value)
+                    if as_task
+                        && value.get("resultType").and_then(Value::as_str) == Some("task") =>
+                {
+                    let (result, run) = self
+                        .follow_task(&value, timeout, progress.as_ref(), &cancel)
+                        .await?;
+                    task = Some(run);
+                    break result;
+                }
                 other => break other?,
             }
         };
@@ -326,13 +365,14 @@ impl Connection {
             elapsed_ms,
             schema_errors,
             input_rounds: rounds,
+            task,
         })
     }
 
     /// The answers to an `input_required` result: each of its `inputRequests` answered as the
     /// same request of the initialize era would be (elicitation and sampling by the
     /// answerer, roots from the session's roots).
-    async fn answer_input(&self, result: &Value) -> Result<InputRound, ServiceError> {
+    pub(super) async fn answer_input(&self, result: &Value) -> Result<InputRound, ServiceError> {
         let requests = result
             .get("inputRequests")
             .and_then(Value::as_object)
@@ -383,38 +423,39 @@ impl Connection {
     async fn call_directly(
         &self,
         calls: &crate::stdio::Calls,
-        name: &str,
-        arguments: Option<&serde_json::Map<String, Value>>,
-        input: Option<&InputRound>,
-        timeout: Option<Duration>,
-        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        attempt: Attempt<'_>,
     ) -> Result<Value, ServiceError> {
         let id = calls.next_id();
-        let _route = progress.map(|sink| {
+        let _route = attempt.progress.map(|sink| {
             ProgressRoute::open(
                 &self.progress,
                 crate::stdio::Calls::progress_token(id),
                 sink,
             )
         });
-        calls.call_tool(id, name, arguments, input, timeout).await
+        calls
+            .call_tool(
+                id,
+                attempt.name,
+                attempt.arguments,
+                attempt.input,
+                attempt.timeout,
+                attempt.as_task,
+            )
+            .await
     }
 
     /// One `tools/call` through rmcp's session (remote servers); its answer as JSON.
     async fn call_through_rmcp(
         &self,
-        name: &str,
-        arguments: Option<serde_json::Map<String, Value>>,
-        input: Option<&InputRound>,
-        timeout: Option<Duration>,
-        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+        attempt: Attempt<'_>,
         cancel: &CancellationToken,
     ) -> Result<Value, ServiceError> {
-        let mut params = CallToolRequestParams::new(name.to_string());
-        if let Some(arguments) = arguments {
-            params = params.with_arguments(arguments);
+        let mut params = CallToolRequestParams::new(attempt.name.to_string());
+        if let Some(arguments) = attempt.arguments {
+            params = params.with_arguments(arguments.clone());
         }
-        if let Some(round) = input {
+        if let Some(round) = attempt.input {
             params.input_responses = Some(
                 round
                     .responses
@@ -424,14 +465,16 @@ impl Connection {
             );
             params.request_state = round.state.clone();
         }
-        let options = match timeout {
+        let options = match attempt.timeout {
+            timeout if attempt.as_task => self.task_options(timeout),
             Some(timeout) => PeerRequestOptions::with_timeout(timeout),
             None => PeerRequestOptions::no_options(),
         };
         let request =
             rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
         let handle = self.peer.send_request_with_option(request, options).await?;
-        let _route = progress
+        let _route = attempt
+            .progress
             .map(|sink| ProgressRoute::open(&self.progress, handle.progress_token.clone(), sink));
         let id = handle.id.clone();
         let answer = tokio::select! {
@@ -497,7 +540,7 @@ fn refused(reason: String) -> ServiceError {
     ServiceError::McpError(rmcp::ErrorData::invalid_request(reason, None))
 }
 
-fn cancelled() -> ServiceError {
+pub(super) fn cancelled() -> ServiceError {
     ServiceError::Cancelled {
         reason: Some(CANCELLED.into()),
     }

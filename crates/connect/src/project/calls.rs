@@ -68,6 +68,8 @@ pub struct ToolCallView {
     /// Each `input_required` result before the final one (2026-07-28), as JSON text: what the
     /// server asked for in each round.
     pub input_rounds: Vec<String>,
+    /// When the server ran the call as a task: what became of it.
+    pub task: Option<crate::connection::TaskRun>,
 }
 
 pub(super) fn refused(message: String) -> ApiError {
@@ -242,12 +244,13 @@ impl LiveProject {
         tool: &str,
         arguments: &str,
     ) -> Result<ToolCallView, ApiError> {
-        self.call_tool_watched(server, tool, arguments, None, None)
+        self.call_tool_watched(server, tool, arguments, None, None, false)
             .await
     }
 
     /// [`Self::call_tool`], its `notifications/progress` sent to `progress`, and cancellable
-    /// by [`Self::cancel_call`] with `call_id` (the caller's own number for it).
+    /// by [`Self::cancel_call`] with `call_id` (the caller's own number for it); `as_task`
+    /// offers to run it as a task (see [`crate::Connection::call_tool_as`]).
     pub async fn call_tool_watched(
         &self,
         server: &str,
@@ -255,6 +258,7 @@ impl LiveProject {
         arguments: &str,
         call_id: Option<u32>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<crate::Progress>>,
+        as_task: bool,
     ) -> Result<ToolCallView, ApiError> {
         let arguments: serde_json::Map<String, serde_json::Value> = serde_json::from_str(arguments)
             .map_err(|err| refused(format!("the arguments are not a JSON object: {err}")))?;
@@ -286,7 +290,7 @@ impl LiveProject {
                 .insert(id, cancel.clone());
         }
         let outcome = connection
-            .call_tool_until(tool, Some(arguments), timeout, progress, cancel)
+            .call_tool_as(tool, Some(arguments), timeout, progress, cancel, as_task)
             .await;
         if let Some(id) = call_id {
             self.running.lock().expect("calls lock").remove(&id);
@@ -342,6 +346,7 @@ impl LiveProject {
                 .iter()
                 .map(|round| round.to_string())
                 .collect(),
+            task: outcome.task,
         })
     }
 }

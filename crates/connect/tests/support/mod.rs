@@ -283,3 +283,21 @@ pub async fn tool_names(connection: &mcp_manager_connect::Connection) -> Vec<Str
         .map(|t| t.name)
         .collect()
 }
+
+/// `examples/task-server.rs` (rmcp's server side, the tasks extension) over stdio: `cargo
+/// test` builds the examples beside the tests, in `target/debug/examples`.
+pub fn task_server() -> mcp_manager_core::config::entry::ServerConfig {
+    let exe = std::env::current_exe().unwrap();
+    let debug = exe.parent().and_then(Path::parent).unwrap();
+    let server = debug.join("examples").join("task-server");
+    assert!(
+        server.exists(),
+        "{} is missing: `cargo test` builds it (or `cargo build -p mcp-manager-connect --examples`)",
+        server.display()
+    );
+    mcp_manager_core::config::entry::ServerConfig::stdio(
+        server.display().to_string(),
+        vec![],
+        vec![],
+    )
+}
