@@ -231,3 +231,17 @@ test("Cancel on a task cancels it at the server", async () => {
   await browser.$('[data-testid="run-tool"]').click();
   await eventually(async () => (await browser.$('[data-testid="content-text"]').isExisting()) && (await browser.$('[data-testid="content-text"]').getText()) === "1", "the server counted the cancelled task");
 });
+
+test("a resource of a 2026-07-28 server that asks first is read once the person answered", async () => {
+  await open(browser, "modern", "user");
+  await browser.$('[data-testid="tab-resources"]').click();
+  await browser.$('[data-testid="resource-row"][data-uri="modern://vault"]').click();
+  const dock = browser.$('[data-testid="ask"][data-kind="form"][data-server="modern"]');
+  await dock.waitForExist({ timeout: 15_000, timeoutMsg: "the read's input request reaches the person" });
+  assert.equal(await dock.$('[data-testid="ask-message"]').getText(), "Who opens the vault?");
+  await type(dock.$('[data-testid="form-field"][data-path="/name"] [data-testid="string-input"]'), "Grace");
+  await dock.$('[data-testid="ask-accept"]').click();
+  const contents = browser.$('[data-testid="resource-contents"][data-uri="modern://vault"] [data-testid="resource-text"]');
+  await contents.waitForExist({ timeout: 15_000 });
+  assert.equal(await contents.getText(), "the vault, opened by Grace");
+});

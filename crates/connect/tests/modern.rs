@@ -279,3 +279,38 @@ async fn over_http_a_tool_with_a_broken_header_annotation_is_left_out_and_listed
     assert!(names.contains(&"misheaded".to_string()), "{names:?}");
     assert!(stdio.dropped_tools().is_empty());
 }
+
+#[tokio::test]
+async fn a_read_and_a_prompt_that_ask_first_are_answered_and_made_again() {
+    let answerer = Arc::new(mcp_manager_connect::answer::FixedAnswer(
+        json!({"name": "Ada"}),
+    ));
+    let http = support::ModernHttp::start(&[]);
+    for config in [support::modern_stdio(&[]), http.config()] {
+        let log = ProtocolLog::default();
+        let connection = Connection::open_authorized(
+            "modern",
+            &config,
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            ServerLogs {
+                stderr: StderrLog::default(),
+                protocol: Some(log.clone()),
+            },
+            answerer.clone(),
+            mcp_manager_connect::Roots::default(),
+            None,
+        )
+        .await
+        .unwrap();
+        let read = connection.read_resource("modern://vault").await.unwrap();
+        assert_eq!(read["contents"][0]["text"], "the vault, opened by Ada");
+        let prompt = connection.get_prompt("introduce", None).await.unwrap();
+        assert_eq!(prompt["messages"][0]["content"]["text"], "Please meet Ada.");
+        assert_eq!(
+            (sent(&log, "resources/read"), sent(&log, "prompts/get")),
+            (2, 2),
+            "each asked once, then was made again with the answer"
+        );
+    }
+}

@@ -138,14 +138,53 @@ impl Connection {
         Ok(to_values(self.note(self.peer.list_all_prompts().await)?))
     }
 
-    /// `resources/read`, the result as sent.
+    /// `resources/read`, the result as sent (a 2026-07-28 server that answers
+    /// `input_required` first is answered as a tool call's rounds are).
     pub async fn read_resource(&self, uri: &str) -> Result<Value, rmcp::ServiceError> {
-        let result = self.note(
-            self.peer
-                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_string()))
-                .await,
-        )?;
+        use rmcp::model::ReadResourceResponse;
+        let result = self
+            .answering_input(|input| async move {
+                let mut params = rmcp::model::ReadResourceRequestParams::new(uri.to_string());
+                if let Some(round) = input {
+                    params.input_responses = Some(round.responses.into_iter().collect());
+                    params.request_state = round.state;
+                }
+                Ok(match self.peer.read_resource_once(params).await? {
+                    ReadResourceResponse::Complete(result) => Ok(result),
+                    ReadResourceResponse::InputRequired(asked) => Err(asked),
+                    _ => return Err(ServiceError::UnexpectedResponse),
+                })
+            })
+            .await?;
         Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+    }
+
+    /// Makes a request until it is answered: each `input_required` (2026-07-28) answered as a
+    /// tool call's input is (see [`Self::answer_input`]) and the request made again with the
+    /// answers and the server's state, at most [`INPUT_ROUNDS`] times. `once` makes one
+    /// request: its result, or what the server asked for.
+    async fn answering_input<T, A, Fut>(
+        &self,
+        mut once: impl FnMut(Option<InputRound>) -> Fut,
+    ) -> Result<T, ServiceError>
+    where
+        A: Serialize,
+        Fut: std::future::Future<Output = Result<Result<T, A>, ServiceError>>,
+    {
+        let mut input = None;
+        for _ in 0..=INPUT_ROUNDS {
+            match self.note(once(input.take()).await)? {
+                Ok(done) => return Ok(done),
+                Err(asked) => {
+                    let asked = serde_json::to_value(asked).unwrap_or(Value::Null);
+                    input = Some(self.answer_input(&asked).await?);
+                }
+            }
+        }
+        Err(ServiceError::McpError(rmcp::ErrorData::internal_error(
+            format!("the server still asked for input after {INPUT_ROUNDS} rounds"),
+            None,
+        )))
     }
 
     /// `completion/complete` for one argument of a prompt (`ref/prompt`) or resource template
@@ -216,15 +255,31 @@ impl Connection {
         self.note(self.peer.set_level(params).await).map(|_| ())
     }
 
-    /// `prompts/get` with arguments, the result as sent.
+    /// `prompts/get` with arguments, the result as sent (after any `input_required` rounds,
+    /// as [`Self::read_resource`]).
     pub async fn get_prompt(
         &self,
         name: &str,
         arguments: Option<serde_json::Map<String, Value>>,
     ) -> Result<Value, rmcp::ServiceError> {
-        let mut params = rmcp::model::GetPromptRequestParams::new(name.to_string());
-        params.arguments = arguments;
-        let result = self.note(self.peer.get_prompt(params).await)?;
+        use rmcp::model::GetPromptResponse;
+        let result = self
+            .answering_input(|input| {
+                let mut params = rmcp::model::GetPromptRequestParams::new(name.to_string());
+                params.arguments = arguments.clone();
+                if let Some(round) = input {
+                    params.input_responses = Some(round.responses.into_iter().collect());
+                    params.request_state = round.state;
+                }
+                async move {
+                    Ok(match self.peer.get_prompt_once(params).await? {
+                        GetPromptResponse::Complete(result) => Ok(result),
+                        GetPromptResponse::InputRequired(asked) => Err(asked),
+                        _ => return Err(ServiceError::UnexpectedResponse),
+                    })
+                }
+            })
+            .await?;
         Ok(serde_json::to_value(result).unwrap_or(Value::Null))
     }
 
