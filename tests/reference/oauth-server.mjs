@@ -7,7 +7,9 @@
 //   node oauth-server.mjs [PORT] [TOKEN_TTL_SECONDS]
 //
 // The MCP endpoint is /mcp (streamable HTTP); /sse (legacy HTTP+SSE, messages POSTed to
-// /messages) is a second protected resource with its own RFC 9728 metadata.
+// /messages) is a second protected resource with its own RFC 9728 metadata, and /modern a
+// third: a server of the 2026-07-28 protocol only (the SDK 2.x server package, `legacy:
+// 'reject'`), every request of which carries the token.
 //
 // Prints "listening PORT". The password is "letmein". GET /stats returns the counters, GET
 // /issued every token issued (for tests that check tokens appear nowhere they must not);
@@ -21,6 +23,8 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import * as modernSdk from "@modelcontextprotocol/server";
+import { z } from "zod";
 
 const ttl = Number(process.argv[3] ?? 3600);
 const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0 };
@@ -191,5 +195,32 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     await transport.handlePostMessage(req, res, req.body);
   });
   app.get("/mcp", (_req, res) => res.status(405).set("allow", "POST").end());
+  const modernUrl = new URL(`http://localhost:${port}/modern`);
+  app.get("/.well-known/oauth-protected-resource/modern", (_req, res) =>
+    res.json({ resource: modernUrl.href, authorization_servers: [base.href], scopes_supported: ["mcp:tools"] }),
+  );
+  const modernBearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(modernUrl) });
+  const modern = modernSdk.createMcpHandler(
+    () => {
+      const mcp = new modernSdk.McpServer({ name: "oauth-modern-server", version: "1.0.0" }, { capabilities: { tools: {} } });
+      mcp.registerTool("whoami", { description: "Says which client the token belongs to", inputSchema: z.object({}) }, async (_args, ctx) => {
+        stats.calls += 1;
+        return { content: [{ type: "text", text: `client ${ctx.http?.authInfo?.clientId}` }] };
+      });
+      return mcp;
+    },
+    { legacy: "reject" },
+  );
+  app.all("/modern", count, modernBearer, express.json(), async (req, res) => {
+    const request = new Request(modernUrl, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
+      body: ["GET", "HEAD"].includes(req.method) ? undefined : JSON.stringify(req.body),
+    });
+    const response = await modern.fetch(request, { authInfo: req.auth });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) for await (const chunk of response.body) res.write(chunk);
+    res.end();
+  });
   console.log(`listening ${port}`);
 });

@@ -477,3 +477,51 @@ fn doctor_ends_a_protected_server_at_the_login_and_passes_it_after_one() {
     );
     let _ = world.run(&person, &["logout", name]);
 }
+
+#[test]
+fn a_server_of_2026_07_28_behind_oauth_is_logged_in_to_and_every_request_carries_the_token() {
+    let server = OAuthServer::start(3);
+    let name = "oauth-modern";
+    let world = World::new(json!({ name: {"type": "http", "url": server.modern_url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    let tripwire = tripwire(&world);
+
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "{}",
+        text(&status)
+    );
+    let login = world.run(&person, &["login", name]);
+    assert!(
+        login.status.success(),
+        "{}\nbrowser: {}",
+        text(&login),
+        world.browser_log()
+    );
+
+    let status = world.run(&tripwire, &["--json", "status"]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let entry = status
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["name"] == name))
+        .cloned()
+        .unwrap_or(status.clone());
+    assert!(
+        entry.to_string().contains("\"era\":\"modern\""),
+        "the session is of the 2026-07-28 protocol: {entry}"
+    );
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    assert!(text(&call).starts_with("client "), "{}", text(&call));
+
+    // After the access token expired, the stateless request that fails gets a refreshed one.
+    std::thread::sleep(Duration::from_secs(4));
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    let stats = server.stats();
+    assert!(stats["refreshes"].as_u64().unwrap() >= 1, "{stats}");
+    assert_eq!(stats["logins"], 1, "refreshed, not logged in again");
+    assert_eq!(stats["calls"], 2);
+    assert!(!world.root.join("browser-used").exists());
+}

@@ -165,6 +165,11 @@ impl OAuthServer {
         format!("http://localhost:{}/mcp", self.port)
     }
 
+    /// Its server of the 2026-07-28 protocol only, behind the same authorization server.
+    pub fn modern_url(&self) -> String {
+        format!("http://localhost:{}/modern", self.port)
+    }
+
     /// One plain HTTP request; the JSON it answered.
     pub fn request(&self, method: &str, path: &str, body: &str) -> Value {
         use std::io::{Read, Write};
