@@ -281,7 +281,7 @@ async fn over_http_a_tool_with_a_broken_header_annotation_is_left_out_and_listed
 }
 
 #[tokio::test]
-async fn a_read_and_a_prompt_that_ask_first_are_answered_and_made_again() {
+async fn reads_and_prompts_that_ask_first_are_answered_and_prompts_complete_their_arguments() {
     let answerer = Arc::new(mcp_manager_connect::answer::FixedAnswer(
         json!({"name": "Ada"}),
     ));
@@ -312,5 +312,21 @@ async fn a_read_and_a_prompt_that_ask_first_are_answered_and_made_again() {
             (2, 2),
             "each asked once, then was made again with the answer"
         );
+        // Completion works as in the initialize era.
+        let suggested = connection
+            .complete(
+                json!({"type": "ref/prompt", "name": "greet"}),
+                "name",
+                "A",
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(suggested, ["Ada", "Alan"]);
+        let greeted = connection
+            .get_prompt("greet", Some(support::args(json!({"name": "Ada"}))))
+            .await
+            .unwrap();
+        assert_eq!(greeted["messages"][0]["content"]["text"], "Hello, Ada!");
     }
 }
