@@ -286,6 +286,10 @@ export function App({
                 tool={chosenTool.tool}
                 api={backend.tools}
                 browse={backend.browse}
+                tasks={(() => {
+                  const status = statuses.get(chosenTool.server);
+                  return status?.state === "connected" && status.capabilities.tasks;
+                })()}
                 loaded={null}
                 onCalled={() => {}}
               />
