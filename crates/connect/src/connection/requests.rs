@@ -172,13 +172,14 @@ impl Connection {
         Fut: std::future::Future<Output = Result<Result<T, A>, ServiceError>>,
     {
         let mut input = None;
-        for _ in 0..=INPUT_ROUNDS {
+        for round in 0..=INPUT_ROUNDS {
             match self.note(once(input.take()).await)? {
                 Ok(done) => return Ok(done),
-                Err(asked) => {
+                Err(asked) if round < INPUT_ROUNDS => {
                     let asked = serde_json::to_value(asked).unwrap_or(Value::Null);
                     input = Some(self.answer_input(&asked).await?);
                 }
+                Err(_) => break,
             }
         }
         Err(ServiceError::McpError(rmcp::ErrorData::internal_error(
