@@ -1,8 +1,8 @@
 //! Tool calls run as tasks (the 2026-07-28 tasks extension, SEP-2663) against a server built on
 //! the official Rust SDK's server side and its `TaskManager` (`examples/task-server.rs`, over
-//! stdio): started as a task only when asked, polled with `tasks/get` to the end with its
-//! statuses passed on as progress, its input request answered with `tasks/update`, and
-//! cancelled with `tasks/cancel`.
+//! stdio, and over streamable HTTP through `tests/fixtures/servers/http-bridge.mjs`): started as
+//! a task only when asked, polled with `tasks/get` to the end with its statuses passed on as
+//! progress, its input request answered with `tasks/update`, and cancelled with `tasks/cancel`.
 
 mod support;
 
@@ -16,14 +16,60 @@ use mcp_manager_connect::{Connection, Limits, ServerLogs};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+/// The task server over streamable HTTP, through the bridge; killed when dropped.
+struct OverHttp {
+    child: std::process::Child,
+    url: String,
+}
+
+impl OverHttp {
+    fn start() -> OverHttp {
+        use std::io::BufRead;
+        let server = support::task_server();
+        let mcp_manager_core::config::entry::Transport::Stdio { command, .. } = &server.transport
+        else {
+            unreachable!("the task server is a stdio server")
+        };
+        let mut child = std::process::Command::new("node")
+            .arg(support::repo("tests/fixtures/servers/http-bridge.mjs"))
+            .arg(command)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut url = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut url)
+            .unwrap();
+        OverHttp {
+            child,
+            url: url.trim().to_string(),
+        }
+    }
+}
+
+impl Drop for OverHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 async fn open(answerer: Arc<dyn Answerer>, log: &ProtocolLog) -> Connection {
+    open_at(&support::task_server(), answerer, log).await
+}
+
+async fn open_at(
+    config: &mcp_manager_core::config::entry::ServerConfig,
+    answerer: Arc<dyn Answerer>,
+    log: &ProtocolLog,
+) -> Connection {
     let logs = ServerLogs {
         stderr: StderrLog::default(),
         protocol: Some(log.clone()),
     };
     Connection::open_authorized(
         "tasks",
-        &support::task_server(),
+        config,
         &std::env::temp_dir(),
         Limits::connect(Duration::from_secs(30)),
         logs,
@@ -181,4 +227,72 @@ async fn a_cancelled_task_is_cancelled_at_the_server() {
         "1",
         "the server's task saw the cancellation"
     );
+}
+
+#[tokio::test]
+async fn over_streamable_http_a_task_is_followed_answered_and_cancelled_the_same_way() {
+    let bridge = OverHttp::start();
+    let config = mcp_manager_core::config::entry::ServerConfig::remote(
+        mcp_manager_core::config::entry::TransportKind::Http,
+        &bridge.url,
+        vec![],
+    );
+    let log = ProtocolLog::default();
+    let answerer = Arc::new(FixedAnswer(json!({"name": "Lin"})));
+    let connection = open_at(&config, answerer, &log).await;
+    assert_eq!(connection.info().era, mcp_manager_connect::era::Era::Modern);
+    let built = connection
+        .call_tool_as(
+            "build",
+            Some(support::args(json!({"steps": 2}))),
+            Some(Duration::from_secs(10)),
+            None,
+            CancellationToken::new(),
+            true,
+        )
+        .await
+        .unwrap();
+    assert_eq!(built.result["content"][0]["text"], "built in 2 steps");
+    assert_eq!(built.task.unwrap().status, "completed");
+    let approved = connection
+        .call_tool_as(
+            "approve",
+            Some(support::args(json!({"change": "v3"}))),
+            Some(Duration::from_secs(10)),
+            None,
+            CancellationToken::new(),
+            true,
+        )
+        .await
+        .unwrap();
+    assert_eq!(approved.result["content"][0]["text"], "v3 approved by Lin");
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        stop.cancel();
+    });
+    let cancelled = connection
+        .call_tool_as(
+            "forever",
+            None,
+            Some(Duration::from_secs(10)),
+            None,
+            cancel,
+            true,
+        )
+        .await;
+    assert!(cancelled.is_err(), "{cancelled:?}");
+    assert_eq!(
+        support::text_of(&connection, "cancelled", json!({})).await,
+        "1"
+    );
+    for method in ["tools/call", "tasks/get", "tasks/update", "tasks/cancel"] {
+        assert!(
+            sent(&log, method)
+                .iter()
+                .any(|m| m.contains("io.modelcontextprotocol/tasks")),
+            "{method} declared the extension over HTTP too"
+        );
+    }
 }
