@@ -63,6 +63,11 @@ test("each server connects in its own era, and says how that was found out", asy
   assert.deepEqual(await protocolOf("everything"), { era: "legacy", text: "2025-11-25 (initialize)\nlegacy: -32601" });
   assert.deepEqual(await protocolOf("strict"), { era: "legacy", text: "2025-11-25 (initialize)\nlegacy: the server exited (status 2) on server/discover" });
   await screenshot(browser, "era-strict");
+  assert.equal(await browser.$('[data-testid="server-listening"]').isExisting(), false, "the initialize era needs no listen stream");
+  const detail = await open(browser, "modern", "user");
+  const listening = detail.$('[data-testid="server-listening"]');
+  await eventually(async () => (await listening.isExisting()) && (await listening.getAttribute("data-state")) === "listening", "the modern server's live changes are shown");
+  assert.equal(await listening.getText(), "tools list, resources list, prompts list, over subscriptions/listen");
 });
 
 test("a tool of a 2026-07-28 server is called from the window, its request carrying who asked", async () => {

@@ -186,6 +186,7 @@ describe("live status", () => {
         era: "legacy",
         eraEvidence: "legacy: -32601",
         counts: { tools: 12, resources: null, prompts: 1 },
+        listening: null,
       },
     });
     await waitFor(() => expect(local().dataset.state).toBe("connected"));

@@ -326,6 +326,11 @@ export type ConnectedInfo = {
 	 *  again after each `list_changed`); `None` for a list the server does not offer.
 	 */
 	counts: ListCounts,
+	/**
+	 *  On a 2026-07-28 session, where its `subscriptions/listen` stream stands (show what is
+	 *  followed live, or why nothing is); `None` in the initialize era.
+	 */
+	listening: ListenState | null,
 };
 
 /**  One line of a file change. */
@@ -504,6 +509,20 @@ export type ListCounts = {
 	resources: number | null,
 	prompts: number | null,
 };
+
+/**  Which of a server's lists changed. */
+export type ListKind = "tools" | "resources" | "prompts";
+
+/**  Where a session's `subscriptions/listen` stands. */
+export type ListenState = 
+/**  Nothing to listen for (the server declares no list changes and nothing is followed). */
+{ state: "idle" } | 
+/**  Opening the stream (attempt 1 is the first). */
+{ state: "opening"; attempt: number } | 
+/**  The server acknowledged; these are what it will send. */
+{ state: "listening"; lists: ListKind[]; resources: string[] } | 
+/**  No more attempts: why, in words. */
+{ state: "gave-up"; reason: string };
 
 /**  One logged message, as the window shows it. */
 export type LoggedMessage = {

@@ -7,6 +7,9 @@ use serde::Serialize;
 /// A server's status. Each variant says what the UI should show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(tag = "state", rename_all = "kebab-case")]
+// One per server, cloned into an event on each change: a few hundred bytes are nothing next to
+// the boxes every match and constructor would need.
+#[allow(clippy::large_enum_variant)]
 pub enum ServerStatus {
     /// Connecting (attempt 1 is the first). Show a spinner.
     Pending { attempt: u32 },
@@ -56,6 +59,9 @@ pub struct ConnectedInfo {
     /// How many tools, resources and prompts the server lists (fetched when it connected, and
     /// again after each `list_changed`); `None` for a list the server does not offer.
     pub counts: ListCounts,
+    /// On a 2026-07-28 session, where its `subscriptions/listen` stream stands (show what is
+    /// followed live, or why nothing is); `None` in the initialize era.
+    pub listening: Option<crate::connection::ListenState>,
 }
 
 /// The sizes of a server's lists. `None`: the server lacks that capability, or listing failed.

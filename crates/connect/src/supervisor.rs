@@ -109,6 +109,7 @@ impl State {
             State::Pending { attempt } => ServerStatus::Pending { attempt: *attempt },
             State::Connected { connection, counts } => ServerStatus::Connected(ConnectedInfo {
                 counts: *counts,
+                listening: connection.listening(),
                 ..connection.info().clone()
             }),
             State::Failed { error } => ServerStatus::Failed {
@@ -333,6 +334,35 @@ impl Supervisor {
                         count,
                     });
                 }
+            }
+        });
+    }
+
+    /// Announces each change of a 2026-07-28 session's `subscriptions/listen` as the same
+    /// connected state with the new [`ConnectedInfo::listening`], while it is the live one.
+    fn follow_listening(self: &Arc<Self>, server: &str, connection: &Arc<Connection>) {
+        let Some(mut changes) = connection.listen_changes() else {
+            return;
+        };
+        let (this, server, connection) =
+            (Arc::clone(self), server.to_string(), Arc::clone(connection));
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                let counts = match this
+                    .slots
+                    .lock()
+                    .expect("supervisor lock")
+                    .get(&server)
+                    .map(|s| &s.state)
+                {
+                    Some(State::Connected {
+                        connection: live,
+                        counts,
+                    }) if Arc::ptr_eq(live, &connection) => *counts,
+                    _ => return,
+                };
+                let connection = Arc::clone(&connection);
+                this.transition(&server, State::Connected { connection, counts });
             }
         });
     }
@@ -691,6 +721,7 @@ impl Supervisor {
             },
         );
         self.follow_list_changes(&entry.name, &connection);
+        self.follow_listening(&entry.name, &connection);
         let this = Arc::clone(self);
         tokio::spawn(async move { this.watch(entry, connection).await });
     }
@@ -784,6 +815,7 @@ impl Supervisor {
                         },
                     );
                     self.follow_list_changes(&entry.name, &connection);
+                    self.follow_listening(&entry.name, &connection);
                 }
                 None => {
                     let error = format!(

@@ -330,3 +330,64 @@ async fn reads_and_prompts_that_ask_first_are_answered_and_prompts_complete_thei
         assert_eq!(greeted["messages"][0]["content"]["text"], "Hello, Ada!");
     }
 }
+
+#[tokio::test]
+async fn the_connected_status_says_what_is_followed_live_and_changes_when_it_does() {
+    use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
+    let world = support::World::with_servers(json!({
+        "modern": {"command": "node", "args": [support::repo("tests/fixtures/servers/modern-server.mjs")]},
+        "refusing": {
+            "command": "node",
+            "args": [support::repo("tests/fixtures/servers/modern-server.mjs")],
+            "env": {"MODERN_MAX_SUBSCRIPTIONS": "0"}
+        },
+    }));
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    let mut events = supervisor.subscribe();
+    supervisor
+        .start(&mcp_manager_core::config::catalog::Catalog::load(
+            &world.locations,
+        ))
+        .await;
+    let listening = |server: &str| {
+        supervisor
+            .statuses()
+            .into_iter()
+            .find(|s| s.server == server)
+            .and_then(|s| match s.status {
+                ServerStatus::Connected(info) => info.listening,
+                _ => None,
+            })
+    };
+    let mut announced = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while !matches!(listening("refusing"), Some(ListenState::GaveUp { .. }))
+        || !matches!(listening("modern"), Some(ListenState::Listening { .. }))
+    {
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Ok(event)) => {
+                if let ServerStatus::Connected(info) = event.status {
+                    announced.push((event.server, info.listening));
+                }
+            }
+            _ => panic!(
+                "never settled: modern {:?}, refusing {:?}",
+                listening("modern"),
+                listening("refusing")
+            ),
+        }
+    }
+    assert_eq!(
+        listening("modern"),
+        Some(ListenState::Listening {
+            lists: vec![ListKind::Tools, ListKind::Resources, ListKind::Prompts],
+            resources: vec![]
+        })
+    );
+    assert!(
+        announced.iter().any(|(server, state)| server == "refusing"
+            && matches!(state, Some(ListenState::GaveUp { .. }))),
+        "giving up was announced as a status event: {announced:?}"
+    );
+    supervisor.shutdown().await;
+}

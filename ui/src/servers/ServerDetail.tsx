@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { ApiError, Scope, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
-import { describeCounts, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
+import { describeCounts, describeListening, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 import type { LoginApi } from "../login/api";
 import { LoginProgress } from "../login/LoginProgress";
@@ -377,6 +377,14 @@ function StatusBlock({
               </span>
             )}
           </dd>
+          {status.listening && (
+            <>
+              <dt className="text-slate-500">Live changes</dt>
+              <dd data-testid="server-listening" data-state={status.listening.state}>
+                {describeListening(status.listening)}
+              </dd>
+            </>
+          )}
         </dl>
       )}
       {status?.state === "failed" && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { server } from "./fixtures";
-import { errorTitle, groupByScope, stateBadges } from "./present";
+import { describeListening, errorTitle, groupByScope, stateBadges } from "./present";
 
 
 describe("groupByScope", () => {
@@ -46,6 +46,18 @@ describe("errorTitle", () => {
     expect(missing).toMatch(/project folder/);
     expect(internal, "a message that mentions a code must not change the title").not.toMatch(
       /project folder/,
+    );
+  });
+});
+
+describe("describeListening", () => {
+  it("names what is followed live, and why nothing is", () => {
+    expect(describeListening({ state: "listening", lists: ["tools", "resources"], resources: ["modern://counter"] })).toBe(
+      "tools list, resources list, modern://counter, over subscriptions/listen",
+    );
+    expect(describeListening({ state: "opening", attempt: 3 })).toBe("reopening subscriptions/listen (try 3)");
+    expect(describeListening({ state: "gave-up", reason: "the server does not offer subscriptions/listen (-32601)" })).toBe(
+      "not followed: the server does not offer subscriptions/listen (-32601)",
     );
   });
 });

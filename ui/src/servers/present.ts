@@ -1,5 +1,5 @@
 // Pure presentation logic for the server list, kept out of components so it is unit-tested.
-import type { ApiError, ListCounts, Scope, ServerStatus, ServerSummary } from "../bindings";
+import type { ApiError, ListCounts, ListenState, Scope, ServerStatus, ServerSummary } from "../bindings";
 
 export interface ScopeGroup {
   scope: Scope;
@@ -149,4 +149,20 @@ export function describeCounts(counts: ListCounts): string {
   add(counts.resources, "resource", "resources");
   add(counts.prompts, "prompt", "prompts");
   return parts.join(" · ");
+}
+
+/** What a 2026-07-28 session follows live over subscriptions/listen, or why nothing. */
+export function describeListening(listening: ListenState): string {
+  switch (listening.state) {
+    case "idle":
+      return "none: the server announces no list changes";
+    case "opening":
+      return listening.attempt > 1 ? `reopening subscriptions/listen (try ${listening.attempt})` : "opening subscriptions/listen";
+    case "listening": {
+      const followed = [...listening.lists.map((list) => `${list} list`), ...listening.resources];
+      return `${followed.join(", ") || "nothing"}, over subscriptions/listen`;
+    }
+    case "gave-up":
+      return `not followed: ${listening.reason}`;
+  }
 }

@@ -104,6 +104,11 @@ impl Listener {
         self.state.borrow().clone()
     }
 
+    /// Each change of where listening stands.
+    pub(crate) fn changes(&self) -> watch::Receiver<ListenState> {
+        self.state.clone()
+    }
+
     /// Adds (`follow`) or removes a resource from the filter, and waits until the server
     /// acknowledged the new stream: Err in words when it refused the resource or listening
     /// is given up.

@@ -296,6 +296,11 @@ impl Connection {
         self.listener.as_ref().map(listen::Listener::state)
     }
 
+    /// Each change of [`Self::listening`] from now on; `None` in the initialize era.
+    pub fn listen_changes(&self) -> Option<tokio::sync::watch::Receiver<ListenState>> {
+        self.listener.as_ref().map(listen::Listener::changes)
+    }
+
     /// The tools the server listed last that are not offered, with why: over streamable HTTP,
     /// those whose `x-mcp-header` annotations break the rules (see [`crate::param_headers`]).
     pub fn dropped_tools(&self) -> Vec<crate::param_headers::DroppedTool> {
@@ -487,6 +492,7 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
             era: crate::era::Era::Legacy,
             era_evidence: String::new(),
             counts: ListCounts::default(),
+            listening: None,
         };
     };
     let caps = serde_json::to_value(&info.capabilities).unwrap_or(Value::Null);
@@ -532,6 +538,7 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
         },
         era_evidence: String::new(),
         counts: ListCounts::default(),
+        listening: None,
     }
 }
 
