@@ -68,6 +68,7 @@ test("each server connects in its own era, and says how that was found out", asy
   const listening = detail.$('[data-testid="server-listening"]');
   await eventually(async () => (await listening.isExisting()) && (await listening.getAttribute("data-state")) === "listening", "the modern server's live changes are shown");
   assert.equal(await listening.getText(), "tools list, resources list, prompts list, over subscriptions/listen");
+  await screenshot(browser, "era-listening");
 });
 
 test("a tool of a 2026-07-28 server is called from the window, its request carrying who asked", async () => {
