@@ -194,12 +194,13 @@ async fn progress_reaches_the_caller_and_a_cancelled_call_is_stopped_at_the_serv
             stop.cancel();
         });
         let cancelled = connection
-            .call_tool_until(
+            .call_tool_as(
                 "slow",
                 Some(support::args(json!({"steps": 50}))),
                 Some(Duration::from_secs(20)),
                 Some(sink),
                 cancel,
+                false,
             )
             .await;
         assert!(cancelled.is_err(), "{cancelled:?}");

@@ -13,6 +13,7 @@ use mcp_manager_connect::answer::{Answerer, FixedAnswer};
 use mcp_manager_connect::protocol_log::{Direction, ProtocolLog};
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::{Connection, Limits, ServerLogs};
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -24,26 +25,14 @@ struct OverHttp {
 
 impl OverHttp {
     fn start() -> OverHttp {
-        use std::io::BufRead;
-        let server = support::task_server();
-        let mcp_manager_core::config::entry::Transport::Stdio { command, .. } = &server.transport
-        else {
-            unreachable!("the task server is a stdio server")
-        };
-        let mut child = std::process::Command::new("node")
-            .arg(support::repo("tests/fixtures/servers/http-bridge.mjs"))
-            .arg(command)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut url = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut url)
-            .unwrap();
-        OverHttp {
-            child,
-            url: url.trim().to_string(),
-        }
+        let program = support::task_server_program();
+        let (child, url) =
+            support::printing_url("tests/fixtures/servers/http-bridge.mjs", &[&program], &[]);
+        OverHttp { child, url }
+    }
+
+    fn config(&self) -> ServerConfig {
+        ServerConfig::remote(TransportKind::Http, &self.url, vec![])
     }
 }
 
@@ -54,15 +43,7 @@ impl Drop for OverHttp {
     }
 }
 
-async fn open(answerer: Arc<dyn Answerer>, log: &ProtocolLog) -> Connection {
-    open_at(&support::task_server(), answerer, log).await
-}
-
-async fn open_at(
-    config: &mcp_manager_core::config::entry::ServerConfig,
-    answerer: Arc<dyn Answerer>,
-    log: &ProtocolLog,
-) -> Connection {
+async fn open(config: &ServerConfig, answerer: Arc<dyn Answerer>, log: &ProtocolLog) -> Connection {
     let logs = ServerLogs {
         stderr: StderrLog::default(),
         protocol: Some(log.clone()),
@@ -91,208 +72,165 @@ fn sent(log: &ProtocolLog, method: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn a_call_asked_to_run_as_a_task_is_followed_to_its_result_with_its_statuses_as_progress() {
-    let log = ProtocolLog::default();
-    let connection = open(Arc::new(mcp_manager_connect::answer::Decline), &log).await;
-    assert!(
-        connection.info().capabilities.tasks,
-        "the server declares the extension"
-    );
-
-    // Not asked: the server answers at once, as it must for a client that did not declare
-    // the extension.
-    let plain = connection
-        .call_tool("build", Some(support::args(json!({"steps": 1}))), None)
-        .await
-        .unwrap();
-    assert_eq!(
-        plain.result["content"][0]["text"],
-        "built in 1 steps (no task)"
-    );
-    assert!(plain.task.is_none());
-
-    let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
-    let outcome = connection
-        .call_tool_as(
-            "build",
-            Some(support::args(json!({"steps": 3}))),
-            Some(Duration::from_secs(10)),
-            Some(sink),
-            CancellationToken::new(),
-            true,
+    let http = OverHttp::start();
+    for config in [support::task_server(), http.config()] {
+        let log = ProtocolLog::default();
+        let connection = open(
+            &config,
+            Arc::new(mcp_manager_connect::answer::Decline),
+            &log,
         )
-        .await
-        .unwrap();
-    assert_eq!(outcome.result["content"][0]["text"], "built in 3 steps");
-    let task = outcome.task.expect("the server made a task of it");
-    assert_eq!(task.status, "completed");
-    assert!(task.polls >= 2, "it was polled until done: {task:?}");
-    assert_eq!(
-        task.seen.first().map(String::as_str),
-        Some("working: started")
-    );
-    assert_eq!(
-        task.seen.last().map(String::as_str),
-        Some("completed: step 3 of 3")
-    );
-    let mut messages = Vec::new();
-    while let Ok(step) = progress.try_recv() {
-        messages.extend(step.message);
-    }
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.starts_with("task working: step ")),
-        "each status reached the caller as progress: {messages:?}"
-    );
-    let call = &sent(&log, "tools/call")[1];
-    assert!(
-        call.contains("io.modelcontextprotocol/tasks"),
-        "the call declared the extension: {call}"
-    );
-    assert!(
-        !sent(&log, "tools/call")[0].contains("io.modelcontextprotocol/tasks"),
-        "a plain call does not"
-    );
-    for get in sent(&log, "tasks/get") {
-        assert!(get.contains("io.modelcontextprotocol/tasks"), "{get}");
-        assert!(get.contains(&task.task_id), "{get}");
+        .await;
+        assert!(
+            connection.info().capabilities.tasks,
+            "the server declares the extension"
+        );
+
+        // Not asked: the server answers at once, as it must for a client that did not declare
+        // the extension.
+        let plain = connection
+            .call_tool("build", Some(support::args(json!({"steps": 1}))), None)
+            .await
+            .unwrap();
+        assert_eq!(
+            plain.result["content"][0]["text"],
+            "built in 1 steps (no task)"
+        );
+        assert!(plain.task.is_none());
+
+        let (sink, mut progress) = tokio::sync::mpsc::unbounded_channel();
+        let outcome = connection
+            .call_tool_as(
+                "build",
+                Some(support::args(json!({"steps": 3}))),
+                Some(Duration::from_secs(10)),
+                Some(sink),
+                CancellationToken::new(),
+                true,
+            )
+            .await
+            .unwrap();
+        assert_eq!(outcome.result["content"][0]["text"], "built in 3 steps");
+        let task = outcome.task.expect("the server made a task of it");
+        assert_eq!(task.status, "completed");
+        assert!(task.polls >= 2, "it was polled until done: {task:?}");
+        assert_eq!(
+            task.seen.first().map(String::as_str),
+            Some("working: started")
+        );
+        assert_eq!(
+            task.seen.last().map(String::as_str),
+            Some("completed: step 3 of 3")
+        );
+        let mut messages = Vec::new();
+        while let Ok(step) = progress.try_recv() {
+            messages.extend(step.message);
+        }
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("task working: step ")),
+            "each status reached the caller as progress: {messages:?}"
+        );
+        let call = &sent(&log, "tools/call")[1];
+        assert!(
+            call.contains("io.modelcontextprotocol/tasks"),
+            "the call declared the extension: {call}"
+        );
+        assert!(
+            !sent(&log, "tools/call")[0].contains("io.modelcontextprotocol/tasks"),
+            "a plain call does not"
+        );
+        for get in sent(&log, "tasks/get") {
+            assert!(get.contains("io.modelcontextprotocol/tasks"), "{get}");
+            assert!(get.contains(&task.task_id), "{get}");
+        }
     }
 }
 
 #[tokio::test]
 async fn a_task_that_needs_input_is_answered_with_tasks_update() {
-    let log = ProtocolLog::default();
-    let answerer = Arc::new(FixedAnswer(json!({"name": "Ada"})));
-    let connection = open(answerer, &log).await;
-    let outcome = connection
-        .call_tool_as(
-            "approve",
-            Some(support::args(json!({"change": "release 7"}))),
-            Some(Duration::from_secs(10)),
-            None,
-            CancellationToken::new(),
-            true,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        outcome.result["content"][0]["text"],
-        "release 7 approved by Ada"
-    );
-    let task = outcome.task.unwrap();
-    assert_eq!(task.updates, 1);
-    assert!(
-        task.seen
-            .iter()
-            .any(|s| s == "input_required: waiting for an approver"),
-        "{task:?}"
-    );
-    let update = &sent(&log, "tasks/update")[0];
-    assert!(
-        update.contains("\"approver\"") && update.contains("Ada"),
-        "{update}"
-    );
+    let http = OverHttp::start();
+    for config in [support::task_server(), http.config()] {
+        let log = ProtocolLog::default();
+        let answerer = Arc::new(FixedAnswer(json!({"name": "Ada"})));
+        let connection = open(&config, answerer.clone(), &log).await;
+        let outcome = connection
+            .call_tool_as(
+                "approve",
+                Some(support::args(json!({"change": "release 7"}))),
+                Some(Duration::from_secs(10)),
+                None,
+                CancellationToken::new(),
+                true,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome.result["content"][0]["text"],
+            "release 7 approved by Ada"
+        );
+        let task = outcome.task.unwrap();
+        assert_eq!(task.updates, 1);
+        assert!(
+            task.seen
+                .iter()
+                .any(|s| s == "input_required: waiting for an approver"),
+            "{task:?}"
+        );
+        let update = &sent(&log, "tasks/update")[0];
+        assert!(
+            update.contains("\"approver\"") && update.contains("Ada"),
+            "{update}"
+        );
+        assert!(update.contains("io.modelcontextprotocol/tasks"), "{update}");
+    }
 }
 
 #[tokio::test]
 async fn a_cancelled_task_is_cancelled_at_the_server() {
-    let log = ProtocolLog::default();
-    let connection = open(Arc::new(mcp_manager_connect::answer::Decline), &log).await;
-    let cancel = CancellationToken::new();
-    let stop = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        stop.cancel();
-    });
-    let cancelled = connection
-        .call_tool_as(
-            "forever",
-            None,
-            Some(Duration::from_secs(10)),
-            None,
-            cancel,
-            true,
+    let http = OverHttp::start();
+    for config in [support::task_server(), http.config()] {
+        let log = ProtocolLog::default();
+        let connection = open(
+            &config,
+            Arc::new(mcp_manager_connect::answer::Decline),
+            &log,
         )
         .await;
-    assert!(
-        matches!(
-            cancelled,
-            Err(mcp_manager_connect::connection::ServiceError::Cancelled { .. })
-        ),
-        "{cancelled:?}"
-    );
-    assert_eq!(sent(&log, "tasks/cancel").len(), 1);
-    assert_eq!(
-        support::text_of(&connection, "cancelled", json!({})).await,
-        "1",
-        "the server's task saw the cancellation"
-    );
-}
-
-#[tokio::test]
-async fn over_streamable_http_a_task_is_followed_answered_and_cancelled_the_same_way() {
-    let bridge = OverHttp::start();
-    let config = mcp_manager_core::config::entry::ServerConfig::remote(
-        mcp_manager_core::config::entry::TransportKind::Http,
-        &bridge.url,
-        vec![],
-    );
-    let log = ProtocolLog::default();
-    let answerer = Arc::new(FixedAnswer(json!({"name": "Lin"})));
-    let connection = open_at(&config, answerer, &log).await;
-    assert_eq!(connection.info().era, mcp_manager_connect::era::Era::Modern);
-    let built = connection
-        .call_tool_as(
-            "build",
-            Some(support::args(json!({"steps": 2}))),
-            Some(Duration::from_secs(10)),
-            None,
-            CancellationToken::new(),
-            true,
-        )
-        .await
-        .unwrap();
-    assert_eq!(built.result["content"][0]["text"], "built in 2 steps");
-    assert_eq!(built.task.unwrap().status, "completed");
-    let approved = connection
-        .call_tool_as(
-            "approve",
-            Some(support::args(json!({"change": "v3"}))),
-            Some(Duration::from_secs(10)),
-            None,
-            CancellationToken::new(),
-            true,
-        )
-        .await
-        .unwrap();
-    assert_eq!(approved.result["content"][0]["text"], "v3 approved by Lin");
-    let cancel = CancellationToken::new();
-    let stop = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        stop.cancel();
-    });
-    let cancelled = connection
-        .call_tool_as(
-            "forever",
-            None,
-            Some(Duration::from_secs(10)),
-            None,
-            cancel,
-            true,
-        )
-        .await;
-    assert!(cancelled.is_err(), "{cancelled:?}");
-    assert_eq!(
-        support::text_of(&connection, "cancelled", json!({})).await,
-        "1"
-    );
-    for method in ["tools/call", "tasks/get", "tasks/update", "tasks/cancel"] {
+        let cancel = CancellationToken::new();
+        let stop = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            stop.cancel();
+        });
+        let cancelled = connection
+            .call_tool_as(
+                "forever",
+                None,
+                Some(Duration::from_secs(10)),
+                None,
+                cancel,
+                true,
+            )
+            .await;
         assert!(
-            sent(&log, method)
-                .iter()
-                .any(|m| m.contains("io.modelcontextprotocol/tasks")),
-            "{method} declared the extension over HTTP too"
+            matches!(
+                cancelled,
+                Err(mcp_manager_connect::connection::ServiceError::Cancelled { .. })
+            ),
+            "{cancelled:?}"
+        );
+        let cancels = sent(&log, "tasks/cancel");
+        assert_eq!(cancels.len(), 1);
+        assert!(
+            cancels[0].contains("io.modelcontextprotocol/tasks"),
+            "{cancels:?}"
+        );
+        assert_eq!(
+            support::text_of(&connection, "cancelled", json!({})).await,
+            "1",
+            "the server's task saw the cancellation"
         );
     }
 }

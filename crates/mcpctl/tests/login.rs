@@ -225,12 +225,32 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
 /// A server whose access tokens live `ttl` seconds, a world with it as `name`, logged in
 /// once; the stand-in person; and a tripwire browser for what follows.
 fn logged_in(name: &str, ttl: u32) -> (OAuthServer, World, PathBuf, PathBuf) {
+    logged_in_at(name, ttl, OAuthServer::url)
+}
+
+/// [`logged_in`] to the server at `url` of the OAuth server (it needed the login first).
+fn logged_in_at(
+    name: &str,
+    ttl: u32,
+    url: fn(&OAuthServer) -> String,
+) -> (OAuthServer, World, PathBuf, PathBuf) {
     let server = OAuthServer::start(ttl);
-    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let world = World::new(json!({ name: {"type": "http", "url": url(&server)} }));
     let person = support::repo("tests/fixtures/browser/complete-login.mjs");
     let tripwire = tripwire(&world);
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "{}",
+        text(&status)
+    );
     let login = world.run(&person, &["login", name]);
-    assert!(login.status.success(), "{}", text(&login));
+    assert!(
+        login.status.success(),
+        "{}\nbrowser: {}",
+        text(&login),
+        world.browser_log()
+    );
     (server, world, person, tripwire)
 }
 
@@ -480,26 +500,8 @@ fn doctor_ends_a_protected_server_at_the_login_and_passes_it_after_one() {
 
 #[test]
 fn a_server_of_2026_07_28_behind_oauth_is_logged_in_to_and_every_request_carries_the_token() {
-    let server = OAuthServer::start(3);
     let name = "oauth-modern";
-    let world = World::new(json!({ name: {"type": "http", "url": server.modern_url()} }));
-    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
-    let tripwire = tripwire(&world);
-
-    let status = world.run(&tripwire, &["status"]);
-    assert!(
-        text(&status).contains("needs authentication"),
-        "{}",
-        text(&status)
-    );
-    let login = world.run(&person, &["login", name]);
-    assert!(
-        login.status.success(),
-        "{}\nbrowser: {}",
-        text(&login),
-        world.browser_log()
-    );
-
+    let (server, world, _person, tripwire) = logged_in_at(name, 3, OAuthServer::modern_url);
     let status = world.run(&tripwire, &["--json", "status"]);
     let status: Value = serde_json::from_slice(&status.stdout).unwrap();
     let entry = status

@@ -1,6 +1,9 @@
 //! The runtime verbs as whole processes against the real reference server: their output,
 //! exit statuses, and that no server process outlives `mcpctl`.
 
+#[path = "../../connect/tests/support/mod.rs"]
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -490,40 +493,10 @@ fn calls_are_kept_in_the_history_without_their_secrets_and_replayed() {
     assert_eq!(calls.as_array().unwrap().len(), 3, "the replay is kept too");
 }
 
-/// The SDK 2.4 server of the 2026-07-28 protocol only over streamable HTTP on a free port,
-/// killed when dropped.
-struct ModernHttp(std::process::Child, String);
-
-impl ModernHttp {
-    fn start() -> ModernHttp {
-        use std::io::BufRead;
-        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/servers/modern-server.mjs");
-        let mut child = Command::new("node")
-            .arg(script)
-            .args(["--http", "0"])
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut url = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut url)
-            .unwrap();
-        ModernHttp(child, url.trim().to_string())
-    }
-}
-
-impl Drop for ModernHttp {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn tools_says_which_tools_are_not_offered_for_their_header_annotations() {
-    let server = ModernHttp::start();
-    let world = World::new(json!({"modern": {"type": "http", "url": server.1}}));
+    let server = support::ModernHttp::start(&[]);
+    let world = World::new(json!({"modern": {"type": "http", "url": server.url}}));
     let out = world.run(&["tools", "modern"]);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
@@ -548,32 +521,9 @@ fn tools_says_which_tools_are_not_offered_for_their_header_annotations() {
         .all(|t| t["name"] != "misheaded"));
 }
 
-/// The tasks server of crates/connect/examples (rmcp's server side), built by `cargo test`
-/// beside the tests; built here when a narrower run did not.
-fn task_server() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let debug = exe.parent().and_then(Path::parent).unwrap();
-    let server = debug.join("examples").join("task-server");
-    if !server.exists() {
-        let built = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "mcp-manager-connect",
-                "--example",
-                "task-server",
-            ])
-            .status()
-            .unwrap();
-        assert!(built.success(), "could not build the task server");
-    }
-    server.display().to_string()
-}
-
 #[test]
 fn call_with_task_follows_the_servers_task_and_ctrl_c_cancels_it() {
-    let world = World::new(json!({"tasks": {"command": task_server()}}));
+    let world = World::new(json!({"tasks": {"command": support::task_server_program()}}));
     let out = world.run(&[
         "--json",
         "call",

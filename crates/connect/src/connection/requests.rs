@@ -303,29 +303,17 @@ impl Connection {
         timeout: Option<Duration>,
         progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
-        self.call_tool_until(name, arguments, timeout, progress, CancellationToken::new())
-            .await
-    }
-
-    /// [`Self::call_tool_with_progress`], given up when `cancel` is cancelled: the server is
-    /// sent `notifications/cancelled` for the request, and the call ends with
-    /// [`ServiceError::Cancelled`] at once.
-    pub async fn call_tool_until(
-        &self,
-        name: &str,
-        arguments: Option<serde_json::Map<String, Value>>,
-        timeout: Option<Duration>,
-        progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
-        cancel: CancellationToken,
-    ) -> Result<CallOutcome, rmcp::ServiceError> {
+        let cancel = CancellationToken::new();
         self.call_tool_as(name, arguments, timeout, progress, cancel, false)
             .await
     }
 
-    /// [`Self::call_tool_until`]; with `as_task`, on a 2026-07-28 session the call declares
-    /// the tasks extension, and a task the server makes of it is followed to its end (see
-    /// [`super::tasks`]): `timeout` then bounds each request, not the task. In the initialize
-    /// era `as_task` changes nothing.
+    /// [`Self::call_tool_with_progress`], given up when `cancel` is cancelled: the server is
+    /// told (`notifications/cancelled`, or `tasks/cancel` for a task) and the call ends with
+    /// [`ServiceError::Cancelled`] at once. With `as_task`, on a 2026-07-28 session the call
+    /// declares the tasks extension, and a task the server makes of it is followed to its end
+    /// (see [`super::tasks`]): `timeout` then bounds each request, not the task. In the
+    /// initialize era `as_task` changes nothing.
     pub async fn call_tool_as(
         &self,
         name: &str,

@@ -221,14 +221,8 @@ pub struct ModernHttp {
 
 impl ModernHttp {
     pub fn start(env: &[(&str, &str)]) -> ModernHttp {
-        let mut child = std::process::Command::new("node")
-            .arg(repo("tests/fixtures/servers/modern-server.mjs"))
-            .args(["--http", "0"])
-            .envs(env.iter().copied())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let url = first_line(&mut child).trim().to_string();
+        let script = "tests/fixtures/servers/modern-server.mjs";
+        let (child, url) = printing_url(script, &["--http", "0"], env);
         ModernHttp { child, url }
     }
 
@@ -246,6 +240,24 @@ impl Drop for ModernHttp {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs a Node script of the repository that prints its URL once listening; the child and
+/// the URL.
+pub fn printing_url(
+    script: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (std::process::Child, String) {
+    let mut child = std::process::Command::new("node")
+        .arg(repo(script))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = first_line(&mut child).trim().to_string();
+    (child, url)
 }
 
 /// The first line a child printed on stdout (where the test servers say where they listen).
@@ -292,17 +304,28 @@ pub async fn tool_names(connection: &mcp_manager_connect::Connection) -> Vec<Str
 /// `examples/task-server.rs` (rmcp's server side, the tasks extension) over stdio: `cargo
 /// test` builds the examples beside the tests, in `target/debug/examples`.
 pub fn task_server() -> mcp_manager_core::config::entry::ServerConfig {
+    mcp_manager_core::config::entry::ServerConfig::stdio(task_server_program(), vec![], vec![])
+}
+
+/// The path of `examples/task-server.rs`'s program, built here when a narrower `cargo test`
+/// (of another package) did not build it.
+pub fn task_server_program() -> String {
     let exe = std::env::current_exe().unwrap();
     let debug = exe.parent().and_then(Path::parent).unwrap();
     let server = debug.join("examples").join("task-server");
-    assert!(
-        server.exists(),
-        "{} is missing: `cargo test` builds it (or `cargo build -p mcp-manager-connect --examples`)",
-        server.display()
-    );
-    mcp_manager_core::config::entry::ServerConfig::stdio(
-        server.display().to_string(),
-        vec![],
-        vec![],
-    )
+    if !server.exists() {
+        let built = std::process::Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "mcp-manager-connect",
+                "--example",
+                "task-server",
+            ])
+            .status()
+            .unwrap();
+        assert!(built.success(), "could not build the task server");
+    }
+    server.display().to_string()
 }
