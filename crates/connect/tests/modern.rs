@@ -12,29 +12,13 @@ use std::time::Duration;
 use mcp_manager_connect::answer::Decline;
 use mcp_manager_connect::connection::ListenState;
 use mcp_manager_connect::protocol_log::{Direction, ProtocolLog};
-use mcp_manager_connect::stderr::StderrLog;
-use mcp_manager_connect::{Connection, Limits, ListKind, ServerLogs};
+use mcp_manager_connect::{Connection, ListKind};
 use mcp_manager_core::config::entry::ServerConfig;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 async fn open(config: &ServerConfig, log: &ProtocolLog) -> Connection {
-    let logs = ServerLogs {
-        stderr: StderrLog::default(),
-        protocol: Some(log.clone()),
-    };
-    Connection::open_authorized(
-        "modern",
-        config,
-        &std::env::temp_dir(),
-        Limits::connect(Duration::from_secs(30)),
-        logs,
-        Arc::new(Decline),
-        mcp_manager_connect::Roots::default(),
-        None,
-    )
-    .await
-    .unwrap()
+    support::open_logged(config, Arc::new(Decline), log).await
 }
 
 /// Waits until the session's `subscriptions/listen` is acknowledged.
@@ -289,21 +273,7 @@ async fn reads_and_prompts_that_ask_first_are_answered_and_prompts_complete_thei
     let http = support::ModernHttp::start(&[]);
     for config in [support::modern_stdio(&[]), http.config()] {
         let log = ProtocolLog::default();
-        let connection = Connection::open_authorized(
-            "modern",
-            &config,
-            &std::env::temp_dir(),
-            Limits::connect(Duration::from_secs(30)),
-            ServerLogs {
-                stderr: StderrLog::default(),
-                protocol: Some(log.clone()),
-            },
-            answerer.clone(),
-            mcp_manager_connect::Roots::default(),
-            None,
-        )
-        .await
-        .unwrap();
+        let connection = support::open_logged(&config, answerer.clone(), &log).await;
         let read = connection.read_resource("modern://vault").await.unwrap();
         assert_eq!(read["contents"][0]["text"], "the vault, opened by Ada");
         let prompt = connection.get_prompt("introduce", None).await.unwrap();

@@ -11,8 +11,7 @@ use std::time::Duration;
 
 use mcp_manager_connect::answer::{Answerer, FixedAnswer};
 use mcp_manager_connect::protocol_log::{Direction, ProtocolLog};
-use mcp_manager_connect::stderr::StderrLog;
-use mcp_manager_connect::{Connection, Limits, ServerLogs};
+use mcp_manager_connect::Connection;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -44,22 +43,7 @@ impl Drop for OverHttp {
 }
 
 async fn open(config: &ServerConfig, answerer: Arc<dyn Answerer>, log: &ProtocolLog) -> Connection {
-    let logs = ServerLogs {
-        stderr: StderrLog::default(),
-        protocol: Some(log.clone()),
-    };
-    Connection::open_authorized(
-        "tasks",
-        config,
-        &std::env::temp_dir(),
-        Limits::connect(Duration::from_secs(30)),
-        logs,
-        answerer,
-        mcp_manager_connect::Roots::default(),
-        None,
-    )
-    .await
-    .unwrap()
+    support::open_logged(config, answerer, log).await
 }
 
 fn sent(log: &ProtocolLog, method: &str) -> Vec<String> {

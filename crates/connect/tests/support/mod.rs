@@ -329,3 +329,28 @@ pub fn task_server_program() -> String {
     }
     server.display().to_string()
 }
+
+/// Opens a session whose messages go to `log` and whose server requests `answerer` answers
+/// (30 s to connect, roots none).
+pub async fn open_logged(
+    config: &mcp_manager_core::config::entry::ServerConfig,
+    answerer: std::sync::Arc<dyn mcp_manager_connect::answer::Answerer>,
+    log: &mcp_manager_connect::protocol_log::ProtocolLog,
+) -> mcp_manager_connect::Connection {
+    let logs = mcp_manager_connect::ServerLogs {
+        stderr: mcp_manager_connect::stderr::StderrLog::default(),
+        protocol: Some(log.clone()),
+    };
+    mcp_manager_connect::Connection::open_authorized(
+        "s",
+        config,
+        &std::env::temp_dir(),
+        mcp_manager_connect::Limits::connect(std::time::Duration::from_secs(30)),
+        logs,
+        answerer,
+        mcp_manager_connect::Roots::default(),
+        None,
+    )
+    .await
+    .unwrap()
+}
