@@ -519,8 +519,11 @@ export type ListenState =
 { state: "idle" } | 
 /**  Opening the stream (attempt 1 is the first). */
 { state: "opening"; attempt: number } | 
-/**  The server acknowledged; these are what it will send. */
-{ state: "listening"; lists: ListKind[]; resources: string[] } | 
+/**
+ *  The server acknowledged; these are what it will send. `refused`: resources asked for
+ *  that its acknowledgment left out.
+ */
+{ state: "listening"; lists: ListKind[]; resources: string[]; refused?: string[] } | 
 /**  No more attempts: why, in words. */
 { state: "gave-up"; reason: string };
 

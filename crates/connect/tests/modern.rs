@@ -352,7 +352,8 @@ async fn the_connected_status_says_what_is_followed_live_and_changes_when_it_doe
         listening("modern"),
         Some(ListenState::Listening {
             lists: vec![ListKind::Tools, ListKind::Resources, ListKind::Prompts],
-            resources: vec![]
+            resources: vec![],
+            refused: vec![]
         })
     );
     assert!(

@@ -43,10 +43,14 @@ pub enum ListenState {
     Idle,
     /// Opening the stream (attempt 1 is the first).
     Opening { attempt: u32 },
-    /// The server acknowledged; these are what it will send.
+    /// The server acknowledged; these are what it will send. `refused`: resources asked for
+    /// that its acknowledgment left out.
     Listening {
         lists: Vec<ListKind>,
         resources: Vec<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[specta(optional)]
+        refused: Vec<String>,
     },
     /// No more attempts: why, in words.
     GaveUp { reason: String },
@@ -122,28 +126,24 @@ impl Listener {
             filter.resource_subscriptions = (!uris.is_empty()).then_some(uris);
         });
         let mut state = self.state.clone();
-        let acknowledged = async move {
-            state
-                .wait_for(|state| match state {
-                    ListenState::Listening { resources, .. } => {
-                        resources.iter().any(|u| u == uri) == follow
-                    }
-                    ListenState::GaveUp { .. } => true,
-                    ListenState::Idle => !follow,
-                    ListenState::Opening { .. } => false,
+        let answered = async move {
+            let mut answer = None;
+            let _ = state
+                .wait_for(|state| {
+                    answer = follow_answer(state, uri, follow);
+                    answer.is_some()
                 })
-                .await
-                .map(|state| state.clone())
+                .await;
+            answer.unwrap_or_else(|| Err("the session ended".into()))
         };
-        match tokio::time::timeout(ACK_WAIT, acknowledged).await {
-            Ok(Ok(ListenState::GaveUp { reason })) => Err(reason),
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(_)) => Err("the session ended".into()),
-            Err(_) => Err(format!(
-                "the server did not acknowledge subscriptions/listen for {uri} within {}",
-                super::seconds(ACK_WAIT)
-            )),
-        }
+        tokio::time::timeout(ACK_WAIT, answered)
+            .await
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "the server did not acknowledge subscriptions/listen for {uri} within {}",
+                    super::seconds(ACK_WAIT)
+                ))
+            })
     }
 }
 
@@ -236,9 +236,17 @@ impl Task {
         };
         let accepted = subscription.acknowledged().clone();
         let lists = kinds(&accepted);
+        let resources = accepted.resource_subscriptions.clone().unwrap_or_default();
+        let refused = filter
+            .resource_subscriptions
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|uri| !resources.contains(uri))
+            .collect();
         self.state.send_replace(ListenState::Listening {
             lists: lists.clone(),
-            resources: accepted.resource_subscriptions.clone().unwrap_or_default(),
+            resources,
+            refused,
         });
         if reopened {
             // What changed while no stream was open was never heard.
@@ -287,6 +295,25 @@ impl Task {
     }
 }
 
+/// Whether the stream, as it stands, answers a wish to follow (or no longer follow) `uri`:
+/// `None` while that is not known yet.
+fn follow_answer(state: &ListenState, uri: &str, follow: bool) -> Option<Result<(), String>> {
+    match state {
+        ListenState::GaveUp { reason } => Some(Err(reason.clone())),
+        ListenState::Listening { refused, .. } if follow && refused.iter().any(|u| u == uri) => {
+            Some(Err(format!(
+                "the server acknowledged subscriptions/listen without {uri}: it does not send \
+                 updates for that resource"
+            )))
+        }
+        ListenState::Listening { resources, .. } => {
+            (resources.iter().any(|u| u == uri) == follow).then_some(Ok(()))
+        }
+        ListenState::Idle => (!follow).then_some(Ok(())),
+        ListenState::Opening { .. } => None,
+    }
+}
+
 fn is_empty(filter: &SubscriptionFilter) -> bool {
     kinds(filter).is_empty()
         && filter
@@ -311,6 +338,40 @@ fn kinds(filter: &SubscriptionFilter) -> Vec<ListKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_follow_is_answered_by_the_acknowledgment_that_names_the_resource_or_leaves_it_out() {
+        let listening = |resources: &[&str], refused: &[&str]| ListenState::Listening {
+            lists: vec![],
+            resources: resources.iter().map(|s| s.to_string()).collect(),
+            refused: refused.iter().map(|s| s.to_string()).collect(),
+        };
+        let uri = "x://a";
+        assert_eq!(
+            follow_answer(&ListenState::Opening { attempt: 1 }, uri, true),
+            None
+        );
+        assert_eq!(
+            follow_answer(&listening(&[], &[]), uri, true),
+            None,
+            "the stream of the old filter says nothing yet"
+        );
+        assert_eq!(
+            follow_answer(&listening(&[uri], &[]), uri, true),
+            Some(Ok(()))
+        );
+        let refused = follow_answer(&listening(&[], &[uri]), uri, true).unwrap();
+        assert!(refused.unwrap_err().contains("without x://a"));
+        assert_eq!(
+            follow_answer(&listening(&[], &[]), uri, false),
+            Some(Ok(()))
+        );
+        assert_eq!(follow_answer(&ListenState::Idle, uri, false), Some(Ok(())));
+        let gave_up = ListenState::GaveUp {
+            reason: "no".into(),
+        };
+        assert_eq!(follow_answer(&gave_up, uri, true), Some(Err("no".into())));
+    }
 
     #[test]
     fn a_filter_names_its_lists_and_is_empty_without_lists_or_resources() {
