@@ -9,7 +9,7 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_manager_connect::answer::{Answerer, FixedAnswer};
+use mcp_manager_connect::answer::{Answerer, Decline, FixedAnswer};
 use mcp_manager_connect::protocol_log::{Direction, ProtocolLog};
 use mcp_manager_connect::Connection;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
@@ -59,12 +59,7 @@ async fn a_call_asked_to_run_as_a_task_is_followed_to_its_result_with_its_status
     let http = OverHttp::start();
     for config in [support::task_server(), http.config()] {
         let log = ProtocolLog::default();
-        let connection = open(
-            &config,
-            Arc::new(mcp_manager_connect::answer::Decline),
-            &log,
-        )
-        .await;
+        let connection = open(&config, Arc::new(Decline), &log).await;
         assert!(
             connection.info().capabilities.tasks,
             "the server declares the extension"
@@ -176,12 +171,7 @@ async fn a_cancelled_task_is_cancelled_at_the_server() {
     let http = OverHttp::start();
     for config in [support::task_server(), http.config()] {
         let log = ProtocolLog::default();
-        let connection = open(
-            &config,
-            Arc::new(mcp_manager_connect::answer::Decline),
-            &log,
-        )
-        .await;
+        let connection = open(&config, Arc::new(Decline), &log).await;
         let cancel = CancellationToken::new();
         let stop = cancel.clone();
         tokio::spawn(async move {
