@@ -13,6 +13,8 @@ use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
 use mcp_manager_core::config::interop::{Client, ExportReport};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
+use mcp_manager_core::config::review::{self, ServerReview};
+use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_history::{CallFilter, CallRecord};
@@ -70,6 +72,30 @@ pub async fn set_server_approval(
         &name,
         approve,
     )?)
+}
+
+/// Whether the project folder is trusted, and what trusting it would write and enable.
+#[tauri::command]
+#[specta::specta]
+pub async fn folder_trust(context: State<'_, Context>) -> Result<FolderTrust, ApiError> {
+    Ok(trust::folder_trust(context.project().locations()))
+}
+
+/// Trusts the project folder as Claude Code's trust dialog does (`~/.claude.json`).
+#[tauri::command]
+#[specta::specta]
+pub async fn trust_folder(context: State<'_, Context>) -> Result<FolderTrust, ApiError> {
+    Ok(api::trust_folder(context.project().locations())?)
+}
+
+/// A project server's whole entry and what in it deserves a look, for the Approve dialog.
+#[tauri::command]
+#[specta::specta]
+pub async fn review_server(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<ServerReview, ApiError> {
+    Ok(review::review(context.project().locations(), &name)?)
 }
 
 /// Removes a server entry from one scope.

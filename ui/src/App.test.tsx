@@ -39,6 +39,7 @@ function renderApp(store: ServerListStore, more: Partial<Backend> = {}, statuses
 const list: ServerList = {
   projectDir: "/home/ada/project",
   managed: null,
+  trusted: true,
   servers: [
     server("github", "local", { transport: "http", target: "https://api.example.com/mcp" }),
     server("github", "project", {

@@ -28,6 +28,8 @@ import type { SessionApi } from "./session/api";
 import { RootsPanel } from "./session/RootsPanel";
 import { AllTools, type Chosen } from "./tools/AllTools";
 import { ToolRunner } from "./tools/ToolRunner";
+import type { TrustApi } from "./trust/api";
+import { TrustBanner } from "./trust/TrustBanner";
 
 export interface Backend {
   /**
@@ -50,6 +52,8 @@ export interface Backend {
   asks?: AsksApi;
   /** Log levels and roots of the live sessions. */
   session?: SessionApi;
+  /** Workspace trust and the review before approving a project server. */
+  trust?: TrustApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -78,6 +82,7 @@ export function App({
   const [editing, setEditing] = useState<Editing | null>(null);
   const [interchanging, setInterchanging] = useState(false);
   const [rooting, setRooting] = useState(false);
+  const [askingTrust, setAskingTrust] = useState(false);
   const [view, setView] = useState<"servers" | "tools">("servers");
   const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
   const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
@@ -245,6 +250,19 @@ export function App({
                 }}
               />
             ) : list && (
+              <>
+              {backend.trust && (
+                <TrustBanner
+                  list={list}
+                  api={backend.trust}
+                  asking={askingTrust}
+                  onAsk={() => setAskingTrust(true)}
+                  onClose={() => {
+                    setAskingTrust(false);
+                    void store.refresh();
+                  }}
+                />
+              )}
               <ServerList
                 list={list}
                 statuses={statuses}
@@ -255,6 +273,7 @@ export function App({
                   setSelected(rowKey(server));
                 }}
               />
+              </>
             )}
           </main>
           {editing && backend.drafts && list ? (
@@ -316,6 +335,9 @@ export function App({
                   browse={backend.browse}
                   session={backend.session}
                   follows={follows}
+                  review={backend.trust?.review}
+                  trusted={list?.trusted ?? true}
+                  onAskTrust={() => setAskingTrust(true)}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

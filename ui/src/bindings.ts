@@ -17,6 +17,12 @@ export const commands = {
 	setServerEnabled: (name: string, enabled: boolean) => typedError<Written, ApiError>(__TAURI_INVOKE("set_server_enabled", { name, enabled })),
 	/**  Approves or rejects a project server (in `.claude/settings.local.json`). */
 	setServerApproval: (name: string, approve: boolean) => typedError<Approval, ApiError>(__TAURI_INVOKE("set_server_approval", { name, approve })),
+	/**  Whether the project folder is trusted, and what trusting it would write and enable. */
+	folderTrust: () => typedError<FolderTrust, ApiError>(__TAURI_INVOKE("folder_trust")),
+	/**  Trusts the project folder as Claude Code's trust dialog does (`~/.claude.json`). */
+	trustFolder: () => typedError<FolderTrust, ApiError>(__TAURI_INVOKE("trust_folder")),
+	/**  A project server's whole entry and what in it deserves a look, for the Approve dialog. */
+	reviewServer: (name: string) => typedError<ServerReview, ApiError>(__TAURI_INVOKE("review_server", { name })),
 	/**  Removes a server entry from one scope. */
 	removeServer: (name: string, scope: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("remove_server", { name, scope })),
 	/**  What a local server has written to stderr (the last 64 KiB). */
@@ -414,6 +420,15 @@ export type ErrorCode =
 "no-home" | 
 /**  The project folder does not exist. */
 "project-not-found" | 
+/**  The project folder is not trusted yet; trusting it (as Claude Code does) comes first. */
+"untrusted" | 
+/**  A file above the project was not used because anyone could have put it there. */
+"set-aside" | 
+/**
+ *  The server may not be started (pending or rejected approval, disabled, shadowed), so
+ *  nothing that would run it or contact it is done.
+ */
+"not-allowed" | 
 /**  A bug: the message says where. */
 "internal";
 
@@ -454,6 +469,22 @@ export type FileChange = {
 	path: string,
 	/**  The changed lines with up to three unchanged lines around each change. */
 	lines: DiffLine[],
+};
+
+/**  What the trust question shows: where the decision goes and what it changes. */
+export type FolderTrust = {
+	/**  The folder the decision is for (the project root). */
+	folder: string,
+	trusted: boolean,
+	/**  The file the decision is written to (`~/.claude.json`). */
+	file: string,
+	/**  What is written there, exactly: `projects["<folder>"].hasTrustDialogAccepted: true`. */
+	writes: string,
+	/**
+	 *  The project's own settings files whose approvals count only once it is trusted, with
+	 *  what each approves; empty when they approve nothing.
+	 */
+	approvalsWaiting: WaitingApproval[],
 };
 
 /**  One header, its value concealed where it carries a secret. */
@@ -705,9 +736,29 @@ export type ServerList = {
 	projectDir: string,
 	/**  `managed-mcp.json` when present: it has exclusive control and nothing can be changed. */
 	managed: string | null,
+	/**
+	 *  Whether the project folder is trusted; until it is, the project's own settings
+	 *  approve nothing ([`crate::config::trust`]).
+	 */
+	trusted: boolean,
 	/**  Managed first, then local, project (closest file first) and user; file order within. */
 	servers: ServerSummary[],
 	problems: ConfigProblem[],
+};
+
+/**  One project server, as the Approve dialog shows it. */
+export type ServerReview = {
+	name: string,
+	/**  The file it comes from. */
+	source: string,
+	/**  The entry as written, pretty-printed, secret-looking values masked. */
+	entry: string,
+	/**  The `${VAR}`s it uses: filled from your environment when it starts. */
+	variables: string[],
+	/**  What in it deserves a second look, in words. */
+	warnings: string[],
+	/**  Approved here before, with another entry than this one. */
+	changedSinceApproval: boolean,
 };
 
 /**  A server's status. Each variant says what the UI should show. */
@@ -753,6 +804,16 @@ export type ServerSummary = {
 	 *  never start.
 	 */
 	approval: Approval | null,
+	/**
+	 *  A pending project server approved by one of the project's own settings files, which
+	 *  counts only once the folder is trusted: that file. Show "Trust this folder".
+	 */
+	waitingForTrust: string | null,
+	/**
+	 *  An approved project server whose entry changed since the person approved it here:
+	 *  it does not start until they review it and approve it again.
+	 */
+	changedSinceApproval: boolean,
 	/**  False when disabled for this project (kept in the file, not started). */
 	enabled: boolean,
 	/**  Managed entries cannot be changed here. */
@@ -934,6 +995,15 @@ export type Verdict = "passed" |
 "warning" | 
 /**  The server cannot work until this is fixed; the checkup stops here. */
 "failed";
+
+/**  Approvals in one of the project's settings files that wait for trust. */
+export type WaitingApproval = {
+	file: string,
+	/**  The servers it approves by name. */
+	servers: string[],
+	/**  It says `enableAllProjectMcpServers: true`: every server of `.mcp.json`, now and later. */
+	all: boolean,
+};
 
 /**  Where a change was written. */
 export type Written = {

@@ -15,6 +15,7 @@ import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
 import { sessionApi } from "./session/api";
+import { trustApi } from "./trust/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -39,6 +40,7 @@ const backend: Backend = {
   browse: browseApi,
   asks: asksApi,
   session: sessionApi,
+  trust: trustApi,
   onFirstPaint: () => void commands.windowReady(),
 };
 

@@ -2,6 +2,11 @@
 //! that expire (as in Claude Code). It runs through the shell in the project folder, with
 //! `CLAUDE_CODE_MCP_SERVER_NAME` and `CLAUDE_CODE_MCP_SERVER_URL` set, and must print a JSON
 //! object of string values within [`HELPER_TIMEOUT`]; its headers win over the static ones.
+//!
+//! A project's helper was written by whoever commits to the repository. It runs only in a
+//! trusted folder (the supervisor checks), and with [`Environment::Scrubbed`]: no variable
+//! whose name says it holds a credential, and none that opens the person's keychain or agents
+//! (`DBUS_SESSION_BUS_ADDRESS`, `SSH_AUTH_SOCK`, `GPG_AGENT_INFO`, cloud credentials).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -12,6 +17,42 @@ use serde_json::Value;
 /// How long a helper may run.
 pub const HELPER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// What a helper's process inherits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Environment {
+    /// The app's whole environment: a helper the person wrote (user and local scope).
+    Inherited,
+    /// Without credentials: a helper that came with a project.
+    Scrubbed,
+}
+
+/// Whether a variable is kept from a project's helper.
+pub fn withheld(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    mcp_manager_core::secrets::name_says_secret(name)
+        || [
+            "DBUS_SESSION_BUS_ADDRESS",
+            "SSH_AUTH_SOCK",
+            "GPG_AGENT_INFO",
+            "KRB5CCNAME",
+        ]
+        .contains(&upper.as_str())
+        || [
+            "AWS_",
+            "AZURE_",
+            "GOOGLE_",
+            "GCLOUD_",
+            "GH_",
+            "GITHUB_",
+            "ANTHROPIC_",
+            "OPENAI_",
+            "NPM_CONFIG_",
+        ]
+        .iter()
+        .any(|prefix| upper.starts_with(prefix))
+        || upper.contains("PASS")
+}
+
 /// Runs the helper and returns its headers, or why it failed.
 pub async fn run_helper(
     helper: &str,
@@ -19,6 +60,7 @@ pub async fn run_helper(
     url: &str,
     project: &Path,
     timeout: Duration,
+    environment: Environment,
 ) -> Result<Vec<(String, String)>, String> {
     let mut command = if cfg!(windows) {
         let mut c = tokio::process::Command::new("cmd");
@@ -29,6 +71,10 @@ pub async fn run_helper(
         c.arg("-c").arg(helper);
         c
     };
+    if environment == Environment::Scrubbed {
+        command.env_clear();
+        command.envs(std::env::vars_os().filter(|(name, _)| !withheld(&name.to_string_lossy())));
+    }
     command
         .current_dir(project)
         .env("CLAUDE_CODE_MCP_SERVER_NAME", server)

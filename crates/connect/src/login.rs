@@ -112,6 +112,14 @@ pub async fn log_in_until(
     let (target, unencrypted) = oauth_target(locations, name)?;
     let catalog = Catalog::load(locations);
     let entry = catalog.effective(name).expect("found above").clone();
+    // Logging in contacts the server and its authorization server with the entry's headers:
+    // not for a server that may not start.
+    if let Some(why) = crate::project::why_not_started(&entry) {
+        return Err(ApiError {
+            code: ErrorCode::NotAllowed,
+            message: format!("\"{name}\" may not start, so it was not contacted: {why}"),
+        });
+    }
     let (config, _) = expand_config(&entry.config, &process_env);
     let challenge = match open_once(name, &config, locations, None).await {
         Ok(connection) => {

@@ -612,12 +612,21 @@ impl Supervisor {
         if let (Some(helper), Transport::Remote { url, headers, .. }) =
             (&entry.config.headers_helper, &mut config.transport)
         {
+            let from_project = entry.scope == mcp_manager_core::Scope::Project;
+            if from_project && !entry.trusted_folder {
+                return Err("its headersHelper was not run: it comes with the project, and this folder is not trusted; trust the folder first (mcpctl trust)".into());
+            }
             let extra = crate::headers::run_helper(
                 helper,
                 &entry.name,
                 url,
                 &self.project,
                 crate::headers::HELPER_TIMEOUT,
+                if from_project {
+                    crate::headers::Environment::Scrubbed
+                } else {
+                    crate::headers::Environment::Inherited
+                },
             )
             .await?;
             for (name, value) in extra {

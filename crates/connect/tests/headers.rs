@@ -16,6 +16,7 @@ async fn helper_rules() {
                 "https://x.example/mcp",
                 &project,
                 Duration::from_secs(timeout),
+                mcp_manager_connect::headers::Environment::Inherited,
             )
             .await
         }

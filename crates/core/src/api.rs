@@ -41,6 +41,12 @@ pub struct ServerSummary {
     /// Project servers only: whether the person approved it. Pending and rejected servers
     /// never start.
     pub approval: Option<Approval>,
+    /// A pending project server approved by one of the project's own settings files, which
+    /// counts only once the folder is trusted: that file. Show "Trust this folder".
+    pub waiting_for_trust: Option<String>,
+    /// An approved project server whose entry changed since the person approved it here:
+    /// it does not start until they review it and approve it again.
+    pub changed_since_approval: bool,
     /// False when disabled for this project (kept in the file, not started).
     pub enabled: bool,
     /// Managed entries cannot be changed here.
@@ -64,6 +70,11 @@ impl ServerSummary {
             source: entry.path.display().to_string(),
             shadowed_by: entry.shadowed_by,
             approval: entry.approval,
+            waiting_for_trust: entry
+                .waiting_for_trust
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            changed_since_approval: entry.changed_since_approval,
             enabled: !entry.disabled,
             read_only: entry.scope == Scope::Managed,
             will_start: entry.will_start(),
@@ -126,6 +137,9 @@ pub struct ServerList {
     pub project_dir: String,
     /// `managed-mcp.json` when present: it has exclusive control and nothing can be changed.
     pub managed: Option<String>,
+    /// Whether the project folder is trusted; until it is, the project's own settings
+    /// approve nothing ([`crate::config::trust`]).
+    pub trusted: bool,
     /// Managed first, then local, project (closest file first) and user; file order within.
     pub servers: Vec<ServerSummary>,
     pub problems: Vec<ConfigProblem>,
@@ -137,6 +151,7 @@ pub fn list_servers(locations: &Locations) -> ServerList {
     ServerList {
         project_dir: locations.project.display().to_string(),
         managed: catalog.managed.as_ref().map(|p| p.display().to_string()),
+        trusted: crate::config::trust::is_trusted(locations),
         servers: catalog.entries.iter().map(ServerSummary::of).collect(),
         problems: catalog.problems.iter().map(ConfigProblem::of).collect(),
     }
@@ -217,6 +232,7 @@ pub(crate) fn insert_entry(
     refuse_when_managed(locations)?;
     let (path, keys, mode) = servers_location(locations, scope);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    locations.confine(&path)?;
     document::update(&path, mode, |value| {
         let servers = document::object_at(&path, value, &keys)?;
         if servers.contains_key(name) {
@@ -299,6 +315,7 @@ pub fn remove_server(
     let (_, keys, mode) = servers_location(locations, entry.scope);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let path = entry.path.clone();
+    locations.confine(&path)?;
     document::update(&path, mode, |value| {
         let servers = document::object_at(&path, value, &keys)?;
         servers
@@ -392,7 +409,20 @@ pub fn set_approval(
             scope: Some(Scope::Project),
         });
     }
+    if approve && !crate::config::trust::is_trusted(locations) {
+        return Err(ConfigError::Untrusted {
+            folder: locations.project_root(),
+            what: format!(
+                "an approval of \"{name}\" in .claude/settings.local.json would not count until it is."
+            ),
+        });
+    }
     approval::record_choice(locations, name, approve)?;
+    let hash = catalog
+        .named(name)
+        .find(|e| e.scope == Scope::Project)
+        .map(|e| e.hash.clone());
+    approval::record_approved_hash(locations, name, hash.as_deref().filter(|_| approve))?;
     let settings = ApprovalSettings::load(locations);
     let status = settings.status(name);
     if approve && status == Approval::Rejected {
@@ -407,6 +437,15 @@ pub fn set_approval(
         )));
     }
     Ok(status)
+}
+
+/// Records that the person trusts this project folder, in `~/.claude.json` where Claude Code
+/// keeps it; the project's own approvals count from then on.
+pub fn trust_folder(
+    locations: &Locations,
+) -> Result<crate::config::trust::FolderTrust, ConfigError> {
+    crate::config::trust::trust(locations)?;
+    Ok(crate::config::trust::folder_trust(locations))
 }
 
 /// Whether a path is one of the files this project's configuration is read from.
@@ -547,6 +586,14 @@ pub fn copy_server(
             name: name.to_string(),
             scope: Some(from),
         })?;
+    // A copy in another scope starts without approval: a project server nobody approved
+    // must not get out of its scope by this door.
+    if entry.scope == Scope::Project && entry.approval != Some(Approval::Approved) {
+        return Err(ConfigError::NotAllowed {
+            name: name.to_string(),
+            why: "it is a project server nobody has approved; approve it first".into(),
+        });
+    }
     let written = insert_entry(locations, name, to, entry.raw.clone())?;
     if to == Scope::Project {
         approval::record_choice(locations, name, true)?;

@@ -76,6 +76,19 @@ pub enum ConfigError {
     /// Neither `HOME` nor the platform knows a home folder.
     #[error("no home folder is known: set HOME")]
     NoHome,
+    /// A project file is a symbolic link (or lies under one) that leads out of the project.
+    #[error("{} leads to {}, outside the project: a project file is never written through a link out of the project — the file was not changed; replace the link with a plain file", path.display(), target.display())]
+    LinkOutOfProject { path: PathBuf, target: PathBuf },
+    /// The project folder is not trusted, and the change needs it to be.
+    #[error("{} is not trusted: {what} Trust it first (`mcpctl trust`, or Trust this folder in the window), as Claude Code asks in its trust dialog", folder.display())]
+    Untrusted { folder: PathBuf, what: String },
+    /// The server may not be started, so what was asked (which would run or contact it) is
+    /// not done.
+    #[error("\"{name}\" may not start: {why}")]
+    NotAllowed { name: String, why: String },
+    /// A `.mcp.json` above the project that is not used, and why.
+    #[error("{} is not used: {why}, so anyone could have put it there; move its servers into your project's .mcp.json if you want them", path.display())]
+    SetAside { path: PathBuf, why: String },
     /// The project folder given does not exist or is not a folder.
     #[error("project folder {}: {source}", path.display())]
     Project {
@@ -101,6 +114,10 @@ impl ConfigError {
             ConfigError::Shape { .. } | ConfigError::Entry { .. } => ErrorCode::ConfigInvalid,
             ConfigError::NoHome => ErrorCode::NoHome,
             ConfigError::Project { .. } => ErrorCode::ProjectNotFound,
+            ConfigError::LinkOutOfProject { .. } => ErrorCode::ConfigUnwritable,
+            ConfigError::Untrusted { .. } => ErrorCode::Untrusted,
+            ConfigError::SetAside { .. } => ErrorCode::SetAside,
+            ConfigError::NotAllowed { .. } => ErrorCode::NotAllowed,
         }
     }
 }
@@ -136,6 +153,13 @@ pub enum ErrorCode {
     NoHome,
     /// The project folder does not exist.
     ProjectNotFound,
+    /// The project folder is not trusted yet; trusting it (as Claude Code does) comes first.
+    Untrusted,
+    /// A file above the project was not used because anyone could have put it there.
+    SetAside,
+    /// The server may not be started (pending or rejected approval, disabled, shadowed), so
+    /// nothing that would run it or contact it is done.
+    NotAllowed,
     /// A bug: the message says where.
     Internal,
 }

@@ -128,12 +128,69 @@ impl Locations {
     /// The project root: the nearest folder at or above the project that holds `.git` (a
     /// folder, or a file for worktrees), else the project folder itself. Claude Code keys
     /// local-scope servers by it, and new project servers go to its `.mcp.json`.
+    ///
+    /// A `.git` in a folder that is not the person's to vouch for ([`Locations::set_aside`]:
+    /// above their home folder, or writable by others, like `/tmp`) is not used: anyone could
+    /// have planted it to widen the project to that folder.
     pub fn project_root(&self) -> PathBuf {
         self.project
             .ancestors()
+            .filter(|dir| *dir == self.project || self.set_aside(dir).is_none())
             .find(|dir| dir.join(".git").exists())
             .unwrap_or(&self.project)
             .to_path_buf()
+    }
+
+    /// Why a folder above the project is not trusted to hold configuration for it, if it is
+    /// not: it contains the person's home folder (`/home`, `/`), or others may write to it
+    /// (`/tmp`). A `.mcp.json` or `.git` there could have been put there by someone else, so
+    /// it is never used without saying so (see [`crate::config::catalog`]).
+    pub fn set_aside(&self, dir: &Path) -> Option<&'static str> {
+        if self.home.starts_with(dir) && self.home != dir {
+            return Some("it is above your home folder");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if let Ok(meta) = std::fs::metadata(dir) {
+                if meta.permissions().mode() & 0o002 != 0 {
+                    return Some("others can write to that folder");
+                }
+            }
+        }
+        None
+    }
+
+    /// Refuses a write to a project file that is (or sits under) a symbolic link leading out
+    /// of the project: a committed `.claude/settings.local.json` linking to
+    /// `~/.claude/settings.json` must not turn an approval into a change of the person's own
+    /// settings. Files outside the project (`~/.claude.json`, which dotfile managers link)
+    /// are written through their links as before.
+    pub fn confine(&self, path: &Path) -> Result<(), ConfigError> {
+        let root = self.project_root();
+        let Ok(relative) = path.strip_prefix(&root) else {
+            return Ok(());
+        };
+        let real_root = root.canonicalize().unwrap_or_else(|_| root.clone());
+        let mut walked = root.clone();
+        for part in relative.components() {
+            walked.push(part);
+            let Ok(meta) = std::fs::symlink_metadata(&walked) else {
+                break;
+            };
+            if meta.file_type().is_symlink() {
+                let target = walked.canonicalize().unwrap_or_else(|_| {
+                    std::fs::read_link(&walked).unwrap_or_else(|_| walked.clone())
+                });
+                if !target.starts_with(&real_root) {
+                    return Err(ConfigError::LinkOutOfProject {
+                        path: path.to_path_buf(),
+                        target,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The `.mcp.json` new project servers are written to: the project root's.
@@ -143,14 +200,28 @@ impl Locations {
 
     /// Every `.mcp.json` Claude Code reads for this project: from the filesystem root down to
     /// the project folder, so that a later (closer) file wins a name clash.
+    ///
+    /// Files in folders [`Locations::set_aside`] are left out here; [`Locations::set_aside_mcp_jsons`]
+    /// lists them, so that they are reported instead of silently used or silently ignored.
     pub fn project_mcp_jsons(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = self
             .project
             .ancestors()
+            .filter(|dir| *dir == self.project || self.set_aside(dir).is_none())
             .map(|dir| dir.join(".mcp.json"))
             .collect();
         files.reverse();
         files
+    }
+
+    /// The `.mcp.json` files above the project that exist but are not used, with why.
+    pub fn set_aside_mcp_jsons(&self) -> Vec<(PathBuf, &'static str)> {
+        self.project
+            .ancestors()
+            .filter(|dir| *dir != self.project)
+            .filter_map(|dir| Some((dir.join(".mcp.json"), self.set_aside(dir)?)))
+            .filter(|(file, _)| file.is_file())
+            .collect()
     }
 
     /// The key of this project under `projects` in `~/.claude.json`.

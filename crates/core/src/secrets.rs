@@ -118,6 +118,29 @@ impl SecretStore for Keychain {
     }
 }
 
+/// Whether a name (an argument, a header, a query parameter, an environment variable) says
+/// that its value is a secret: it holds `token`, `key`, `secret`, `password`, `passwd`,
+/// `auth` (`authorization`), `credential`, `cookie`, `session` or `private`, in any case.
+/// Used to mask values that no schema marks secret (an API key passed as a plain argument,
+/// `?api_key=` in a URL) and to keep such variables from a project's `headersHelper`.
+pub fn name_says_secret(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [
+        "token",
+        "key",
+        "secret",
+        "password",
+        "passwd",
+        "auth",
+        "credential",
+        "cookie",
+        "session",
+        "private",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+}
+
 /// Claude Code's key for a server's credentials: `name|` + 16 hex digits of SHA-256 over
 /// `{"type":…,"url":…,"headers":{…}}`. Stdio servers have no URL and use an empty one.
 pub fn server_key(name: &str, config: &ServerConfig) -> String {

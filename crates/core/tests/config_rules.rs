@@ -305,17 +305,37 @@ fn approval_rules() {
         ),
     ];
     for (rule, settings, want) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let project = dir.path().join("p");
-        std::fs::create_dir_all(project.join(".claude")).unwrap();
-        std::fs::write(
-            project.join(".claude/settings.local.json"),
-            settings.to_string(),
-        )
-        .unwrap();
-        let locations = Locations::new(dir.path().join("home"), None, &project).unwrap();
-        let settings = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
-        assert_eq!(settings.status("srv"), want, "{rule}");
+        for file in ["settings.local.json", "settings.json"] {
+            let dir = tempfile::tempdir().unwrap();
+            let project = dir.path().join("p");
+            std::fs::create_dir_all(project.join(".claude")).unwrap();
+            std::fs::write(project.join(".claude").join(file), settings.to_string()).unwrap();
+            let locations = Locations::new(dir.path().join("home"), None, &project).unwrap();
+            // Untrusted: the project's own files approve nothing, and their rejections count.
+            let untrusted = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
+            let want_untrusted = if want == Approval::Approved {
+                Approval::Pending
+            } else {
+                want
+            };
+            assert_eq!(
+                untrusted.status("srv"),
+                want_untrusted,
+                "{rule} in {file}, folder not trusted"
+            );
+            assert_eq!(
+                untrusted.waiting_for_trust("srv").is_some(),
+                want == Approval::Approved,
+                "{rule} in {file}: the approval that waits for trust is named"
+            );
+            mcp_manager_core::config::trust::trust(&locations).unwrap();
+            let trusted = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
+            assert_eq!(
+                trusted.status("srv"),
+                want,
+                "{rule} in {file}, folder trusted"
+            );
+        }
     }
     // Names compare after normalisation, and every settings file counts.
     let dir = tempfile::tempdir().unwrap();
@@ -334,6 +354,7 @@ fn approval_rules() {
     )
     .unwrap();
     let locations = Locations::new(home, None, &project).unwrap();
+    mcp_manager_core::config::trust::trust(&locations).unwrap();
     let settings = mcp_manager_core::config::approval::ApprovalSettings::load(&locations);
     assert_eq!(
         settings.status("my_srv"),

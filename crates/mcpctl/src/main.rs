@@ -101,6 +101,13 @@ enum Command {
     Disable { name: String },
     /// Approve a project (.mcp.json) server so that it may start.
     Approve { name: String },
+    /// Trust a project folder (default: --project, else the current folder), as Claude Code's
+    /// trust dialog does: its own .claude/settings*.json approvals count from then on. Writes
+    /// projects["<folder>"].hasTrustDialogAccepted: true to ~/.claude.json.
+    Trust {
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Let Claude Code use a tool (or every tool of a server, without TOOL) without asking:
     /// `mcp__server__tool` in `permissions.allow` of a settings file.
     Allow(RuleArgs),
@@ -377,7 +384,11 @@ mod runtime;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.json;
-    let outcome = Locations::from_env(cli.project.as_deref())
+    let project = match &cli.command {
+        Command::Trust { dir: Some(dir) } => Some(dir.as_path()),
+        _ => cli.project.as_deref(),
+    };
+    let outcome = Locations::from_env(project)
         .map_err(ApiError::from)
         .and_then(|locations| run(&locations, cli.command, json));
     match outcome {
@@ -579,6 +590,27 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
             });
         }
         Command::Approve { name } => approval(locations, &name, true, json)?,
+        Command::Trust { .. } => {
+            let trust = api::trust_folder(locations)?;
+            if json {
+                print_json(&trust);
+            } else {
+                out!(
+                    "Trusted {}\nFile modified: {} ({})",
+                    trust.folder,
+                    trust.file,
+                    trust.writes
+                );
+                for waiting in &trust.approvals_waiting {
+                    let what = if waiting.all {
+                        "every project server".to_string()
+                    } else {
+                        waiting.servers.join(", ")
+                    };
+                    out!("Now counts: {} approves {what}", waiting.file);
+                }
+            }
+        }
         Command::Allow(args) => set_rule(locations, args, Some(Rule::Allow), json)?,
         Command::Ask(args) => set_rule(locations, args, Some(Rule::Ask), json)?,
         Command::Deny(args) => set_rule(locations, args, Some(Rule::Deny), json)?,
@@ -917,6 +949,7 @@ fn print_list(list: &ServerList) {
     for problem in &list.problems {
         eprintln!("warning: {}", problem.message);
     }
+    untrusted_notice(list);
     for server in list.servers.iter().filter(|s| s.shadowed_by.is_none()) {
         for missing in &server.missing_variables {
             eprintln!("warning: {}: {missing}", server.name);
@@ -940,6 +973,9 @@ fn print_list(list: &ServerList) {
                 notes.push(format!("{approval:?}").to_lowercase());
             }
         }
+        if server.waiting_for_trust.is_some() {
+            notes.push("approved by the project, which is not trusted".into());
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -954,6 +990,24 @@ fn print_list(list: &ServerList) {
             notes,
         );
     }
+}
+
+/// Says on stderr, once, that this folder is not trusted and what that means, when it has
+/// project servers.
+pub(crate) fn untrusted_notice(list: &ServerList) {
+    if list.trusted
+        || !list
+            .servers
+            .iter()
+            .any(|s| s.scope == Scope::Project && s.approval.is_some())
+    {
+        return;
+    }
+    eprintln!(
+        "note: this folder is not trusted, so the approvals in its .claude/settings.json and \
+         .claude/settings.local.json do not count and its project servers do not start. Read \
+         its .mcp.json, then trust it with `mcpctl trust` (as Claude Code's trust dialog does)."
+    );
 }
 
 fn print_detail(detail: &api::ServerDetail) {

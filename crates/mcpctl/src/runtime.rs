@@ -62,6 +62,9 @@ fn runtime() -> tokio::runtime::Runtime {
 /// `mcpctl status`: connects every server, prints one line each; exit 1 if any failed.
 pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
+    if !json {
+        crate::untrusted_notice(&mcp_manager_core::list_servers(locations));
+    }
     runtime().block_on(async {
         let project = LiveProject::open(locations.clone(), Settings::from_env());
         let supervisor = project.supervisor();
@@ -217,6 +220,11 @@ pub fn ask(
             if !entry.will_start() {
                 let why = if entry.disabled {
                     format!("\"{name}\" is disabled in this project: run `mcpctl enable {name}`")
+                } else if entry.waiting_for_trust.is_some() {
+                    format!(
+                        "\"{name}\": {}",
+                        mcp_manager_connect::project::why_not_started(entry).unwrap_or_default()
+                    )
                 } else {
                     format!("\"{name}\" is a project server nobody approved: run `mcpctl approve {name}`")
                 };

@@ -1,7 +1,7 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { useEffect, useState } from "react";
-import type { ApiError, Scope, ServerStatus, ServerSummary, StderrTail } from "../bindings";
+import type { ApiError, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
 import { describeCounts, describeListening, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
@@ -44,6 +44,9 @@ export function ServerDetail({
   browse,
   session,
   follows,
+  review,
+  trusted = true,
+  onAskTrust,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -56,6 +59,11 @@ export function ServerDetail({
   browse?: BrowseApi;
   session?: SessionApi;
   follows?: FollowStore;
+  /** The whole entry and its risks, shown before approving. */
+  review?: (name: string) => Promise<Outcome<ServerReview>>;
+  /** Whether the project folder is trusted; approving comes after trusting. */
+  trusted?: boolean;
+  onAskTrust?: () => void;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -65,9 +73,11 @@ export function ServerDetail({
   const others = (["local", "project", "user"] as const).filter((scope) => scope !== server.scope);
   const [copyTo, setCopyTo] = useState<Scope>(others[0]!);
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
+  const [reviewed, setReviewed] = useState<ServerReview | null>(null);
   useEffect(() => {
     setRefusal(null);
     setConfirming(null);
+    setReviewed(null);
     setLoginStarted(false);
   }, [server.name, server.scope]);
   const tabs: Tab[] = server.shadowedBy
@@ -226,6 +236,26 @@ export function ServerDetail({
           <pre data-testid="approve-target" className="mt-2 overflow-x-auto rounded bg-white p-2 font-mono text-xs dark:bg-slate-900">
             {server.target}
           </pre>
+          {reviewed && (
+            <>
+              {reviewed.changedSinceApproval && (
+                <p data-testid="approve-changed" className="mt-2 font-semibold">
+                  Its entry changed since you approved it: read it again before approving.
+                </p>
+              )}
+              <p className="mt-2">The whole entry (values that look secret are masked):</p>
+              <pre data-testid="approve-entry" className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-slate-900">
+                {reviewed.entry}
+              </pre>
+              {reviewed.warnings.length > 0 && (
+                <ul data-testid="approve-warnings" aria-label="What to look at" className="mt-2 list-disc pl-5 text-xs">
+                  {reviewed.warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )}
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
             It comes from {server.source}, a file anyone with access to the project can change.
           </p>
@@ -263,9 +293,23 @@ export function ServerDetail({
             {state === "failed" || state === "needs-auth" ? "Retry" : "Restart"}
           </Button>
         )}
-        {isProject && server.approval !== "approved" && !server.readOnly && (
-          <Button testId="approve" onClick={() => setConfirming("approve")} tone="primary">
-            Approve…
+        {isProject && (server.approval !== "approved" || server.changedSinceApproval) && !server.readOnly && (
+          <Button
+            testId="approve"
+            onClick={() => {
+              if (!trusted && onAskTrust) {
+                onAskTrust();
+                return;
+              }
+              setConfirming("approve");
+              void review?.(server.name).then((outcome) => {
+                if (outcome.ok) setReviewed(outcome.value);
+                else setRefusal(outcome.error);
+              });
+            }}
+            tone="primary"
+          >
+            {!trusted && onAskTrust ? "Trust the folder to approve…" : "Approve…"}
           </Button>
         )}
         {isProject && server.approval !== "rejected" && !server.readOnly && (
@@ -350,6 +394,10 @@ function StatusBlock({
         <p className="mt-1 text-slate-600 dark:text-slate-400">
           {!server.enabled
             ? "Disabled for this project: enable it to start it."
+            : server.changedSinceApproval
+              ? "Its entry changed since you approved it (command, URL, environment or headers): it does not start until you review it and approve it again."
+            : server.approval === "pending" && server.waitingForTrust
+              ? `${server.waitingForTrust} approves it, but this folder is not trusted, so that does not count yet: trust the folder to start it.`
             : server.approval === "pending"
               ? "A project server nobody has approved yet: it does not start until you approve it."
               : server.approval === "rejected"

@@ -14,6 +14,8 @@ export function server(
     source: "/p/.mcp.json",
     shadowedBy: null,
     approval: scope === "project" ? "approved" : null,
+    waitingForTrust: null,
+    changedSinceApproval: false,
     enabled: true,
     readOnly: scope === "managed",
     willStart: true,

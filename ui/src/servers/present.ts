@@ -47,7 +47,8 @@ export function stateBadges(server: ServerSummary): string[] {
   const badges: string[] = [];
   if (server.shadowedBy) badges.push(`shadowed by ${server.shadowedBy}`);
   if (!server.enabled) badges.push("disabled");
-  if (server.approval === "pending") badges.push("needs approval");
+  if (server.changedSinceApproval) badges.push("changed since approved");
+  if (server.approval === "pending") badges.push(server.waitingForTrust ? "needs trust" : "needs approval");
   if (server.approval === "rejected") badges.push("rejected");
   return badges;
 }
@@ -85,6 +86,12 @@ export function errorTitle(error: ApiError): string {
       return "Your administrator manages MCP servers here";
     case "keychain":
       return "The OS keychain could not be used";
+    case "untrusted":
+      return "This folder is not trusted yet";
+    case "set-aside":
+      return "A file above the project was not used";
+    case "not-allowed":
+      return "That server may not start";
     case "internal":
       return "Something went wrong inside MCP Manager";
   }

@@ -121,6 +121,26 @@ pub async fn examine(
     let catalog = Catalog::load(locations);
     let entry = catalog.require(name)?;
     let mut checks = Checks::default();
+    let transport = match &entry.config.transport {
+        Transport::Stdio { .. } => "stdio".to_string(),
+        Transport::Remote { kind, .. } => kind.as_str().to_string(),
+    };
+    // The doctor runs the command and sends the URL and headers, as starting would: a server
+    // that may not start (a project server nobody approved, above all) is not examined.
+    if let Some(why) = crate::project::why_not_started(entry) {
+        checks.push(Check::failed(
+            "allowed",
+            "Allowed to start",
+            vec![why],
+            "Nothing was run or contacted. Approve the server (after trusting the folder, for a project server), then run the doctor again.".into(),
+        ));
+        return Ok(Checkup {
+            server: name.to_string(),
+            transport,
+            checks: checks.0,
+            healthy: false,
+        });
+    }
     let (expanded, missing) = expand_config(&entry.config, &process_env);
     let variables = if missing.is_empty() {
         Check::passed(
@@ -139,10 +159,6 @@ pub async fn examine(
                 names.join(", ")
             ),
         )
-    };
-    let transport = match &entry.config.transport {
-        Transport::Stdio { .. } => "stdio".to_string(),
-        Transport::Remote { kind, .. } => kind.as_str().to_string(),
     };
     if checks.push(variables) {
         match &expanded.transport {

@@ -351,10 +351,17 @@ pub fn why_not_started(entry: &CatalogEntry) -> Option<String> {
     if entry.disabled {
         return Some("it is disabled for this project; enable it first".into());
     }
+    if entry.changed_since_approval {
+        return Some("its entry changed since you approved it (command, URL, environment or headers); review it and approve it again".into());
+    }
     match entry.approval {
-        Some(Approval::Pending) => {
-            Some("nobody has approved this project server yet; approve it first".into())
-        }
+        Some(Approval::Pending) => Some(match &entry.waiting_for_trust {
+            Some(file) => format!(
+                "{} approves it, but this folder is not trusted, so that approval does not count yet; trust the folder first (mcpctl trust)",
+                file.display()
+            ),
+            None => "nobody has approved this project server yet; approve it first".into(),
+        }),
         Some(Approval::Rejected) => {
             Some("this project server was rejected; approve it first".into())
         }

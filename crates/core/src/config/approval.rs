@@ -7,6 +7,11 @@
 //! `.claude/settings.local.json`; a name in any `disabledMcpjsonServers` is rejected whatever
 //! else says (rejection wins); names are compared after [`normalize`]. Choices made here are
 //! written to `.claude/settings.local.json`, which is the person's own and not committed.
+//!
+//! The project's two settings files sit in the repository as much as `.mcp.json` does (a
+//! hostile repository commits `{"enableAllProjectMcpServers": true}` beside a server that runs
+//! `sh -c '…'`), so their approvals count only in a trusted folder ([`super::trust`]), as in
+//! Claude Code; their rejections always count.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +41,11 @@ pub struct ApprovalSettings {
     enabled: Vec<(String, PathBuf)>,
     disabled: Vec<(String, PathBuf)>,
     enable_all: bool,
+    /// Approvals of the project's settings files set aside because the folder is not trusted:
+    /// by name, and `enableAllProjectMcpServers` (as the name `*`).
+    waiting_for_trust: Vec<(String, PathBuf)>,
+    /// Whether the folder is trusted.
+    pub trusted: bool,
     /// Settings files that could not be read; their lists count as empty.
     pub problems: Vec<ConfigError>,
 }
@@ -43,19 +53,51 @@ pub struct ApprovalSettings {
 impl ApprovalSettings {
     /// Reads the three settings files. Missing files are empty; broken ones are problems.
     pub fn load(locations: &Locations) -> Self {
-        let mut settings = ApprovalSettings::default();
-        for path in [
-            locations.user_settings(),
-            locations.project_settings(),
-            locations.project_local_settings(),
+        let mut settings = ApprovalSettings {
+            trusted: super::trust::is_trusted(locations),
+            ..ApprovalSettings::default()
+        };
+        for (path, from_project) in [
+            (locations.user_settings(), false),
+            (locations.project_settings(), true),
+            (locations.project_local_settings(), true),
         ] {
             match document::read(&path) {
+                Ok(Some(doc)) if from_project && !settings.trusted => {
+                    settings.absorb_untrusted(&path, &doc.value)
+                }
                 Ok(Some(doc)) => settings.absorb(&path, &doc.value),
                 Ok(None) => {}
                 Err(err) => settings.problems.push(err),
             }
         }
         settings
+    }
+
+    /// A project settings file of a folder not trusted: its rejections count, its approvals
+    /// wait.
+    fn absorb_untrusted(&mut self, path: &Path, value: &Value) {
+        let mut only_rejections = ApprovalSettings::default();
+        only_rejections.absorb(path, value);
+        self.disabled.extend(only_rejections.disabled);
+        self.waiting_for_trust.extend(only_rejections.enabled);
+        if only_rejections.enable_all {
+            self.waiting_for_trust
+                .push(("*".to_string(), path.to_path_buf()));
+        }
+    }
+
+    /// The project settings file whose approval of this server waits for the folder to be
+    /// trusted, when the server is not approved otherwise.
+    pub fn waiting_for_trust(&self, name: &str) -> Option<&Path> {
+        if self.status(name) != Approval::Pending {
+            return None;
+        }
+        let name = normalize(name);
+        self.waiting_for_trust
+            .iter()
+            .find(|(n, _)| *n == name || n == "*")
+            .map(|(_, p)| p.as_path())
     }
 
     fn absorb(&mut self, path: &Path, value: &Value) {
@@ -101,6 +143,7 @@ impl ApprovalSettings {
 /// out of the other. Other keys and files are untouched.
 pub fn record_choice(locations: &Locations, name: &str, approve: bool) -> Result<(), ConfigError> {
     let path = locations.project_local_settings();
+    locations.confine(&path)?;
     let (add_to, remove_from) = if approve {
         ("enabledMcpjsonServers", "disabledMcpjsonServers")
     } else {
@@ -126,6 +169,48 @@ pub fn record_choice(locations: &Locations, name: &str, approve: bool) -> Result
             .any(|v| v.as_str().map(normalize).as_deref() == Some(wanted.as_str()))
         {
             list.push(Value::String(name.to_string()));
+        }
+        Ok(())
+    })
+}
+
+/// What the person approved here: for each project (by its key) the content hash of each
+/// server's entry when they approved it, kept in the app's data folder (`approvals.json`),
+/// never in Claude Code's files. Approval is by name, as in Claude Code; this is how the
+/// window notices that an approved server's command, URL or environment changed since, and
+/// asks again before starting it.
+pub fn approvals_file(locations: &Locations) -> PathBuf {
+    locations.app_data_dir().join("approvals.json")
+}
+
+/// The hash recorded when the person approved `name` here, if they did.
+pub fn approved_hash(locations: &Locations, name: &str) -> Option<String> {
+    let doc = document::read(&approvals_file(locations)).ok()??;
+    doc.value
+        .get(locations.project_key())?
+        .get(normalize(name))?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// Records (or, with `None`, forgets) the hash of the entry the person approved.
+pub fn record_approved_hash(
+    locations: &Locations,
+    name: &str,
+    hash: Option<&str>,
+) -> Result<(), ConfigError> {
+    let path = approvals_file(locations);
+    let key = locations.project_key();
+    crate::config::document::ensure_private_dir(&locations.app_data_dir());
+    document::update(&path, NewFileMode::Private, |value| {
+        let project = document::object_at(&path, value, &[&key])?;
+        match hash {
+            Some(hash) => {
+                project.insert(normalize(name), Value::String(hash.to_string()));
+            }
+            None => {
+                project.shift_remove(&normalize(name));
+            }
         }
         Ok(())
     })

@@ -4,6 +4,8 @@
 //! project folder wins; the winning entry is used whole, never merged, and each losing entry
 //! records which scope beat it. When `managed-mcp.json` exists it takes exclusive control: its
 //! servers are the only ones used and every other entry is reported as shadowed by it.
+//! A `.mcp.json` above the project in a folder that is not the person's (above their home, or
+//! writable by others) is not read; it is reported as a problem, never silently used.
 //! Each entry carries its approval (project servers), whether it is disabled for this project,
 //! and a content hash used to restart only what really changed.
 
@@ -33,6 +35,15 @@ pub struct CatalogEntry {
     pub shadowed_by: Option<Scope>,
     /// For project servers only.
     pub approval: Option<Approval>,
+    /// An approved project server whose entry differs from the one the person approved here
+    /// (its command, URL, environment…): it does not start until they approve it again.
+    pub changed_since_approval: bool,
+    /// Whether the project folder was trusted when this was read: a project entry's
+    /// `headersHelper` runs only then.
+    pub trusted_folder: bool,
+    /// A pending project server that a project settings file approves, which counts once
+    /// the folder is trusted: that file.
+    pub waiting_for_trust: Option<PathBuf>,
     /// Listed in this project's `disabledMcpServers`.
     pub disabled: bool,
     /// [`ServerConfig::content_hash`].
@@ -45,6 +56,7 @@ impl CatalogEntry {
     pub fn will_start(&self) -> bool {
         self.shadowed_by.is_none()
             && !self.disabled
+            && !self.changed_since_approval
             && matches!(self.approval, None | Some(Approval::Approved))
     }
 }
@@ -106,6 +118,15 @@ impl Catalog {
                 &["projects", &project_key, "mcpServers"],
             );
         }
+        for (path, why) in locations.set_aside_mcp_jsons() {
+            catalog.problems.push(CatalogProblem {
+                scope: Scope::Project,
+                error: ConfigError::SetAside {
+                    path,
+                    why: why.to_string(),
+                },
+            });
+        }
         for path in locations.project_mcp_jsons().into_iter().rev() {
             if let Some(doc) = catalog.read(Scope::Project, &path) {
                 catalog.add_entries(Scope::Project, &path, &doc, &["mcpServers"]);
@@ -115,6 +136,10 @@ impl Catalog {
             catalog.add_entries(Scope::User, &claude_json_path, doc, &["mcpServers"]);
         }
 
+        let approved_here = document::read(&super::approval::approvals_file(locations))
+            .ok()
+            .flatten()
+            .and_then(|doc| doc.value.get(&project_key).cloned());
         let mut winner: HashMap<String, Scope> = HashMap::new();
         let managed = catalog.managed.is_some();
         for entry in &mut catalog.entries {
@@ -125,8 +150,18 @@ impl Catalog {
             };
             winner.entry(entry.name.clone()).or_insert(entry.scope);
             entry.disabled = disabled.contains(&entry.name);
+            entry.trusted_folder = approvals.trusted;
             if entry.scope == Scope::Project {
                 entry.approval = Some(approvals.status(&entry.name));
+                entry.waiting_for_trust = approvals
+                    .waiting_for_trust(&entry.name)
+                    .map(std::path::Path::to_path_buf);
+                entry.changed_since_approval = entry.approval == Some(Approval::Approved)
+                    && approved_here
+                        .as_ref()
+                        .and_then(|p| p.get(super::names::normalize(&entry.name)))
+                        .and_then(Value::as_str)
+                        .is_some_and(|hash| hash != entry.hash);
             }
         }
         catalog
@@ -162,6 +197,9 @@ impl Catalog {
                     raw: raw.clone(),
                     shadowed_by: None,
                     approval: None,
+                    waiting_for_trust: None,
+                    trusted_folder: false,
+                    changed_since_approval: false,
                     disabled: false,
                 }),
                 Err(error) => self.problems.push(CatalogProblem { scope, error }),

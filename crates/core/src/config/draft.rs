@@ -281,6 +281,7 @@ pub fn save(
     let config = config.expect("a draft without problems has a config");
     let mut written = Vec::new();
     for edit in edits(locations, &catalog, draft, &config, original)? {
+        locations.confine(&edit.path)?;
         document::update(&edit.path, edit.mode, |value| (edit.apply)(value))?;
         written.push(edit.path.display().to_string());
     }

@@ -328,6 +328,20 @@ pub fn export(
     };
     let mut converted: Vec<(String, Value)> = Vec::new();
     for entry in catalog.entries.iter().filter(|e| e.shadowed_by.is_none()) {
+        // The other client starts what it is given without asking: a project server nobody
+        // approved (or one disabled here) must not reach it by this door.
+        if !entry.will_start() {
+            report.not_expressible.push(format!(
+                "{}: not exported, because it may not start here ({})",
+                entry.name,
+                match entry.approval {
+                    Some(super::approval::Approval::Pending) => "nobody has approved it",
+                    Some(super::approval::Approval::Rejected) => "it was rejected",
+                    _ => "it is disabled for this project",
+                }
+            ));
+            continue;
+        }
         match to_foreign(client, &entry.config) {
             Ok((value, lost)) => {
                 report.not_expressible.extend(

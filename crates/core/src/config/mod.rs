@@ -10,6 +10,8 @@
 //! - [`expand`]: `${VAR}` and `${VAR:-default}` expansion with warnings for unset variables.
 //! - [`names`]: server-name rules, normalisation and `mcp__server__tool` names.
 //! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
+//! - [`review`]: a project server's whole entry and its risks, shown before approving it.
+//! - [`trust`]: workspace trust, without which a project's own approvals do not count.
 //! - [`permissions`]: Allow / Ask / Deny rules for MCP tools in Claude Code's settings files.
 //! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
 //!   enablement and a content hash per entry.
@@ -27,6 +29,8 @@ pub mod interop;
 mod lock;
 pub mod names;
 pub mod permissions;
+pub mod review;
+pub mod trust;
 pub mod watch;
 
 pub use entry::*;

@@ -109,6 +109,7 @@ pub fn set_rule(
         SettingsFile::User => NewFileMode::Private,
         _ => NewFileMode::Shared,
     };
+    locations.confine(&path)?;
     document::update(&path, mode, |value| {
         let permissions = document::object_at(&path, value, &["permissions"])?;
         for other in Rule::ALL {
