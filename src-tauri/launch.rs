@@ -132,9 +132,9 @@ pub fn remember_project(app: &AppHandle, project: &Path) {
 
 /// Writes `dir/name` whole or not at all (a temporary file renamed over it).
 fn write_replacing(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    mcp_manager_core::private::dir(dir)?;
     let temporary = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&temporary, text)?;
+    mcp_manager_core::private::write(&temporary, text.as_bytes())?;
     std::fs::rename(&temporary, dir.join(name))
 }
 

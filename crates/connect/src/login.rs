@@ -37,7 +37,9 @@ pub fn oauth_target(
         });
     };
     let (store, unencrypted) = mcp_manager_core::secrets::configured_store();
-    let target = Target::of(name, &entry.config, url, store).expect("a remote entry has a target");
+    let target = Target::of(name, &entry.config, url, store)
+        .expect("a remote entry has a target")
+        .from_entry(entry.scope, &entry.path);
     Ok((target, unencrypted))
 }
 

@@ -158,17 +158,18 @@ async fn read_events(
     endpoint: watch::Sender<Option<Result<String, String>>>,
     incoming: mpsc::Sender<Incoming>,
 ) {
-    let mut parser = EventParser::default();
+    let mut parser = EventParser::with_limit(crate::connection::MAX_MESSAGE);
     let mut body = response.bytes_stream();
     while let Some(Ok(chunk)) = body.next().await {
-        for event in parser.feed(&chunk) {
+        let Ok(events) = parser.feed(&chunk) else {
+            // An event over the limit: the session cannot go on in step, and the stream is
+            // not read further (an endless line must not take the app's memory).
+            break;
+        };
+        for event in events {
             match event.name.as_str() {
                 "endpoint" => {
-                    let resolved = base
-                        .join(event.data.trim())
-                        .map(|u| u.to_string())
-                        .map_err(|e| e.to_string());
-                    let _ = endpoint.send(Some(resolved));
+                    let _ = endpoint.send(Some(resolve_endpoint(&base, &event.data)));
                 }
                 "message" | "" => {
                     if let Ok(message) = serde_json::from_str::<Incoming>(&event.data) {
@@ -185,6 +186,21 @@ async fn read_events(
     if endpoint.borrow().is_none() {
         let _ = endpoint.send(Some(Err(String::new())));
     }
+}
+
+/// The URL an `endpoint` event names, resolved against the stream's URL. It must be of the
+/// same origin: the POSTs carry the session's messages and its bearer token, and a server (or
+/// whoever can write to its stream) must not send them to another host.
+fn resolve_endpoint(base: &reqwest::Url, data: &str) -> Result<String, String> {
+    let resolved = base.join(data.trim()).map_err(|e| e.to_string())?;
+    if resolved.origin() != base.origin() {
+        return Err(format!(
+            "it points to another origin ({}) than the server's ({}), so nothing is sent there",
+            resolved.origin().ascii_serialization(),
+            base.origin().ascii_serialization()
+        ));
+    }
+    Ok(resolved.to_string())
 }
 
 impl Transport<RoleClient> for SseTransport {
@@ -261,21 +277,54 @@ pub struct Event {
     pub data: String,
 }
 
-/// An incremental parser for `text/event-stream` (the WHATWG rules that matter here).
-#[derive(Debug, Default)]
+/// An incremental parser for `text/event-stream` (the WHATWG rules that matter here), with a
+/// limit on what one event may hold (its lines so far and its data), as the other transports
+/// limit one message.
+#[derive(Debug)]
 pub struct EventParser {
     line: Vec<u8>,
     name: String,
     data: Vec<String>,
+    /// The bytes of the event's data so far.
+    held: usize,
+    limit: usize,
 }
 
+impl Default for EventParser {
+    fn default() -> Self {
+        Self::with_limit(crate::connection::MAX_MESSAGE)
+    }
+}
+
+/// An event grew past the parser's limit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("an event of the stream is longer than {0} bytes: the stream was given up")]
+pub struct TooLong(pub usize);
+
 impl EventParser {
-    /// Feeds bytes; returns the events they completed.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
+    /// A parser whose events may hold at most `limit` bytes.
+    pub fn with_limit(limit: usize) -> Self {
+        EventParser {
+            line: Vec::new(),
+            name: String::new(),
+            data: Vec::new(),
+            held: 0,
+            limit,
+        }
+    }
+
+    /// Feeds bytes; returns the events they completed, or [`TooLong`] once an event passes
+    /// the limit (nothing more is kept then).
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Event>, TooLong> {
         let mut events = Vec::new();
         for &byte in bytes {
             if byte != b'\n' {
                 self.line.push(byte);
+                if self.line.len() + self.held > self.limit {
+                    self.line = Vec::new();
+                    self.data = Vec::new();
+                    return Err(TooLong(self.limit));
+                }
                 continue;
             }
             let raw = std::mem::take(&mut self.line);
@@ -289,6 +338,7 @@ impl EventParser {
                     });
                 }
                 self.name.clear();
+                self.held = 0;
                 continue;
             }
             if line.starts_with(':') {
@@ -300,10 +350,40 @@ impl EventParser {
             };
             match field {
                 "event" => self.name = value.to_string(),
-                "data" => self.data.push(value.to_string()),
+                "data" => {
+                    self.held += value.len() + 1;
+                    self.data.push(value.to_string());
+                }
                 _ => {}
             }
         }
-        events
+        Ok(events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endpoint_of_another_origin_is_refused() {
+        let base = reqwest::Url::parse("http://127.0.0.1:8080/sse").unwrap();
+        assert_eq!(
+            resolve_endpoint(&base, "/messages?session=1").unwrap(),
+            "http://127.0.0.1:8080/messages?session=1"
+        );
+        assert_eq!(
+            resolve_endpoint(&base, " http://127.0.0.1:8080/m \n").unwrap(),
+            "http://127.0.0.1:8080/m"
+        );
+        for elsewhere in [
+            "http://evil.example/messages",
+            "//evil.example/messages",
+            "http://127.0.0.1:9999/messages",
+            "https://127.0.0.1:8080/messages",
+        ] {
+            let err = resolve_endpoint(&base, elsewhere).unwrap_err();
+            assert!(err.contains("another origin"), "{elsewhere}: {err}");
+        }
     }
 }

@@ -169,6 +169,8 @@ pub struct Supervisor {
     closing: tokio_util::sync::CancellationToken,
     /// Whether sessions record their messages (the app does; `mcpctl` does not).
     keep_protocol: std::sync::atomic::AtomicBool,
+    /// Per server, the values of its URL's secret query parameters, concealed in failures.
+    concealed: Mutex<std::collections::HashMap<String, Vec<String>>>,
 }
 
 impl Supervisor {
@@ -180,6 +182,7 @@ impl Supervisor {
             project,
             settings,
             slots: Mutex::new(BTreeMap::new()),
+            concealed: Mutex::default(),
             events,
             lists,
             answerer: Mutex::new(Arc::new(Decline)),
@@ -289,6 +292,7 @@ impl Supervisor {
             return None;
         };
         crate::oauth::Target::of(&entry.name, &entry.config, url, secrets)
+            .map(|target| target.from_entry(entry.scope, &entry.path))
     }
 
     /// Who answers the servers' elicitation and sampling requests (default: [`Decline`]);
@@ -408,8 +412,25 @@ impl Supervisor {
         self.settings
     }
 
-    /// The one place a state changes: store it, emit one event.
+    /// The one place a state changes: store it, emit one event. A failure's words never
+    /// carry the value of a secret query parameter of the server's URL (`?api_key=${KEY}`,
+    /// expanded), whoever quoted it.
     fn transition(&self, server: &str, state: State) {
+        let state = match state {
+            State::Failed { error } => State::Failed {
+                error: mcp_manager_core::secrets::conceal_values(
+                    &error,
+                    &self
+                        .concealed
+                        .lock()
+                        .expect("concealed lock")
+                        .get(server)
+                        .cloned()
+                        .unwrap_or_default(),
+                ),
+            },
+            other => other,
+        };
         let status = state.status();
         let mut slots = self.slots.lock().expect("supervisor lock");
         let slot = slots.entry(server.to_string()).or_insert_with(Slot::new);
@@ -609,6 +630,12 @@ impl Supervisor {
     /// The expanded config, with `headersHelper`'s headers over the static ones.
     async fn resolve(&self, entry: &CatalogEntry) -> Result<ServerConfig, String> {
         let (mut config, _missing) = expand_config(&entry.config, &process_env);
+        if let Transport::Remote { url, .. } = &config.transport {
+            self.concealed.lock().expect("concealed lock").insert(
+                entry.name.clone(),
+                mcp_manager_core::secrets::url_secret_values(url),
+            );
+        }
         if let (Some(helper), Transport::Remote { url, headers, .. }) =
             (&entry.config.headers_helper, &mut config.transport)
         {

@@ -230,7 +230,41 @@ fn event_stream_parsing_rules() {
     ];
     for (rule, chunks, want) in cases {
         let mut parser = EventParser::default();
-        let got: Vec<Event> = chunks.into_iter().flat_map(|c| parser.feed(c)).collect();
+        let got: Vec<Event> = chunks
+            .into_iter()
+            .flat_map(|c| parser.feed(c).unwrap())
+            .collect();
         assert_eq!(got, want, "{rule}");
+    }
+}
+
+#[test]
+fn an_event_longer_than_the_limit_ends_the_stream_and_keeps_nothing() {
+    use mcp_manager_connect::sse::{EventParser, TooLong};
+    // One endless line, fed in pieces: refused as soon as it passes the limit.
+    let mut parser = EventParser::with_limit(1024);
+    let piece = [b'x'; 300];
+    let mut refused = None;
+    for i in 0..10 {
+        if let Err(err) = parser.feed(&piece) {
+            refused = Some((i, err));
+            break;
+        }
+    }
+    assert_eq!(
+        refused,
+        Some((3, TooLong(1024))),
+        "refused at the 4th piece (1200 bytes)"
+    );
+    // Many data lines of one event add up too.
+    let mut parser = EventParser::with_limit(1024);
+    let line = format!("data: {}\n", "y".repeat(200));
+    let fed: Result<Vec<_>, _> = (0..10).map(|_| parser.feed(line.as_bytes())).collect();
+    assert!(fed.is_err(), "one event of 2 KB of data lines");
+    // Heartbeats and events each under the limit go on for ever.
+    let mut parser = EventParser::with_limit(1024);
+    for _ in 0..1000 {
+        let events = parser.feed(b": ping\n\ndata: {}\n\n").unwrap();
+        assert_eq!(events.len(), 1);
     }
 }

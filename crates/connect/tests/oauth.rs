@@ -14,6 +14,7 @@ use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::secrets::SecretStore;
+use mcp_manager_core::Scope;
 use serde_json::json;
 use support::OAuthServer;
 
@@ -92,7 +93,9 @@ async fn a_logged_in_session_carries_the_token_and_a_revoked_one_turns_needs_aut
     let world =
         support::World::with_servers(json!({ name: {"type": "http", "url": server.url()} }));
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
-    let target = Target::of(name, &config, &server.url(), Arc::clone(&secrets)).unwrap();
+    let target = Target::of(name, &config, &server.url(), Arc::clone(&secrets))
+        .unwrap()
+        .from_entry(Scope::User, &world.locations.claude_json());
 
     let supervisor = started(&world, &secrets).await;
     assert_eq!(supervisor.statuses()[0].status.label(), "needs-auth");
@@ -208,7 +211,9 @@ async fn a_legacy_sse_server_takes_the_same_login_refresh_and_needs_auth() {
     let url = format!("http://localhost:{}/sse", server.port);
     let world = support::World::with_servers(json!({ name: {"type": "sse", "url": url} }));
     let config = ServerConfig::remote(TransportKind::Sse, url.clone(), vec![]);
-    let target = Target::of(name, &config, &url, Arc::clone(&secrets)).unwrap();
+    let target = Target::of(name, &config, &url, Arc::clone(&secrets))
+        .unwrap()
+        .from_entry(Scope::User, &world.locations.claude_json());
 
     let supervisor = started(&world, &secrets).await;
     assert_eq!(

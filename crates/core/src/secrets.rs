@@ -119,26 +119,107 @@ impl SecretStore for Keychain {
 }
 
 /// Whether a name (an argument, a header, a query parameter, an environment variable) says
-/// that its value is a secret: it holds `token`, `key`, `secret`, `password`, `passwd`,
-/// `auth` (`authorization`), `credential`, `cookie`, `session` or `private`, in any case.
-/// Used to mask values that no schema marks secret (an API key passed as a plain argument,
-/// `?api_key=` in a URL) and to keep such variables from a project's `headersHelper`.
+/// that its value is a secret: one of its words (split at `_`, `-`, `.` and camelCase) is
+/// `token`, `secret`, `password`, `passwd`, `passphrase`, `credential(s)`, `cookie`,
+/// `authorization`, `auth`, `apikey` or `key`, or it contains `password`, `secret` or `token`.
+/// `author`, `keys` and `monkey` are not secrets. Used to mask values that no schema marks
+/// secret (an API key passed as a plain argument, `?api_key=` in a URL) and to keep such
+/// variables from a project's `headersHelper`.
 pub fn name_says_secret(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    [
-        "token",
-        "key",
-        "secret",
-        "password",
-        "passwd",
-        "auth",
-        "credential",
-        "cookie",
-        "session",
-        "private",
-    ]
-    .iter()
-    .any(|word| lower.contains(word))
+    if ["password", "secret", "token"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return true;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        let boundary =
+            matches!(c, '_' | '-' | '.' | ' ') || (c.is_ascii_uppercase() && previous_lower);
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "passwd"
+                | "passphrase"
+                | "credential"
+                | "credentials"
+                | "cookie"
+                | "authorization"
+                | "auth"
+                | "apikey"
+                | "key"
+        )
+    })
+}
+
+/// The values of `url`'s query parameters whose names say secret (`?api_key=…`, `?token=…`):
+/// the texts to conceal wherever the URL, or an error that quotes it, is shown.
+pub fn url_secret_values(url: &str) -> Vec<String> {
+    let Some((_, query)) = url.split_once('?') else {
+        return Vec::new();
+    };
+    let query = query.split('#').next().unwrap_or_default();
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(name, value)| name_says_secret(name) && !value.is_empty())
+        .flat_map(|(_, value)| {
+            // As written, and as decoded: an error may quote either.
+            let decoded = percent_decode(value);
+            [value.to_string(), decoded]
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push(high * 16 + low);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `text` with every one of `secrets` (of 4 characters or more) replaced by `••••`.
+pub fn conceal_values(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_string();
+    for secret in secrets.iter().filter(|s| s.chars().count() >= 4) {
+        text = text.replace(secret.as_str(), "••••");
+    }
+    text
 }
 
 /// Claude Code's key for a server's credentials: `name|` + 16 hex digits of SHA-256 over
@@ -288,6 +369,59 @@ pub fn configured_store() -> (std::sync::Arc<dyn SecretStore>, Option<std::path:
 #[cfg(test)]
 mod unencrypted_file_tests {
     use super::*;
+
+    #[test]
+    fn secret_query_values_are_found_and_concealed() {
+        let url = "https://api.example/mcp?api_key=sk%2Dlive%2D1234&region=eu&token=&x";
+        let secrets = url_secret_values(url);
+        assert_eq!(
+            secrets,
+            vec!["sk%2Dlive%2D1234".to_string(), "sk-live-1234".to_string()]
+        );
+        assert_eq!(
+            conceal_values(
+                "GET https://api.example/mcp?api_key=sk%2Dlive%2D1234 failed: sk-live-1234",
+                &secrets
+            ),
+            "GET https://api.example/mcp?api_key=•••• failed: ••••"
+        );
+    }
+
+    #[test]
+    fn names_that_say_secret() {
+        for name in [
+            "api_key",
+            "apiKey",
+            "API_KEY",
+            "key",
+            "X-Api-Key",
+            "access_token",
+            "refreshToken",
+            "client_secret",
+            "password",
+            "DB_PASSWD",
+            "Authorization",
+            "auth",
+            "x-auth",
+            "credentials",
+            "cookie",
+            "GITHUB_TOKEN",
+        ] {
+            assert!(name_says_secret(name), "{name}");
+        }
+        for name in [
+            "author",
+            "keys",
+            "monkey",
+            "query",
+            "path",
+            "keyboard_layout",
+            "name",
+            "HOME",
+        ] {
+            assert!(!name_says_secret(name), "{name}");
+        }
+    }
 
     #[test]
     fn keeps_secrets_in_an_owner_only_file_and_forgets_them() {

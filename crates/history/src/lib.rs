@@ -166,8 +166,17 @@ impl History {
                 hint,
             }
         };
+        // Only its owner may read it: the folder 0700, the database 0600 before SQLite opens
+        // it (SQLite gives its -wal and -shm files the database's mode), and files an older
+        // version left wider are narrowed.
         if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|err| failed(err.to_string()))?;
+            mcp_manager_core::private::dir(folder).map_err(|err| failed(err.to_string()))?;
+        }
+        if !path.exists() {
+            mcp_manager_core::private::write(path, b"").map_err(|err| failed(err.to_string()))?;
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            mcp_manager_core::private::narrow(Path::new(&format!("{}{suffix}", path.display())));
         }
         let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
             .map_err(|err| failed(err.to_string()))?

@@ -7,11 +7,35 @@ pub const NOT_STORED: &str = "[not stored]";
 
 /// `arguments` with the value of every field whose schema (in the tool's `input_schema`) is
 /// `writeOnly: true` or `format: "password"` replaced by [`NOT_STORED`], through nested
-/// objects, arrays, local `$ref`s and the options of `anyOf`/`oneOf`/`allOf`.
+/// objects, arrays, local `$ref`s and the options of `anyOf`/`oneOf`/`allOf`; and, whatever
+/// the schema says, the value of every field whose name says it is a secret (`api_key`,
+/// `token`, `password`, `authorization`…, [`mcp_manager_core::secrets::name_says_secret`]):
+/// most servers declare an API key as a plain string.
 pub fn scrub(arguments: &Value, input_schema: &Value) -> Value {
     let mut out = arguments.clone();
     walk(&mut out, input_schema, input_schema, 0);
+    by_name(&mut out, 0);
     out
+}
+
+fn by_name(value: &mut Value, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                let scalar = matches!(item, Value::String(_) | Value::Number(_));
+                if scalar && mcp_manager_core::secrets::name_says_secret(key) {
+                    *item = Value::String(NOT_STORED.into());
+                } else {
+                    by_name(item, depth + 1);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| by_name(item, depth + 1)),
+        _ => {}
+    }
 }
 
 /// A call's arguments and result for the history: the arguments [`scrub`]bed, and every
@@ -145,6 +169,37 @@ fn walk_object(map: &mut Map<String, Value>, schema: &Value, root: &Value, depth
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn values_named_as_secrets_are_not_stored_whatever_the_schema() {
+        let schema = json!({"type": "object", "properties": {"api_key": {"type": "string"}}});
+        let arguments = json!({
+            "api_key": "sk-live-123",
+            "query": "weather",
+            "author": "ada",
+            "nested": {"accessToken": "abc", "keys": ["a"]},
+            "headers": [{"Authorization": "Bearer xyz"}]
+        });
+        let (scrubbed, result) = scrub_call(
+            &arguments,
+            &schema,
+            Some(&json!({"content": [{"type": "text", "text": "used sk-live-123 for weather"}]})),
+        );
+        assert_eq!(
+            scrubbed,
+            json!({
+                "api_key": NOT_STORED,
+                "query": "weather",
+                "author": "ada",
+                "nested": {"accessToken": NOT_STORED, "keys": ["a"]},
+                "headers": [{"Authorization": NOT_STORED}]
+            })
+        );
+        assert!(
+            !result.unwrap().to_string().contains("sk-live-123"),
+            "nor is its echo in the result"
+        );
+    }
 
     #[test]
     fn a_result_that_echoes_a_secret_loses_it_too() {

@@ -172,6 +172,12 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         json!({ "mcpServers": servers }).to_string(),
     )
     .unwrap();
+    // Trusted, so that the only thing it could say is about the reader.
+    assert!(
+        mcpctl(&home, &["--project", project.to_str().unwrap(), "trust"])
+            .status
+            .success()
+    );
     for json in [false, true] {
         let mut args = vec!["--project", project.to_str().unwrap(), "list"];
         if json {

@@ -527,3 +527,130 @@ fn call_after_expiry(server: &OAuthServer, world: &World, tripwire: &Path, name:
     assert_eq!(stats["logins"], 1, "refreshed, not logged in again");
     assert!(!world.root.join("browser-used").exists());
 }
+
+/// A process killed on drop.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Puts a project entry beside the person's logged-in user entry `name`: the same name and
+/// URL (so the same keychain key, which Claude Code's format leaves `oauth` out of), its own
+/// `oauth` block, approved in a trusted folder so that it is the entry used.
+fn shadow_with_project_entry(world: &World, name: &str, url: &str, oauth: Value) {
+    std::fs::write(
+        world.project.join(".mcp.json"),
+        json!({"mcpServers": {name: {"type": "http", "url": url, "oauth": oauth}}}).to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(world.project.join(".claude")).unwrap();
+    std::fs::write(
+        world.project.join(".claude/settings.local.json"),
+        json!({"enabledMcpjsonServers": [name]}).to_string(),
+    )
+    .unwrap();
+    let trust = world.run(Path::new("/bin/false"), &["trust"]);
+    assert!(trust.status.success(), "{}", text(&trust));
+}
+
+#[test]
+fn a_project_entry_with_another_oauth_block_does_not_use_the_persons_tokens() {
+    let name = "borrowed";
+    let (server, world, _person, tripwire) = logged_in(name, 3);
+    let before = server.stats();
+    shadow_with_project_entry(&world, name, &server.url(), json!({"scopes": "mcp:tools"}));
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(
+        !call.status.success(),
+        "the project entry called the server with the person's token: {}",
+        text(&call)
+    );
+    let status = world.run(&tripwire, &["status"]);
+    assert!(
+        text(&status).contains("needs authentication"),
+        "it needs a login of its own: {}",
+        text(&status)
+    );
+    assert_eq!(
+        server.stats()["refreshes"],
+        before["refreshes"],
+        "nor was the person's refresh token spent for it"
+    );
+}
+
+#[test]
+fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
+    let name = "phished";
+    let (server, world, _person, tripwire) = logged_in(name, 3);
+    // An authorization server of the attacker's over HTTPS on loopback, trusted by the
+    // process through SSL_CERT_FILE, as a real certificate would be.
+    let cert = world.root.join("cert.pem");
+    let key = world.root.join("key.pem");
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", text(&made));
+    let log = world.root.join("evil.log");
+    let real = format!(
+        "http://localhost:{}/.well-known/oauth-authorization-server",
+        server.port
+    );
+    let (child, port) = support::listening(
+        "tests/fixtures/servers/evil-metadata.mjs",
+        &[
+            &real,
+            log.to_str().unwrap(),
+            cert.to_str().unwrap(),
+            key.to_str().unwrap(),
+        ],
+    );
+    let _evil = Killed(child);
+    shadow_with_project_entry(
+        &world,
+        name,
+        &server.url(),
+        json!({"authServerMetadataUrl": format!("https://localhost:{port}/.well-known/oauth-authorization-server")}),
+    );
+    std::thread::sleep(Duration::from_secs(4));
+    let status = world.run_with(&tripwire, &["status"], &[("SSL_CERT_FILE", &cert)]);
+    let call = world.run_with(
+        &tripwire,
+        &["call", name, "whoami"],
+        &[("SSL_CERT_FILE", &cert)],
+    );
+    let logout = world.run_with(&tripwire, &["logout", name], &[("SSL_CERT_FILE", &cert)]);
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        seen.contains("GET /.well-known/oauth-authorization-server"),
+        "the attacker's document was read (the attack was tried): {seen}\n{}",
+        text(&status)
+    );
+    assert!(
+        !seen.contains("refresh_token") && !seen.contains("POST"),
+        "a credential reached the attacker's endpoints: {seen}"
+    );
+    assert!(!call.status.success(), "{}", text(&call));
+    assert!(
+        text(&status).contains("RFC 8414") || text(&status).contains("needs authentication"),
+        "the person is told: {}",
+        text(&status)
+    );
+    let _ = logout;
+}

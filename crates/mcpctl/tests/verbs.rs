@@ -74,6 +74,9 @@ fn add_get_disable_enable_approve_reject_remove() {
         json!({"type": "stdio", "command": "node", "args": ["s.js"], "env": {}})
     );
 
+    // In a folder not trusted, approving asks for trust first.
+    assert_eq!(w.json(&["approve", "srv"]).1["error"]["code"], "untrusted");
+    assert_eq!(w.json(&["trust"]).0, Some(0));
     assert_eq!(
         w.json(&["approve", "srv"]).1,
         json!({"name": "srv", "approval": "approved"})

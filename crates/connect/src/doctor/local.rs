@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use mcp_manager_core::config::entry::{ServerConfig, Transport};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
 use super::{session, Check, Checks};
@@ -336,13 +336,12 @@ impl Talk {
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let mut line = String::new();
-            let read = tokio::time::timeout_at(deadline, self.stdout.read_line(&mut line)).await;
-            match read {
+            let read = tokio::time::timeout_at(deadline, read_bounded_line(&mut self.stdout)).await;
+            let line = match read {
                 Err(_) => return Answer::Silent,
-                Ok(Err(_)) | Ok(Ok(0)) => return Answer::Closed,
-                Ok(Ok(_)) => {}
-            }
+                Ok(Err(_)) | Ok(Ok(None)) => return Answer::Closed,
+                Ok(Ok(Some(line))) => line,
+            };
             let text = line.trim_end();
             if text.is_empty() {
                 continue;
@@ -435,5 +434,50 @@ async fn end(child: &mut Child, pid: Option<u32>) {
         .is_err()
     {
         let _ = child.kill().await;
+    }
+}
+
+/// One line of a server's stdout, read at most [`crate::connection::MAX_MESSAGE`] bytes long:
+/// `None` at the end of the stream or when a line is longer (an endless line must not take the
+/// app's memory; the session could not go on in step anyway).
+async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+) -> std::io::Result<Option<String>> {
+    read_line_within(reader, crate::connection::MAX_MESSAGE).await
+}
+
+async fn read_line_within<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+) -> std::io::Result<Option<String>> {
+    use tokio::io::AsyncBufReadExt;
+    let mut line = Vec::new();
+    let mut limited = reader.take(limit as u64 + 1);
+    let read = limited.read_until(b'\n', &mut line).await?;
+    if read == 0 || line.len() > limit {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_endless_line_is_given_up_at_the_limit() {
+        let endless = tokio::io::repeat(b'x');
+        let mut reader = tokio::io::BufReader::new(endless);
+        assert_eq!(read_line_within(&mut reader, 4096).await.unwrap(), None);
+        let mut short = tokio::io::BufReader::new(&b"{\"a\":1}\nrest"[..]);
+        assert_eq!(
+            read_line_within(&mut short, 4096).await.unwrap().as_deref(),
+            Some("{\"a\":1}\n")
+        );
+        assert_eq!(
+            read_line_within(&mut short, 4096).await.unwrap().as_deref(),
+            Some("rest")
+        );
+        assert_eq!(read_line_within(&mut short, 4096).await.unwrap(), None);
     }
 }

@@ -179,10 +179,25 @@ pub async fn examine(
         }
     }
     let healthy = checks.0.iter().all(|c| c.verdict != Verdict::Failed);
+    // The evidence quotes URLs and errors: never with a secret query value in them.
+    let secrets = match &expanded.transport {
+        Transport::Remote { url, .. } => mcp_manager_core::secrets::url_secret_values(url),
+        Transport::Stdio { .. } => Vec::new(),
+    };
+    let conceal = |text: &str| mcp_manager_core::secrets::conceal_values(text, &secrets);
+    let checks = checks
+        .0
+        .into_iter()
+        .map(|mut check| {
+            check.evidence = check.evidence.iter().map(|e| conceal(e)).collect();
+            check.next = check.next.as_deref().map(conceal);
+            check
+        })
+        .collect();
     Ok(Checkup {
         server: name.to_string(),
         transport,
-        checks: checks.0,
+        checks,
         healthy,
     })
 }

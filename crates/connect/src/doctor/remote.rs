@@ -194,7 +194,7 @@ pub(crate) async fn examine(
                 title,
                 vec![format!("{status} ({content_type})")],
             ));
-            let target = stored_target(name, raw, url).await;
+            let target = stored_target(name, raw, url, locations).await;
             connect_session(checks, name, config, locations, target.as_ref()).await
         }
         401 | 403 => {
@@ -346,9 +346,18 @@ fn describe_certificate(der: &[u8]) -> Vec<String> {
 }
 
 /// The OAuth target of a remote entry, when a token is stored for it.
-async fn stored_target(name: &str, raw: &ServerConfig, url: &str) -> Option<crate::oauth::Target> {
+async fn stored_target(
+    name: &str,
+    raw: &ServerConfig,
+    url: &str,
+    locations: &Locations,
+) -> Option<crate::oauth::Target> {
     let (store, _) = mcp_manager_core::secrets::configured_store();
-    let target = crate::oauth::Target::of(name, raw, url, store)?;
+    let mut target = crate::oauth::Target::of(name, raw, url, store)?;
+    if let Some(entry) = mcp_manager_core::config::catalog::Catalog::load(locations).effective(name)
+    {
+        target = target.from_entry(entry.scope, &entry.path);
+    }
     target
         .secrets
         .has_tokens()
@@ -525,7 +534,7 @@ async fn oauth(
     }
 
     let title = "A token is stored";
-    let Some(target) = stored_target(name, raw, url).await else {
+    let Some(target) = stored_target(name, raw, url, locations).await else {
         checks.push(Check::failed(
             "token",
             title,

@@ -92,87 +92,169 @@ impl Loopback {
         self.cancel.clone()
     }
 
-    /// Waits for the request to `/callback`, answers it, and returns its URL.
-    async fn receive(&self) -> Result<String, OAuthError> {
+    /// Waits for the redirect of this login to `/callback`, answers it, and returns its URL.
+    ///
+    /// Any local program can send requests to the listener, so it believes only the redirect
+    /// that carries this login's `state` (RFC 6749 §10.12): a request without it, or with
+    /// another, is answered 400 and the listener goes on waiting; an `error=` counts only with
+    /// the right `state` too. Connections are served at once each on its own task, with
+    /// [`HEADER_DEADLINE`] to send their headers, so a connection left open holds up nothing.
+    async fn receive(&self, state: Option<&str>) -> Result<String, OAuthError> {
+        let (arrived, mut arrivals) = tokio::sync::mpsc::channel(16);
         loop {
-            let (mut stream, _) = self
-                .listener
-                .accept()
-                .await
-                .map_err(|err| OAuthError::Callback(err.to_string()))?;
-            let mut buffer = vec![0u8; 16 * 1024];
-            let mut read = 0;
-            // The request line and headers; the redirect is a GET with no body.
-            while read < buffer.len() {
-                let n = match tokio::time::timeout(
-                    Duration::from_secs(10),
-                    stream.read(&mut buffer[read..]),
-                )
-                .await
-                {
-                    Ok(Ok(n)) => n,
-                    _ => 0,
-                };
-                if n == 0 {
-                    break;
+            tokio::select! {
+                accepted = self.listener.accept() => {
+                    let (stream, _) = accepted.map_err(|err| OAuthError::Callback(err.to_string()))?;
+                    let arrived = arrived.clone();
+                    tokio::spawn(async move {
+                        if let Ok(Some(request)) = tokio::time::timeout(HEADER_DEADLINE, read_request_line(stream)).await {
+                            let _ = arrived.send(request).await;
+                        }
+                    });
                 }
-                read += n;
-                if buffer[..read].windows(4).any(|w| w == b"\r\n\r\n") {
-                    break;
+                Some((mut stream, target)) = arrivals.recv() => {
+                    match self.judge(&target, state) {
+                        Verdict::NotHere => {
+                            answer(&mut stream, "404 Not Found", None).await;
+                        }
+                        Verdict::Foreign => {
+                            let page = PAGE.replace("{title}", "Not this login").replace(
+                                "{text}",
+                                "This request does not belong to the login in progress, so it was ignored. Finish the login in the tab MCP Manager opened.",
+                            );
+                            answer(&mut stream, "400 Bad Request", Some(&page)).await;
+                        }
+                        Verdict::Refused(reason) => {
+                            let page = PAGE.replace("{title}", "Login failed").replace(
+                                "{text}",
+                                &format!(
+                                    "The server refused the login ({}). Return to MCP Manager to try again.",
+                                    html_escape(&reason)
+                                ),
+                            );
+                            answer(&mut stream, "200 OK", Some(&page)).await;
+                            return Err(OAuthError::Refused(reason));
+                        }
+                        Verdict::Ours(url) => {
+                            let page = PAGE.replace("{title}", "Logged in").replace(
+                                "{text}",
+                                "You are logged in. You can close this tab and return to MCP Manager.",
+                            );
+                            answer(&mut stream, "200 OK", Some(&page)).await;
+                            return Ok(url);
+                        }
+                    }
                 }
             }
-            let request = String::from_utf8_lossy(&buffer[..read]);
-            let target = request
-                .lines()
-                .next()
-                .and_then(|line| line.strip_prefix("GET "))
-                .and_then(|rest| rest.split(' ').next())
-                .unwrap_or("");
-            if !target.starts_with("/callback") {
-                let _ = stream
-                    .write_all(
-                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                    )
-                    .await;
-                continue;
-            }
-            let url = format!("http://localhost:{}{target}", self.port);
-            let refused = url::Url::parse(&url).ok().and_then(|parsed| {
-                let get = |key: &str| {
-                    parsed
-                        .query_pairs()
-                        .find(|(k, _)| k == key)
-                        .map(|(_, v)| v.into_owned())
-                };
-                get("error").map(|error| match get("error_description") {
+        }
+    }
+
+    /// What a request to the listener is, given the `state` this login sent.
+    fn judge(&self, target: &str, state: Option<&str>) -> Verdict {
+        if !(target == "/callback" || target.starts_with("/callback?")) {
+            return Verdict::NotHere;
+        }
+        let url = format!("{}{}", self.origin(), target);
+        let Ok(parsed) = url::Url::parse(&url) else {
+            return Verdict::Foreign;
+        };
+        let get = |key: &str| {
+            parsed
+                .query_pairs()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.into_owned())
+        };
+        if state.is_some_and(|state| get("state").as_deref() != Some(state)) {
+            return Verdict::Foreign;
+        }
+        match get("error") {
+            Some(error) => {
+                let reason = match get("error_description") {
                     Some(description) => format!("{error}: {description}"),
                     None => error,
-                })
-            });
-            let page = match &refused {
-                None => PAGE.replace("{title}", "Logged in").replace(
-                    "{text}",
-                    "You are logged in. You can close this tab and return to MCP Manager.",
-                ),
-                Some(reason) => PAGE.replace("{title}", "Login failed").replace(
-                    "{text}",
-                    &format!(
-                        "The server refused the login ({}). Return to MCP Manager to try again.",
-                        html_escape(reason)
-                    ),
-                ),
-            };
-            let response = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
-                page.len()
-            );
-            let _ = stream.write_all(response.as_bytes()).await;
-            let _ = stream.shutdown().await;
-            return match refused {
-                None => Ok(url),
-                Some(reason) => Err(OAuthError::Refused(reason)),
-            };
+                };
+                Verdict::Refused(reason)
+            }
+            None => Verdict::Ours(url),
         }
+    }
+
+    /// `http://127.0.0.1:PORT`: the address the listener really has (RFC 8252 §8.3 prefers
+    /// the loopback IP literal to `localhost`, which may resolve elsewhere).
+    fn origin(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// How long a connection to the login listener has to send its request line and headers.
+pub const HEADER_DEADLINE: Duration = Duration::from_secs(5);
+
+enum Verdict {
+    /// Not `/callback`.
+    NotHere,
+    /// A callback without this login's `state`.
+    Foreign,
+    /// This login's callback with an `error`: why.
+    Refused(String),
+    /// This login's callback.
+    Ours(String),
+}
+
+/// Reads a request's line and headers (up to 16 KiB); its target, with the stream to answer.
+async fn read_request_line(
+    mut stream: tokio::net::TcpStream,
+) -> Option<(tokio::net::TcpStream, String)> {
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut read = 0;
+    while read < buffer.len() {
+        let n = stream.read(&mut buffer[read..]).await.ok()?;
+        if n == 0 {
+            break;
+        }
+        read += n;
+        if buffer[..read].windows(4).any(|w| w == b"\r\n\r\n") {
+            break;
+        }
+    }
+    let request = String::from_utf8_lossy(&buffer[..read]);
+    let target = request
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("GET "))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or("")
+        .to_string();
+    Some((stream, target))
+}
+
+async fn answer(stream: &mut tokio::net::TcpStream, status: &str, page: Option<&str>) {
+    let page = page.unwrap_or("");
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+        page.len()
+    );
+    let _ = stream.write_all(response.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+/// A login page must be a web page: `https`, or `http` on the loopback interface. Anything
+/// else from the server's metadata (`file:`, `javascript:`, a custom scheme that starts a
+/// program) is never handed to the system's opener or printed as a link to follow.
+pub fn check_login_page(url: &str) -> Result<(), OAuthError> {
+    let parsed = url::Url::parse(url).map_err(|err| {
+        OAuthError::Config(format!("the login page address is not a URL ({err})"))
+    })?;
+    let loopback = parsed.host().is_some_and(|host| match host {
+        url::Host::Domain(name) => name == "localhost",
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    });
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        scheme => Err(OAuthError::Config(format!(
+            "the authorization server's login page is a {scheme}: address, not https (or http on this computer); it was not opened. Its metadata is wrong or hostile: tell its operator"
+        ))),
     }
 }
 
@@ -190,10 +272,17 @@ fn html_escape(text: &str) -> String {
 #[async_trait]
 impl Browser for Loopback {
     fn redirect_uri(&self) -> String {
-        format!("http://localhost:{}/callback", self.port)
+        format!("{}/callback", self.origin())
     }
 
     async fn authorize(&self, url: &str, recorder: &Recorder) -> Result<String, OAuthError> {
+        check_login_page(url)?;
+        let state = url::Url::parse(url).ok().and_then(|parsed| {
+            parsed
+                .query_pairs()
+                .find(|(k, _)| k == "state")
+                .map(|(_, v)| v.into_owned())
+        });
         // A browser that does not open is no reason to give up: the person can copy the URL.
         let opened = match self.opener {
             Opener::System => {
@@ -212,7 +301,7 @@ impl Browser for Loopback {
             opened,
         });
         tokio::select! {
-            received = tokio::time::timeout(self.timeout, self.receive()) => {
+            received = tokio::time::timeout(self.timeout, self.receive(state.as_deref())) => {
                 received.map_err(|_| OAuthError::TimedOut(self.timeout))?
             }
             _ = self.cancel.cancelled() => Err(OAuthError::Cancelled),
@@ -298,7 +387,10 @@ mod tests {
     async fn the_redirect_gets_a_success_page_and_its_url_is_returned() {
         let browser = listening().await;
         let redirect = browser.redirect_uri();
-        assert!(redirect.starts_with("http://localhost:") && redirect.ends_with("/callback"));
+        assert!(
+            redirect.starts_with("http://127.0.0.1:") && redirect.ends_with("/callback"),
+            "the address really bound (RFC 8252 §8.3): {redirect}"
+        );
         let visited = tokio::spawn(async move {
             // A stray request first (a favicon) does not end the wait.
             let base = redirect.trim_end_matches("/callback").to_string();
@@ -313,7 +405,7 @@ mod tests {
             visit(&format!("{redirect}?code=abc&state=xyz")).await
         });
         let url = browser
-            .authorize("https://as.example/authorize", &recorder())
+            .authorize("https://as.example/authorize?state=xyz", &recorder())
             .await
             .unwrap();
         assert!(url.ends_with("/callback?code=abc&state=xyz"), "{url}");
@@ -335,7 +427,7 @@ mod tests {
             .await
         });
         let err = browser
-            .authorize("https://as.example/authorize", &recorder())
+            .authorize("https://as.example/authorize?state=x", &recorder())
             .await
             .unwrap_err();
         assert!(
@@ -347,6 +439,80 @@ mod tests {
             page.contains("Login failed") && page.contains("&lt;b&gt;nope"),
             "escaped: {page}"
         );
+    }
+
+    #[tokio::test]
+    async fn forged_callbacks_and_silent_connections_do_not_end_or_stall_the_login() {
+        let browser = listening().await;
+        let redirect = browser.redirect_uri();
+        let port = url::Url::parse(&redirect).unwrap().port().unwrap();
+        let forged = tokio::spawn(async move {
+            // A connection that never sends its headers, held open the whole time.
+            let silent = tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .unwrap();
+            // A local program forging an error, then a code, without this login's state.
+            let error = visit(&format!("{redirect}?error=access_denied")).await;
+            let wrong = visit(&format!("{redirect}?code=stolen&state=guess")).await;
+            let none = visit(&format!("{redirect}?code=stolen")).await;
+            // Then the person's real redirect.
+            let real = visit(&format!("{redirect}?code=real&state=s3")).await;
+            drop(silent);
+            (error, wrong, none, real)
+        });
+        let started = std::time::Instant::now();
+        let url = browser
+            .authorize(
+                "https://as.example/authorize?client_id=c&state=s3",
+                &recorder(),
+            )
+            .await
+            .unwrap();
+        assert!(url.ends_with("?code=real&state=s3"), "{url}");
+        assert!(
+            started.elapsed() < HEADER_DEADLINE,
+            "the silent connection held nothing up"
+        );
+        let (error, wrong, none, real) = forged.await.unwrap();
+        for page in [error, wrong, none] {
+            assert!(
+                page.starts_with("HTTP/1.1 400") && page.contains("does not belong to the login"),
+                "{page}"
+            );
+        }
+        assert!(real.contains("Logged in"), "{real}");
+    }
+
+    #[test]
+    fn only_web_pages_are_login_pages() {
+        for url in [
+            "https://as.example/authorize?x=1",
+            "http://127.0.0.1:8080/authorize",
+            "http://localhost/authorize",
+            "http://[::1]:9/authorize",
+        ] {
+            assert!(check_login_page(url).is_ok(), "{url}");
+        }
+        for url in [
+            "file:///etc/passwd?response_type=code",
+            "javascript:alert(1)",
+            "http://as.example/authorize",
+            "vscode://evil/authorize",
+            "smb://host/share",
+            "not a url",
+        ] {
+            assert!(check_login_page(url).is_err(), "{url}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_login_page_of_another_scheme_is_never_opened() {
+        let browser = listening().await;
+        let err = browser
+            .authorize("file:///etc/passwd?response_type=code&state=s", &recorder())
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("file: address"), "{err}");
     }
 
     #[tokio::test]

@@ -38,6 +38,13 @@ pub fn is_machine(target: &Target) -> bool {
 /// rmcp's exchanges hold a non-`Send` form encoder across an await, so the work runs on a
 /// blocking thread of the same runtime: callers (the supervisor's pools) can stay `Send`.
 pub async fn obtain(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
+    // A machine grant sends the client secret, key or ID token kept under this key: never for
+    // another entry than the one they were used for.
+    if let Some(why) = target.foreign().await? {
+        return Err(OAuthError::Config(format!(
+            "the client credentials in the keychain are not sent for this entry: {why}; log out of that entry, then store them again for this one"
+        )));
+    }
     let target = target.clone();
     let recorder = recorder.clone();
     let runtime = tokio::runtime::Handle::current();
@@ -90,7 +97,8 @@ fn algorithm(name: Option<&str>) -> Result<JwtSigningAlgorithm, OAuthError> {
 async fn client_credentials(target: &Target, recorder: &Recorder) -> Result<Granted, OAuthError> {
     let mut manager = manager(&target.url, &target.secrets, recorder).await?;
     let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
-    manager.set_metadata(metadata);
+    manager.set_metadata(metadata.clone());
+    target.bind(&metadata).await?;
     let client_id = client_id(target)?;
     let scopes = target.oauth.scopes.clone().unwrap_or_default();
     let resource = Some(target.url.clone());
@@ -157,8 +165,10 @@ async fn cross_app(target: &Target, recorder: &Recorder) -> Result<Granted, OAut
         Some("client_secret_post") => EmaClientAuthentication::ClientSecretPost(secret),
         _ => EmaClientAuthentication::ClientSecretBasic(secret),
     };
-    let resource_as = EmaAuthorizationServer::new(issuer, metadata.token_endpoint, &client_id)
-        .with_client_authentication(authentication);
+    target.bind(&metadata).await?;
+    let resource_as =
+        EmaAuthorizationServer::new(issuer, metadata.token_endpoint.clone(), &client_id)
+            .with_client_authentication(authentication);
     let id_token = required(target, ID_TOKEN, "identity-provider ID token").await?;
     let http = super::recording(recorder)?;
     let mut request =

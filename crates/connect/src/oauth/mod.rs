@@ -65,6 +65,9 @@ pub struct Target {
     /// The server's URL, `${VAR}`-expanded.
     pub url: String,
     pub oauth: OAuthConfig,
+    /// The entry this is: its scope and file ([`Target::from_entry`]). Credentials obtained
+    /// for one entry are not used for another that has the same keychain key.
+    pub origin: String,
     /// Where this server's tokens, registration and client secret are kept.
     pub secrets: ServerSecrets,
 }
@@ -81,7 +84,72 @@ impl Target {
         matches!(raw.transport, Transport::Remote { .. }).then(|| Target {
             url: url.to_string(),
             oauth: raw.oauth.clone().unwrap_or_default(),
+            origin: String::new(),
             secrets: ServerSecrets::new(secrets, server_key(name, raw)),
+        })
+    }
+}
+
+impl Target {
+    /// Names the configuration entry this target is: `scope` and the file it is written in.
+    pub fn from_entry(mut self, scope: mcp_manager_core::Scope, file: &std::path::Path) -> Self {
+        self.origin = format!("the {} scope ({})", scope.as_str(), file.display());
+        self
+    }
+
+    /// Where credentials obtained now, from `metadata`, may be used.
+    fn binding(&self, metadata: &AuthorizationMetadata) -> store::Binding {
+        store::Binding {
+            issuer: metadata.issuer.clone(),
+            token_endpoint: metadata.token_endpoint.clone(),
+            metadata_url: self.oauth.auth_server_metadata_url.clone(),
+            oauth: self.oauth_fingerprint(),
+            origin: self.origin.clone(),
+        }
+    }
+
+    /// Records that the credentials just stored were obtained from `metadata` for this entry.
+    pub(crate) async fn bind(&self, metadata: &AuthorizationMetadata) -> Result<(), OAuthError> {
+        Ok(self.secrets.save_binding(&self.binding(metadata)).await?)
+    }
+
+    /// Whether what the keychain holds under this key (tokens, registration, client secret)
+    /// was obtained for another entry than this one, and which: such secrets are not sent.
+    pub(crate) async fn foreign(&self) -> Result<Option<String>, OAuthError> {
+        let probe = store::Binding {
+            issuer: None,
+            token_endpoint: String::new(),
+            metadata_url: None,
+            oauth: self.oauth_fingerprint(),
+            origin: self.origin.clone(),
+        };
+        Ok(self
+            .secrets
+            .binding()
+            .await?
+            .and_then(|bound| bound.other_entry(&probe)))
+    }
+
+    fn oauth_fingerprint(&self) -> String {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(format!("{:?}", self.oauth).as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Why the stored credentials may not be used with `metadata` for this entry, if not:
+    /// refreshing, revoking or exchanging them anywhere else would hand them to whoever
+    /// wrote the other entry. Credentials stored without a binding (before it was kept) are
+    /// not used either: a new login binds them.
+    pub(crate) async fn refusal(
+        &self,
+        metadata: &AuthorizationMetadata,
+    ) -> Result<Option<String>, OAuthError> {
+        Ok(match self.secrets.binding().await? {
+            Some(bound) => bound.refuses(&self.binding(metadata)),
+            None => Some(
+                "they were stored before MCP Manager recorded where they may be used; log in again"
+                    .into(),
+            ),
         })
     }
 }
@@ -177,9 +245,49 @@ async fn configured_metadata(
     if !status.is_success() {
         return Err(OAuthError::Config(format!("{url}: HTTP {status}")));
     }
-    serde_json::from_slice(&body).map_err(|err| {
+    let metadata: AuthorizationMetadata = serde_json::from_slice(&body).map_err(|err| {
         OAuthError::Config(format!("{url} is not authorization server metadata: {err}"))
-    })
+    })?;
+    check_issuer(url, metadata.issuer.as_deref())?;
+    Ok(metadata)
+}
+
+/// RFC 8414 §3.3: the metadata's `issuer` must be the one whose well-known URL it was read
+/// from. A document anywhere that claims someone else's issuer (to borrow their tokens) is
+/// refused. The well-known URL is the issuer with `/.well-known/oauth-authorization-server`
+/// or `/.well-known/openid-configuration` inserted after its host, or (OpenID Connect
+/// Discovery) appended to its path.
+pub(crate) fn check_issuer(url: &str, issuer: Option<&str>) -> Result<(), OAuthError> {
+    let Some(issuer) = issuer else {
+        return Err(OAuthError::Config(format!(
+            "{url} names no issuer: its metadata cannot be checked (RFC 8414 §3.3), so it is not used"
+        )));
+    };
+    let wanted = well_known_urls(issuer);
+    if wanted.iter().any(|w| w == url.trim_end_matches('/')) {
+        return Ok(());
+    }
+    Err(OAuthError::Config(format!(
+        "{url} claims the issuer {issuer}, whose metadata is not published there (RFC 8414 §3.3): it is not used, and no credential is sent to it"
+    )))
+}
+
+fn well_known_urls(issuer: &str) -> Vec<String> {
+    let Ok(parsed) = url::Url::parse(issuer) else {
+        return Vec::new();
+    };
+    let origin = parsed.origin().ascii_serialization();
+    let path = parsed.path().trim_end_matches('/');
+    [
+        "/.well-known/oauth-authorization-server",
+        "/.well-known/openid-configuration",
+    ]
+    .iter()
+    .map(|suffix| format!("{origin}{suffix}{path}"))
+    .chain(std::iter::once(format!(
+        "{origin}{path}/.well-known/openid-configuration"
+    )))
+    .collect()
 }
 
 /// Where the authorization server's metadata comes from: `oauth.authServerMetadataUrl` when
@@ -328,9 +436,12 @@ async fn login_recorded(
     if !wanted.is_empty() {
         request = request.with_scopes(wanted.clone());
     }
+    // What the keychain holds for another entry with the same key is not sent for this one:
+    // this login registers its own client (and its success binds the new credentials here).
+    let foreign = target.foreign().await?.is_some();
     if let Some(client_id) = &target.oauth.client_id {
         request = request.with_preregistered_client(client_id);
-        if let Some(secret) = target.secrets.client_secret().await? {
+        if let Some(secret) = target.secrets.client_secret().await?.filter(|_| !foreign) {
             request = request.with_client_secret(secret.expose());
         }
     } else if let Some(url) = target
@@ -342,7 +453,10 @@ async fn login_recorded(
         request = request.with_client_metadata_url(url);
     } else {
         let kept = target.secrets.registration().await?.filter(|registration| {
-            registration.redirect_uri == redirect_uri && registration.issuer == metadata.issuer
+            !foreign
+                && registration.redirect_uri == redirect_uri
+                && registration.issuer == metadata.issuer
+                && registration.token_endpoint.as_deref() == Some(metadata.token_endpoint.as_str())
         });
         let registration = match kept {
             Some(registration) => registration,
@@ -361,6 +475,7 @@ async fn login_recorded(
                     client_secret: config.client_secret,
                     redirect_uri: redirect_uri.clone(),
                     issuer: metadata.issuer.clone(),
+                    token_endpoint: Some(metadata.token_endpoint.clone()),
                 };
                 target.secrets.save_registration(&registration).await?;
                 registration
@@ -409,6 +524,7 @@ async fn login_recorded(
         recorder.fail_last(trace::Step::Callback, err.to_string());
         return Err(err.into());
     }
+    target.bind(&metadata).await?;
     use oauth2::TokenResponse;
     let (client_id, token) = session.get_credentials().await?;
     let scopes = token
@@ -455,7 +571,15 @@ pub async fn authorized<C>(
     }
     let recorder = journal(target).begin(TraceKind::Connect);
     let mut manager = manager(&target.url, &target.secrets, &recorder).await?;
-    manager.set_metadata(discover(&manager, &target.oauth, &target.url, None, &recorder).await?);
+    let metadata = discover(&manager, &target.oauth, &target.url, None, &recorder).await?;
+    if let Some(why) = target.refusal(&metadata).await? {
+        // Not sent, not refreshed: the server's 401 then asks for a login of this entry.
+        recorder.set_phase(Phase::Failed {
+            message: format!("the stored login was not used: {why}"),
+        });
+        return Ok(None);
+    }
+    manager.set_metadata(metadata);
     if !manager.initialize_from_store().await? {
         return Ok(None);
     }
@@ -520,6 +644,10 @@ async fn revoke(
     };
     let manager = manager(&target.url, &target.secrets, recorder).await?;
     let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
+    if target.refusal(&metadata).await?.is_some() {
+        // Revoking sends the tokens themselves: only where they were issued.
+        return Ok(false);
+    }
     let Some(endpoint) = metadata
         .additional_fields
         .get("revocation_endpoint")
@@ -651,12 +779,69 @@ mod tests {
     }
 
     #[test]
+    fn configured_metadata_must_name_the_issuer_it_was_published_for() {
+        let ok = [
+            (
+                "https://as.example/.well-known/oauth-authorization-server",
+                "https://as.example",
+            ),
+            (
+                "https://as.example/.well-known/oauth-authorization-server",
+                "https://as.example/",
+            ),
+            (
+                "https://as.example/.well-known/oauth-authorization-server/t1",
+                "https://as.example/t1",
+            ),
+            (
+                "https://as.example/.well-known/openid-configuration/t1",
+                "https://as.example/t1",
+            ),
+            (
+                "https://as.example/t1/.well-known/openid-configuration",
+                "https://as.example/t1",
+            ),
+        ];
+        for (url, issuer) in ok {
+            assert!(
+                check_issuer(url, Some(issuer)).is_ok(),
+                "{url} for {issuer}"
+            );
+        }
+        let refused = [
+            // Someone else's issuer, claimed from the attacker's host.
+            (
+                "https://evil.example/.well-known/oauth-authorization-server",
+                Some("https://as.example"),
+            ),
+            // The right host, another tenant.
+            (
+                "https://as.example/.well-known/oauth-authorization-server/t2",
+                Some("https://as.example/t1"),
+            ),
+            // Not a well-known URL at all.
+            (
+                "https://as.example/metadata.json",
+                Some("https://as.example"),
+            ),
+            (
+                "https://as.example/.well-known/oauth-authorization-server",
+                None,
+            ),
+        ];
+        for (url, issuer) in refused {
+            assert!(check_issuer(url, issuer).is_err(), "{url} for {issuer:?}");
+        }
+    }
+
+    #[test]
     fn debug_never_shows_a_registration_secret() {
         let registration = Registration {
             client_id: "id-1".into(),
             client_secret: Some("s3cret-value".into()),
             redirect_uri: "http://localhost:1/callback".into(),
             issuer: None,
+            token_endpoint: None,
         };
         let shown = format!("{registration:?}");
         assert!(

@@ -41,6 +41,9 @@ pub struct Registration {
     /// The authorization server it was registered with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issuer: Option<String>,
+    /// That server's token endpoint: the registration (and its secret) is used only there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_endpoint: Option<String>,
 }
 
 impl std::fmt::Debug for Registration {
@@ -53,7 +56,59 @@ impl std::fmt::Debug for Registration {
             )
             .field("redirect_uri", &self.redirect_uri)
             .field("issuer", &self.issuer)
+            .field("token_endpoint", &self.token_endpoint)
             .finish()
+    }
+}
+
+/// Where a login's credentials may be used, recorded with them (RFC 8414 §3.3's issuer, the
+/// token endpoint they are refreshed at, the metadata they came from, and the entry that
+/// logged in). The keychain key is Claude Code's (name, type, URL, headers) and leaves out
+/// `oauth`: without this, a project entry with the same name and URL and its own
+/// `oauth.authServerMetadataUrl` would shadow the person's entry, reuse its tokens and send the
+/// refresh token to a token endpoint of its choosing.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Binding {
+    pub issuer: Option<String>,
+    pub token_endpoint: String,
+    /// `oauth.authServerMetadataUrl` of the entry, when it named one.
+    pub metadata_url: Option<String>,
+    /// SHA-256 of the entry's `oauth` block: another block never uses these credentials.
+    pub oauth: String,
+    /// The entry that logged in: its scope and file.
+    pub origin: String,
+}
+
+impl Binding {
+    /// Why credentials bound here may not be used by `other`, if they may not.
+    pub fn refuses(&self, other: &Binding) -> Option<String> {
+        if let Some(why) = self.other_entry(other) {
+            return Some(why);
+        }
+        if self.issuer != other.issuer || self.token_endpoint != other.token_endpoint {
+            return Some(format!(
+                "they were issued by {} (token endpoint {}), and this entry's authorization server is {} (token endpoint {})",
+                self.issuer.as_deref().unwrap_or("an authorization server without issuer"),
+                self.token_endpoint,
+                other.issuer.as_deref().unwrap_or("one without issuer"),
+                other.token_endpoint
+            ));
+        }
+        None
+    }
+
+    /// Why `other` is another entry than the one these credentials were obtained for.
+    pub fn other_entry(&self, other: &Binding) -> Option<String> {
+        if self.origin != other.origin {
+            return Some(format!(
+                "they were obtained for the entry in {}, not this one ({})",
+                self.origin, other.origin
+            ));
+        }
+        if self.oauth != other.oauth {
+            return Some("its `oauth` settings changed since the login".into());
+        }
+        None
     }
 }
 
@@ -102,6 +157,19 @@ impl ServerSecrets {
 
     fn registration_account(&self) -> String {
         format!("registration:{}", self.key)
+    }
+
+    fn binding_account(&self) -> String {
+        format!("binding:{}", self.key)
+    }
+
+    /// Where the stored tokens may be used.
+    pub async fn binding(&self) -> Result<Option<Binding>, SecretError> {
+        self.get_json(self.binding_account()).await
+    }
+
+    pub async fn save_binding(&self, binding: &Binding) -> Result<(), SecretError> {
+        self.set_json(self.binding_account(), binding).await
     }
 
     async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(
@@ -165,9 +233,10 @@ impl ServerSecrets {
             .await
     }
 
-    /// Removes the tokens and the registration.
+    /// Removes the tokens, the registration and where they were bound.
     pub async fn clear(&self) -> Result<(), SecretError> {
         self.delete(self.tokens_account()).await?;
+        self.delete(self.binding_account()).await?;
         self.delete(self.registration_account()).await
     }
 

@@ -633,7 +633,7 @@ const SECRET_KEYS: [&str; 14] = [
 ];
 
 fn is_secret(key: &str) -> bool {
-    SECRET_KEYS.contains(&key)
+    SECRET_KEYS.contains(&key) || mcp_manager_core::secrets::name_says_secret(key)
 }
 
 /// A secret as its length and, when long enough not to give it away, its last 4 characters.

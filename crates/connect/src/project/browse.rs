@@ -229,7 +229,7 @@ pub fn save_resource(
         .and_then(Value::as_str)
         .unwrap_or("");
     let safe = |name: &str| mcp_manager_core::config::names::normalize(name);
-    std::fs::create_dir_all(folder).map_err(|err| err.to_string())?;
+    mcp_manager_core::private::dir(folder).map_err(|err| err.to_string())?;
     let path = folder.join(format!(
         "{}__{}__{}.{}",
         safe(server),
@@ -237,7 +237,7 @@ pub fn save_resource(
         mcp_manager_history::now_ms(),
         extension(mime, content.get("blob").is_some())
     ));
-    std::fs::write(&path, bytes).map_err(|err| err.to_string())?;
+    mcp_manager_core::private::write(&path, &bytes).map_err(|err| err.to_string())?;
     Ok(path)
 }
 

@@ -383,7 +383,7 @@ pub fn save_result(
     result: &str,
 ) -> std::io::Result<std::path::PathBuf> {
     let safe = |name: &str| mcp_manager_core::config::names::normalize(name);
-    std::fs::create_dir_all(folder)?;
+    mcp_manager_core::private::dir(folder)?;
     let pretty = serde_json::from_str::<serde_json::Value>(result)
         .ok()
         .and_then(|value| serde_json::to_string_pretty(&value).ok())
@@ -394,7 +394,7 @@ pub fn save_result(
         safe(tool),
         mcp_manager_history::now_ms()
     ));
-    std::fs::write(&path, pretty)?;
+    mcp_manager_core::private::write(&path, pretty.as_bytes())?;
     Ok(path)
 }
 

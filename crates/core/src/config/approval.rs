@@ -201,7 +201,7 @@ pub fn record_approved_hash(
 ) -> Result<(), ConfigError> {
     let path = approvals_file(locations);
     let key = locations.project_key();
-    crate::config::document::ensure_private_dir(&locations.app_data_dir());
+    let _ = crate::private::dir(&locations.app_data_dir());
     document::update(&path, NewFileMode::Private, |value| {
         let project = document::object_at(&path, value, &[&key])?;
         match hash {

@@ -129,17 +129,6 @@ pub enum NewFileMode {
     Shared,
 }
 
-/// Creates the app's own data folder, readable by its owner only (`0700`), and narrows an
-/// existing one to that: it holds the history of calls and exported results.
-pub fn ensure_private_dir(dir: &Path) {
-    let _ = std::fs::create_dir_all(dir);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    }
-}
-
 /// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename.
 pub fn write_atomic(path: &Path, text: &str, mode: NewFileMode) -> std::io::Result<()> {
     // Write through a symbolic link (dotfile managers link ~/.claude.json), not over it.

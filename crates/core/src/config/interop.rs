@@ -379,7 +379,8 @@ pub fn export(
         }
     }
     let container = client.container();
-    document::update(&path, NewFileMode::Shared, |value| {
+    // Another client's file of servers holds commands and environments: only its owner's.
+    document::update(&path, NewFileMode::Private, |value| {
         let servers = document::object_at(&path, value, &[container])?;
         for (name, entry) in &converted {
             servers.insert(name.clone(), entry.clone());
@@ -869,7 +870,7 @@ fn write_codex(path: &Path, servers: &[(String, Value)]) -> Result<(), ConfigErr
         }
         servers_table.insert(name, toml_edit::Item::Table(table));
     }
-    document::write_atomic(path, &doc.to_string(), NewFileMode::Shared).map_err(|source| {
+    document::write_atomic(path, &doc.to_string(), NewFileMode::Private).map_err(|source| {
         ConfigError::Write {
             path: path.to_path_buf(),
             source,
