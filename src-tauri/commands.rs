@@ -556,6 +556,16 @@ pub async fn answer_ask(
     context.answer_ask(id, reply)
 }
 
+/// Declines (or, for sampling, refuses) every request of `server` that waits; how many.
+#[tauri::command]
+#[specta::specta]
+pub async fn decline_all_asks(
+    context: State<'_, Context>,
+    server: String,
+) -> Result<u32, ApiError> {
+    Ok(u32::try_from(context.asks().decline_all(&server)).unwrap_or(u32::MAX))
+}
+
 /// Opens the page a URL-mode elicitation asks for in the browser, then accepts it.
 #[tauri::command]
 #[specta::specta]

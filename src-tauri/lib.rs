@@ -375,6 +375,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::window_ready,
             commands::pending_asks,
             commands::answer_ask,
+            commands::decline_all_asks,
             commands::open_ask_url,
             commands::follow_resource,
             commands::unfollow_resource,

@@ -119,6 +119,8 @@ export const commands = {
 	pendingAsks: () => typedError<PendingAsk[], ApiError>(__TAURI_INVOKE("pending_asks")),
 	/**  The person's reply to a server's request. */
 	answerAsk: (id: number, reply: Reply) => typedError<null, ApiError>(__TAURI_INVOKE("answer_ask", { id, reply })),
+	/**  Declines (or, for sampling, refuses) every request of `server` that waits; how many. */
+	declineAllAsks: (server: string) => typedError<number, ApiError>(__TAURI_INVOKE("decline_all_asks", { server })),
 	/**  Opens the page a URL-mode elicitation asks for in the browser, then accepts it. */
 	openAskUrl: (id: number) => typedError<null, ApiError>(__TAURI_INVOKE("open_ask_url", { id })),
 	/**

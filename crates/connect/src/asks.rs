@@ -8,6 +8,11 @@
 //! cancels its request, or the session ends), the pending ask goes away by itself: the wait is
 //! a future whose drop removes it.
 //!
+//! A server may send requests faster than a person reads them: at most
+//! [`MAX_PENDING_PER_SERVER`] of one server's requests wait at once, and any more are answered
+//! at once as declined (elicitation) or refused (sampling), with why. [`Asks::decline_all`]
+//! answers every request of a server in one go.
+//!
 //! Nothing here shows anything or decides anything; it only parks requests and hands answers
 //! back, so it is tested without a window.
 
@@ -70,6 +75,9 @@ pub enum AskError {
     #[error("{0}")]
     Mismatch(String),
 }
+
+/// How many of one server's requests may wait for the person at once.
+pub const MAX_PENDING_PER_SERVER: usize = 8;
 
 struct Waiting {
     ask: PendingAsk,
@@ -159,6 +167,28 @@ impl Asks {
         waiting.reply.send(reply).map_err(|_| AskError::Gone)
     }
 
+    /// Answers every request of `server` that waits: declined (elicitation) or refused
+    /// (sampling). Returns how many there were.
+    pub fn decline_all(&self, server: &str) -> usize {
+        let answered: Vec<Waiting> = {
+            let mut waiting = self.inner.waiting.lock().expect("asks lock");
+            let ids: Vec<u32> = waiting
+                .iter()
+                .filter(|(_, w)| w.ask.server == server)
+                .map(|(id, _)| *id)
+                .collect();
+            ids.iter().filter_map(|id| waiting.remove(id)).collect()
+        };
+        let count = answered.len();
+        for waiting in answered {
+            let _ = waiting.reply.send(declined(waiting.ask.kind));
+        }
+        if count > 0 {
+            let _ = self.changes.send(());
+        }
+        count
+    }
+
     /// The URL an URL-mode request `id` asks the person to open.
     pub fn url_of(&self, id: u32) -> Result<String, AskError> {
         let waiting = self.inner.waiting.lock().expect("asks lock");
@@ -183,17 +213,37 @@ impl Asks {
             request: request.to_string(),
             received_ms: now_ms(),
         };
-        self.inner
-            .waiting
-            .lock()
-            .expect("asks lock")
-            .insert(id, Waiting { ask, reply });
+        {
+            let mut waiting = self.inner.waiting.lock().expect("asks lock");
+            let of_server = waiting.values().filter(|w| w.ask.server == server).count();
+            if of_server >= MAX_PENDING_PER_SERVER {
+                return Some(match kind {
+                    AskKind::Sampling => Reply::Reject {
+                        reason: format!(
+                            "{MAX_PENDING_PER_SERVER} requests of this server already wait for the person; this one was refused"
+                        ),
+                    },
+                    _ => Reply::Decline,
+                });
+            }
+            waiting.insert(id, Waiting { ask, reply });
+        }
         let _parked = Parked {
             id,
             asks: self.clone(),
         };
         let _ = self.changes.send(());
         replied.await.ok()
+    }
+}
+
+/// The answer "no" to a request of this kind.
+fn declined(kind: AskKind) -> Reply {
+    match kind {
+        AskKind::Sampling => Reply::Reject {
+            reason: "declined with every other request of this server in MCP Manager".into(),
+        },
+        _ => Reply::Decline,
     }
 }
 
@@ -330,6 +380,53 @@ mod tests {
         );
         assert!(asks.pending().is_empty());
         assert_eq!(asks.answer(ask.id, Reply::Decline), Err(AskError::Gone));
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_requests_is_capped_per_server_and_can_be_declined_at_once() {
+        let asks = Asks::new();
+        let form = json!({"message": "?", "requestedSchema": {"type": "object"}});
+        let mut waiting = Vec::new();
+        for _ in 0..MAX_PENDING_PER_SERVER {
+            let asks = asks.clone();
+            let form = form.clone();
+            waiting.push(tokio::spawn(
+                async move { asks.elicit("flood", form).await },
+            ));
+        }
+        while asks.pending().len() < MAX_PENDING_PER_SERVER {
+            tokio::task::yield_now().await;
+        }
+        // One more from the same server is declined at once, without waiting.
+        let over = tokio::time::timeout(
+            std::time::Duration::from_secs(1),
+            asks.elicit("flood", form.clone()),
+        )
+        .await
+        .expect("answered at once");
+        assert_eq!(over, json!({"action": "decline"}));
+        let sampled = asks.sample("flood", json!({"messages": []})).await;
+        assert!(sampled.unwrap_err().contains("already wait"));
+        // Another server is not held back by it.
+        let other = {
+            let asks = asks.clone();
+            let form = form.clone();
+            tokio::spawn(async move { asks.elicit("other", form).await })
+        };
+        while asks.pending().len() < MAX_PENDING_PER_SERVER + 1 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(asks.decline_all("flood"), MAX_PENDING_PER_SERVER);
+        for answer in waiting {
+            assert_eq!(answer.await.unwrap(), json!({"action": "decline"}));
+        }
+        assert_eq!(
+            asks.pending().len(),
+            1,
+            "the other server's request still waits"
+        );
+        assert_eq!(asks.pending()[0].server, "other");
+        other.abort();
     }
 
     #[tokio::test]

@@ -42,6 +42,16 @@ export function AsksDock({ store, api }: { store: AskStore; api: AsksApi }) {
             1 of {asks.length} waiting
           </span>
         )}
+        {asks.filter((a) => a.server === ask.server).length > 1 && (
+          <button
+            type="button"
+            data-testid="ask-decline-all"
+            className={BUTTON}
+            onClick={() => void api.declineAll(ask.server)}
+          >
+            Decline all from {ask.server}
+          </button>
+        )}
       </header>
       <AskBody key={ask.id} ask={ask} api={api} />
     </section>

@@ -6,6 +6,8 @@ import { call } from "../ipc/api";
 export const asksApi = {
   pending: () => call(() => commands.pendingAsks()),
   answer: (id: number, reply: Reply) => call(() => commands.answerAsk(id, reply)),
+  /** Declines every request of one server that waits. */
+  declineAll: (server: string) => call(() => commands.declineAllAsks(server)),
   /** Opens the page of a URL-mode request in the browser and accepts the request. */
   openUrl: (id: number) => call(() => commands.openAskUrl(id)),
   onChanged: (changed: () => void) => events.asksChanged.listen(() => changed()),

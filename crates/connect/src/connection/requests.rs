@@ -554,7 +554,13 @@ impl Connection {
         let Some(structured) = result.get("structuredContent") else {
             return vec!["the tool declares an outputSchema but sent no structuredContent".into()];
         };
-        match jsonschema::validator_for(&schema) {
+        // The schema and the value both come from the server: patterns run on the `regex`
+        // engine, which is linear-time (the default engine backtracks, and a hostile pattern
+        // would hold a thread of the app for as long as it likes).
+        match jsonschema::options()
+            .with_pattern_options(jsonschema::PatternOptions::regex())
+            .build(&schema)
+        {
             Ok(validator) => validator
                 .iter_errors(structured)
                 .map(|e| {

@@ -133,7 +133,13 @@ pub(crate) async fn examine(
     }
 
     // The first request, as a client sends it, without a token.
-    let client = match reqwest::Client::builder().timeout(timeout).build() {
+    // The doctor reads documents the server names: it follows no redirect (a redirect is a
+    // way to reach a host the policy below would refuse).
+    let client = match reqwest::Client::builder()
+        .timeout(timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+    {
         Ok(client) => client,
         Err(err) => {
             checks.push(Check::failed(
@@ -378,8 +384,17 @@ async fn oauth(
     client: &reqwest::Client,
 ) {
     let oauth = raw.oauth.clone().unwrap_or_default();
-    let advertised = challenge.and_then(|c| parameter(c, "resource_metadata"));
     let parsed = url::Url::parse(url).expect("checked");
+    let mut refused: Vec<String> = Vec::new();
+    let advertised = challenge
+        .and_then(|c| parameter(c, "resource_metadata"))
+        .filter(|at| match metadata_url_allowed(&parsed, at) {
+            Ok(()) => true,
+            Err(why) => {
+                refused.push(format!("resource_metadata {at} not followed: {why}"));
+                false
+            }
+        });
     let path = parsed.path().trim_end_matches('/');
     let mut candidates: Vec<String> = advertised.iter().cloned().collect();
     let origin = parsed.origin().ascii_serialization();
@@ -398,8 +413,18 @@ async fn oauth(
                 .into_iter()
                 .flatten()
                 .filter_map(|s| s.as_str().map(str::to_string))
+                .filter(|issuer| match metadata_url_allowed(&parsed, issuer) {
+                    Ok(()) => true,
+                    Err(why) => {
+                        refused.push(format!(
+                            "authorization server {issuer} not contacted: {why}"
+                        ));
+                        false
+                    }
+                })
                 .collect();
             let mut evidence = vec![format!("found at {at}")];
+            evidence.extend(refused.iter().cloned());
             evidence.push(format!(
                 "resource: {}",
                 document["resource"].as_str().unwrap_or("(none)")
@@ -570,6 +595,82 @@ async fn oauth(
     connect_session(checks, name, config, locations, Some(&target)).await
 }
 
+/// Whether the doctor may fetch `candidate`, which the server at `base` named (its
+/// `resource_metadata`, its `authorization_servers`): rmcp's policy for discovery. The
+/// server's own origin is fine; otherwise an `https` server's documents stay on `https`, and
+/// hosts that are not on the internet (loopback, private and link-local ranges, cloud metadata
+/// endpoints such as 169.254.169.254) are reached only from a server that is itself on this
+/// computer. A hostile server must not make the doctor probe the person's network.
+pub(crate) fn metadata_url_allowed(base: &url::Url, candidate: &str) -> Result<(), String> {
+    use std::net::IpAddr;
+    let url = url::Url::parse(candidate)
+        .or_else(|_| base.join(candidate))
+        .map_err(|err| format!("not a URL ({err})"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err("not an http(s) address".into());
+    }
+    if url.origin() == base.origin() {
+        return Ok(());
+    }
+    if base.scheme() == "https" && url.scheme() != "https" {
+        return Err("it would leave https for http".into());
+    }
+    let internal = |host: url::Host<&str>| -> bool {
+        let ip: Option<IpAddr> = match host {
+            url::Host::Ipv4(ip) => Some(ip.into()),
+            url::Host::Ipv6(ip) => Some(ip.into()),
+            url::Host::Domain(name) => {
+                let name = name.trim_end_matches('.').to_ascii_lowercase();
+                return name == "localhost"
+                    || name.ends_with(".localhost")
+                    || [
+                        "metadata",
+                        "metadata.google.internal",
+                        "metadata.azure.internal",
+                    ]
+                    .contains(&name.as_str());
+            }
+        };
+        match ip {
+            Some(IpAddr::V4(ip)) => {
+                ip.is_private()
+                    || ip.is_loopback()
+                    || ip.is_link_local()
+                    || ip.is_unspecified()
+                    || ip.is_broadcast()
+                    || ip.is_multicast()
+                    || ip.octets()[0] == 0
+                    || (ip.octets()[0] == 100 && (64..=127).contains(&ip.octets()[1]))
+            }
+            Some(IpAddr::V6(ip)) => {
+                let first = ip.segments()[0];
+                ip.is_loopback()
+                    || ip.is_unspecified()
+                    || ip.is_multicast()
+                    || (first & 0xffc0) == 0xfe80
+                    || (first & 0xfe00) == 0xfc00
+                    || ip
+                        .to_ipv4_mapped()
+                        .is_some_and(|v4| v4.is_private() || v4.is_loopback() || v4.is_link_local())
+            }
+            None => false,
+        }
+    };
+    let loopback = |host: url::Host<&str>| match host {
+        url::Host::Domain(name) => name == "localhost" || name.ends_with(".localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
+    let host = url.host().expect("checked");
+    if !internal(host.clone()) {
+        return Ok(());
+    }
+    if base.host().is_some_and(loopback) && loopback(host) {
+        return Ok(());
+    }
+    Err("it is an address on a private, loopback or link-local network (or a cloud metadata endpoint) that the server is not on".into())
+}
+
 /// Where an issuer's metadata may be: RFC 8414 (path inserted), then OpenID Connect.
 fn server_metadata_urls(issuer: &str) -> Vec<String> {
     let Ok(parsed) = url::Url::parse(issuer) else {
@@ -697,6 +798,37 @@ fn offered(capabilities: &crate::status::Capabilities) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_doctor_follows_metadata_only_where_discovery_would() {
+        let public = url::Url::parse("https://mcp.example/mcp").unwrap();
+        let local = url::Url::parse("http://127.0.0.1:3000/mcp").unwrap();
+        let cases: [(&url::Url, &str, bool); 12] = [
+            (
+                &public,
+                "https://mcp.example/.well-known/oauth-protected-resource",
+                true,
+            ),
+            (&public, "/.well-known/oauth-protected-resource", true),
+            (&public, "https://auth.example", true),
+            (&public, "http://auth.example", false),
+            (&public, "https://169.254.169.254/latest/meta-data", false),
+            (&public, "https://10.0.0.5/", false),
+            (&public, "https://192.168.1.1/", false),
+            (&public, "https://localhost:8080/", false),
+            (&public, "https://metadata.google.internal/", false),
+            (&public, "https://[fe80::1]/", false),
+            (&local, "http://localhost:4000/", true),
+            (&local, "http://10.0.0.5/", false),
+        ];
+        for (base, candidate, allowed) in cases {
+            assert_eq!(
+                metadata_url_allowed(base, candidate).is_ok(),
+                allowed,
+                "{candidate} from {base}"
+            );
+        }
+    }
 
     #[test]
     fn challenge_parameters_are_read_quoted_or_not() {

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { Field, Json, JsonObject, Property } from "./schema";
 import { emptyOf, getAt, pointer, setAt, variantOf, parseNumber, type FormState } from "./value";
-import type { Problems } from "./validate";
+import { uncheckedPattern, type Problems } from "./validate";
 
 interface Props {
   field: Field;
@@ -84,6 +84,11 @@ function PropertyRow({ property, path, ctx }: { property: Property; path: string
         )}
       </div>
       {field.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{field.description}</p>}
+      {field.kind === "string" && field.pattern !== null && uncheckedPattern(field.pattern) && (
+        <p data-testid="pattern-unchecked" className="text-xs text-amber-700 dark:text-amber-400">
+          {uncheckedPattern(field.pattern)}
+        </p>
+      )}
       {omitted && !property.required ? (
         <p data-testid="omitted" className="rounded border border-dashed border-slate-300 px-2 py-1 text-xs text-slate-500 dark:border-slate-700">
           Omitted{field.default !== undefined ? `: the server uses its default, ${JSON.stringify(field.default)}` : ": not sent"}

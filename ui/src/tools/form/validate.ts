@@ -3,8 +3,48 @@
 // them to code, which the window's Content Security Policy forbids (no 'unsafe-eval'). Errors
 // come back by JSON pointer, so each is shown at its field; for a oneOf/anyOf only the option
 // closest to the value (fewest errors) speaks, not every option the value is not.
-import { Validator, type OutputUnit, type SchemaDraft } from "@cfworker/json-schema";
+import { format, Validator, type OutputUnit, type SchemaDraft } from "@cfworker/json-schema";
 import type { Json, JsonObject } from "./schema";
+import { linearPattern, Unsupported } from "./linearPattern";
+
+/** The format name under which a `pattern` is checked by the linear-time engine. */
+const PATTERN_FORMAT = "x-mcp-manager-pattern:";
+
+/**
+ * The schema with every string `pattern` moved into an `allOf` of a format that our
+ * linear-time engine checks (linearPattern.ts): the validator library would hand the
+ * server's pattern to RegExp, which backtracks. A pattern the engine cannot run is left
+ * unchecked here and said so.
+ */
+function withLinearPatterns(node: Json, depth = 0): Json {
+  if (depth > 64 || node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((item) => withLinearPatterns(item, depth + 1));
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    // Keys of `properties`, `$defs` and the like are names, not schemas: only values recurse.
+    out[key] = key === "pattern" ? value : withLinearPatterns(value, depth + 1);
+  }
+  if (typeof out.pattern === "string") {
+    const source = out.pattern;
+    delete out.pattern;
+    const name = `${PATTERN_FORMAT}${source}`;
+    if (!(name in format)) {
+      const compiled = linearPattern(source);
+      (format as Record<string, (s: string) => boolean>)[name] =
+        compiled instanceof Unsupported ? () => true : (s: string) => compiled.test(s);
+    }
+    out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { format: name }];
+  }
+  return out;
+}
+
+/** Why `pattern` is not checked in the window, when it is not (a backreference, lookaround). */
+export function uncheckedPattern(pattern: string): string | null {
+  const compiled = linearPattern(pattern);
+  return compiled instanceof Unsupported
+    ? `The pattern is not checked here (it uses ${compiled.message}, which cannot be matched in bounded time); the server checks it.`
+    : null;
+}
 
 const validators = new WeakMap<object, Validator | string>();
 
@@ -23,7 +63,7 @@ export function compile(schema: JsonObject): Validator | string {
   if (known) return known;
   let result: Validator | string;
   try {
-    result = new Validator(schema as object, draftOf(schema), false);
+    result = new Validator(withLinearPatterns(schema) as object, draftOf(schema), false);
   } catch (error) {
     result = (error as Error).message;
   }
@@ -56,6 +96,8 @@ export function validate(schema: JsonObject, value: Json): Problems {
       continue;
     } else if (error.keyword === "enum") {
       message = "Not one of the allowed values.";
+    } else if (error.keyword === "format" && error.error.includes(PATTERN_FORMAT)) {
+      message = `Does not match the pattern ${error.error.split(PATTERN_FORMAT)[1]?.replace(/"\.?$/, "") ?? ""}.`;
     }
     const list = (problems[decodeURIComponent(path)] ??= []);
     if (!list.includes(message)) list.push(message);
