@@ -151,11 +151,22 @@ test("a server that fails at start says why, with its exit status and stderr", a
   await screenshot(browser, "server-failed");
 });
 
-test("approving a pending project server shows exactly what it runs, then starts it", async () => {
+test("approving a pending project server trusts the folder first, shows its whole entry, then starts it", async () => {
+  await open(browser, "pending-everything", "project");
+  // The folder is not trusted yet: Approve asks that first, as Claude Code's trust dialog.
+  await browser.$('[data-testid="approve"]').click();
+  await browser.$('[data-testid="trust-dialog"]').waitForExist({ timeout: 5_000, timeoutMsg: "the trust question comes first" });
+  await browser.$('[data-testid="trust-yes"]').click();
+  await browser.$('[data-testid="trust-banner"]').waitForExist({ reverse: true, timeout: 10_000 });
+  assert.equal(readJson(join(box.home, ".claude.json")).projects[box.project].hasTrustDialogAccepted, true);
+  assert.equal(serverPids(box, "pending-everything").length, 0, "trusting approves nothing by itself here");
   await open(browser, "pending-everything", "project");
   await browser.$('[data-testid="approve"]').click();
   const target = await browser.$('[data-testid="approve-target"]').getText();
   assert.equal(target, `node ${everything} stdio`, "the approval shows the exact command line");
+  const entry = browser.$('[data-testid="approve-entry"]');
+  await entry.waitForExist({ timeout: 5_000, timeoutMsg: "and the whole entry" });
+  assert.match(await entry.getText(), /"MCP_E2E_SERVER": "pending-everything"/, "its env included");
   assert.equal(serverPids(box, "pending-everything").length, 0, "nothing runs before the person confirms");
   await screenshot(browser, "server-approve");
   await browser.$('[data-testid="approve-confirm-yes"]').click();

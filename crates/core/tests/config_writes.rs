@@ -259,6 +259,14 @@ fn approve_and_reject_write_settings_local_and_rejection_elsewhere_wins() {
         "pending never starts"
     );
     assert_eq!(
+        api::set_approval(&world.locations(), "proj", true)
+            .unwrap_err()
+            .code(),
+        ErrorCode::Untrusted,
+        "an approval in a folder not trusted would not count: trust comes first"
+    );
+    mcp_manager_core::config::trust::trust(&world.locations()).unwrap();
+    assert_eq!(
         api::set_approval(&world.locations(), "proj", true).unwrap(),
         Approval::Approved
     );
@@ -421,4 +429,77 @@ fn update_creates_missing_files_and_folders() {
         "{\n  \"x\": {\n    \"y\": 1\n  }\n}",
         "Claude Code's layout for new files"
     );
+}
+
+#[test]
+fn an_approved_server_whose_entry_changed_waits_for_a_new_approval() {
+    let world = World::new();
+    // The approval record lives in the app's data folder, under this world's home.
+    let locations = world.locations();
+    add(&world, "proj", Scope::Project).unwrap();
+    mcp_manager_core::config::trust::trust(&locations).unwrap();
+    api::set_approval(&locations, "proj", true).unwrap();
+    let entry = |l: &Locations| Catalog::load(l).effective("proj").unwrap().clone();
+    assert!(entry(&locations).will_start());
+    // Someone changes the command in the committed file.
+    let path = world.root().join(".mcp.json");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"node\"", "\"sh\"");
+    fs::write(&path, text).unwrap();
+    let changed = entry(&locations);
+    assert_eq!(
+        changed.approval,
+        Some(Approval::Approved),
+        "still approved by name, as in Claude Code"
+    );
+    assert!(
+        changed.changed_since_approval && !changed.will_start(),
+        "but held until approved again"
+    );
+    api::set_approval(&locations, "proj", true).unwrap();
+    assert!(
+        entry(&locations).will_start(),
+        "approving the new entry lets it start"
+    );
+}
+
+#[test]
+fn a_project_server_nobody_approved_cannot_be_copied_out_of_its_scope() {
+    let world = World::new();
+    add(&world, "proj", Scope::Project).unwrap();
+    let err =
+        api::copy_server(&world.locations(), "proj", Scope::Project, Scope::User).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotAllowed, "{err}");
+    assert!(
+        !fs::read_to_string(world.home.join(".claude.json"))
+            .unwrap_or_default()
+            .contains("proj"),
+        "nothing was written"
+    );
+}
+
+#[test]
+fn a_new_claude_json_is_private_from_its_first_byte() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = World::new();
+    mcp_manager_core::config::trust::trust(&world.locations()).unwrap();
+    let mode = fs::metadata(world.home.join(".claude.json"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // A rewrite of an existing private file keeps it private, and leaves no temporary file.
+    add(&world, "mine", Scope::User).unwrap();
+    let mode = fs::metadata(world.home.join(".claude.json"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let leftovers: Vec<_> = fs::read_dir(&world.home)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
+        .collect();
+    assert!(leftovers.is_empty());
 }

@@ -416,6 +416,7 @@ fn copying_to_another_scope_keeps_the_entry_as_written_and_approves_a_project_co
         .to_string(),
     )
     .unwrap();
+    mcp_manager_core::config::trust::trust(&world.locations()).unwrap();
     api::copy_server(&world.locations(), "mine", Scope::Local, Scope::Project).unwrap();
     let written: serde_json::Value = serde_json::from_str(&world.mcp_json()).unwrap();
     assert_eq!(written["mcpServers"]["mine"]["x-note"], "kept");

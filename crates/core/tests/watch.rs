@@ -29,7 +29,13 @@ fn edits_on_disk_produce_one_event_naming_what_changed() {
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
     let claude_json = home.join(".claude.json");
-    std::fs::write(&claude_json, json!({"numStartups": 1, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}).to_string()).unwrap();
+    // The folder is trusted (as Claude Code records it), so that its own approvals count.
+    let key = project.to_str().unwrap().to_string();
+    let trusted = move |mut value: serde_json::Value| {
+        value["projects"][&key]["hasTrustDialogAccepted"] = json!(true);
+        value.to_string()
+    };
+    std::fs::write(&claude_json, trusted(json!({"numStartups": 1, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}))).unwrap();
     let mut locations = Locations::new(home.clone(), None, &project).unwrap();
     locations.managed_dir = home.join("managed");
 
@@ -51,10 +57,10 @@ fn edits_on_disk_produce_one_event_naming_what_changed() {
     assert_eq!(next(&events, "new .mcp.json").servers, ["a", "b"]);
 
     // Claude Code bumping a counter changes no server: no event.
-    std::fs::write(&claude_json, json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}).to_string()).unwrap();
+    std::fs::write(&claude_json, trusted(json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}))).unwrap();
     // Changing one URL names that server alone (and is the next event, so the previous write
     // produced none).
-    std::fs::write(&claude_json, json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}}}).to_string()).unwrap();
+    std::fs::write(&claude_json, trusted(json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}}}))).unwrap();
     assert_eq!(next(&events, "a URL in ~/.claude.json").servers, ["u"]);
 
     // Approving a project server makes it start: that is a change too, seen in a .claude
@@ -70,7 +76,7 @@ fn edits_on_disk_produce_one_event_naming_what_changed() {
 
     // A user entry that the local one shadows runs nothing new, but the window lists it: an
     // event naming no server.
-    std::fs::write(&claude_json, json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}, "b": {"command": "shadowed"}}}).to_string()).unwrap();
+    std::fs::write(&claude_json, trusted(json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}, "b": {"command": "shadowed"}}}))).unwrap();
     assert_eq!(
         next(&events, "a shadowed user entry").servers,
         Vec::<String>::new()

@@ -163,3 +163,32 @@ extern "C" {
     #[link_name = "geteuid"]
     fn libc_geteuid() -> u32;
 }
+
+#[tokio::test]
+async fn only_its_owner_can_read_the_history() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("data");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = folder.join("history.sqlite");
+    let history = History::open(&path).await.unwrap();
+    // A write makes SQLite create its -wal and -shm files.
+    history
+        .record(&call("t", json!({}), CallStatus::Ok, 1))
+        .await
+        .unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&folder), 0o700, "the folder");
+    for suffix in ["", "-wal", "-shm"] {
+        let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
+        if file.exists() {
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+    }
+    drop(history);
+    // A file an older version left readable by others is narrowed when opened.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let _again = History::open(&path).await.unwrap();
+    assert_eq!(mode(&path), 0o600);
+}

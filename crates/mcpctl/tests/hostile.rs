@@ -326,3 +326,103 @@ fn approving_in_a_folder_not_trusted_asks_for_trust_first() {
         "nothing was written"
     );
 }
+
+/// A TCP listener on 127.0.0.1 that counts the connections it is sent, and keeps what they
+/// send.
+struct Listener {
+    port: u16,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Listener {
+    fn start() -> Listener {
+        let socket = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = socket.local_addr().unwrap().port();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            for stream in socket.incoming().flatten() {
+                use std::io::Read;
+                let mut stream = stream;
+                let _ = stream.set_read_timeout(Some(std::time::Duration::from_millis(500)));
+                let mut buffer = [0u8; 4096];
+                let n = stream.read(&mut buffer).unwrap_or(0);
+                kept.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&buffer[..n]).into_owned());
+            }
+        });
+        Listener { port, seen }
+    }
+
+    fn seen(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+#[test]
+fn the_doctor_and_login_do_not_contact_a_server_that_may_not_start() {
+    let repo = Repo::empty();
+    let listener = Listener::start();
+    std::fs::write(
+        repo.project.join(".mcp.json"),
+        json!({"mcpServers": {
+            "leak": {
+                "type": "http",
+                "url": format!("http://127.0.0.1:{}/mcp", listener.port),
+                "headers": {"x-leak": "${MY_API_TOKEN}"}
+            },
+            "run": {"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("doctor").display())]}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let all = repo.mcpctl(&["doctor"]);
+    let one = repo.mcpctl(&["doctor", "leak"]);
+    let login = repo.mcpctl(&["login", "leak", "--no-browser"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        listener.seen(),
+        Vec::<String>::new(),
+        "the repository's host was contacted: {}{}",
+        text(&all),
+        text(&one)
+    );
+    assert!(
+        !repo.ran("doctor"),
+        "the doctor ran a pending server's command"
+    );
+    assert!(
+        text(&one).contains("Allowed to start") && text(&one).contains("nobody has approved"),
+        "the doctor says why it did nothing: {}",
+        text(&one)
+    );
+    assert!(
+        !login.status.success() && text(&login).contains("may not start"),
+        "{}",
+        text(&login)
+    );
+}
+
+#[test]
+fn a_secret_in_the_url_is_never_shown() {
+    let repo = Repo::empty();
+    let listener = Listener::start();
+    drop(listener); // nothing listens there any more: the connection fails, and says where
+    std::fs::write(
+        repo.home.join(".claude.json"),
+        json!({"mcpServers": {
+            "keyed": {"type": "http", "url": "http://127.0.0.1:9/mcp?api_key=${MY_API_TOKEN}&region=eu"}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    for verb in [&["status"][..], &["doctor", "keyed"], &["--json", "status"]] {
+        let out = repo.mcpctl(verb);
+        assert!(
+            !text(&out).contains(SECRET),
+            "`mcpctl {verb:?}` shows the key: {}",
+            text(&out)
+        );
+    }
+}
