@@ -31,6 +31,8 @@ const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefr
 // A pre-registered machine client for the client-credentials grant, which the SDK's token
 // handler does not implement: client id "machine", secret "machine-secret" (Basic or body).
 const MACHINE = { id: "machine", secret: "machine-secret" };
+// POST /quirk {"quirk": "authorize-file-scheme"}: the metadata's authorization_endpoint is a
+// file: URL.
 // POST /quirk {"quirk": "refresh-error-as-200"}: refuse refreshes the way some providers do,
 // with an OAuth error in the body of an HTTP 200.
 let quirk = null;
@@ -140,6 +142,13 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
       stats.refusedRefreshes += 1;
       return res.status(200).json({ error: "invalid_grant", error_description: "the refresh token was revoked" });
     }
+    next();
+  });
+  // "authorize-file-scheme": the metadata sends the login to a file: URL (issue #21, item 4).
+  app.use("/.well-known/oauth-authorization-server", (_req, res, next) => {
+    if (quirk !== "authorize-file-scheme") return next();
+    const json = res.json.bind(res);
+    res.json = (body) => json({ ...body, authorization_endpoint: "file:///etc/passwd" });
     next();
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));

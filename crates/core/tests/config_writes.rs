@@ -503,3 +503,56 @@ fn a_new_claude_json_is_private_from_its_first_byte() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+#[test]
+fn the_approve_review_shows_the_whole_entry_and_names_its_risks() {
+    let world = World::new();
+    fs::write(
+        world.root().join(".mcp.json"),
+        json!({"mcpServers": {
+            "npx-tool": {"command": "npx", "args": ["-y", "harmless"], "env": {"NODE_OPTIONS": "--require ./x.js", "API_KEY": "sk-live-abcdefghijklmnop1234", "TOKEN": "${MY_TOKEN}"}},
+            "remote": {"type": "http", "url": "https://mcp.example/mcp", "headersHelper": "./bin/helper", "oauth": {"authServerMetadataUrl": "https://elsewhere.example/.well-known/oauth-authorization-server"}}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let review = mcp_manager_core::config::review::review(&world.locations(), "npx-tool").unwrap();
+    assert!(
+        review
+            .entry
+            .contains("\"NODE_OPTIONS\": \"--require ./x.js\""),
+        "{}",
+        review.entry
+    );
+    assert!(
+        !review.entry.contains("sk-live-abcdefghijklmnop1234"),
+        "a secret is masked: {}",
+        review.entry
+    );
+    assert_eq!(review.variables, vec!["MY_TOKEN".to_string()]);
+    assert!(
+        review.warnings.iter().any(
+            |w| w.contains("NODE_OPTIONS") && w.contains("which program or code actually runs")
+        ),
+        "{:?}",
+        review.warnings
+    );
+    let review = mcp_manager_core::config::review::review(&world.locations(), "remote").unwrap();
+    assert!(
+        review
+            .warnings
+            .iter()
+            .any(|w| w.contains("headersHelper runs this shell command")
+                && w.contains("./bin/helper")),
+        "{:?}",
+        review.warnings
+    );
+    assert!(
+        review
+            .warnings
+            .iter()
+            .any(|w| w.contains("elsewhere.example")),
+        "{:?}",
+        review.warnings
+    );
+}

@@ -654,3 +654,25 @@ fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
     );
     let _ = logout;
 }
+
+#[test]
+fn a_login_page_that_is_not_a_web_page_is_never_opened() {
+    let server = OAuthServer::start(3600);
+    let name = "file-page";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let tripwire = tripwire(&world);
+    server.request("POST", "/quirk", r#"{"quirk": "authorize-file-scheme"}"#);
+    for args in [&["login", name][..], &["login", name, "--no-browser"]] {
+        let login = world.run(&tripwire, args);
+        assert!(!login.status.success(), "{}", text(&login));
+        assert!(
+            text(&login).contains("file: address") && !text(&login).contains("file:///etc/passwd?"),
+            "refused, and the URL is not offered to open: {}",
+            text(&login)
+        );
+    }
+    assert!(
+        !world.root.join("browser-used").exists(),
+        "the system opener was never handed the file: URL"
+    );
+}
