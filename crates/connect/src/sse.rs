@@ -48,7 +48,7 @@ pub enum SseError {
     Token(AuthError),
     #[error("the event stream ended before the server sent its `endpoint` event")]
     NoEndpoint,
-    #[error("the `endpoint` event's URL is not valid: {0}")]
+    #[error("no usable `endpoint` event: {0}")]
     BadEndpoint(String),
     #[error("header \"{0}\" is not a valid HTTP header")]
     InvalidHeader(String),
@@ -161,10 +161,16 @@ async fn read_events(
     let mut parser = EventParser::with_limit(crate::connection::MAX_MESSAGE);
     let mut body = response.bytes_stream();
     while let Some(Ok(chunk)) = body.next().await {
-        let Ok(events) = parser.feed(&chunk) else {
-            // An event over the limit: the session cannot go on in step, and the stream is
-            // not read further (an endless line must not take the app's memory).
-            break;
+        let events = match parser.feed(&chunk) {
+            Ok(events) => events,
+            Err(too_long) => {
+                // An event over the limit: the session cannot go on in step, and the stream
+                // is not read further (an endless line must not take the app's memory).
+                if endpoint.borrow().is_none() {
+                    let _ = endpoint.send(Some(Err(too_long.to_string())));
+                }
+                break;
+            }
         };
         for event in events {
             match event.name.as_str() {
@@ -317,14 +323,22 @@ impl EventParser {
     /// the limit (nothing more is kept then).
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Event>, TooLong> {
         let mut events = Vec::new();
-        for &byte in bytes {
-            if byte != b'\n' {
-                self.line.push(byte);
-                if self.line.len() + self.held > self.limit {
-                    self.line = Vec::new();
-                    self.data = Vec::new();
-                    return Err(TooLong(self.limit));
-                }
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            // Whole runs up to the next newline at once: an endless line is a few copies,
+            // not a step per byte.
+            let (run, newline) = match rest.iter().position(|&b| b == b'\n') {
+                Some(at) => (&rest[..at], true),
+                None => (rest, false),
+            };
+            rest = &rest[run.len() + usize::from(newline)..];
+            if self.line.len() + run.len() + self.held > self.limit {
+                self.line = Vec::new();
+                self.data = Vec::new();
+                return Err(TooLong(self.limit));
+            }
+            self.line.extend_from_slice(run);
+            if !newline {
                 continue;
             }
             let raw = std::mem::take(&mut self.line);

@@ -6,6 +6,10 @@
 //! every project server, and whose remote server's `headersHelper` records its environment.
 //! Claude Code 2.1.332 is run on the same files where it is the judge of what should start.
 
+#[path = "../../connect/tests/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -425,4 +429,62 @@ fn a_secret_in_the_url_is_never_shown() {
             text(&out)
         );
     }
+}
+
+#[test]
+fn an_endless_sse_line_is_given_up_at_the_limit_not_read_for_ever() {
+    let repo = Repo::empty();
+    let log = repo.root.join("endless.log");
+    let (mut server, port) = support::listening(
+        "tests/fixtures/servers/endless-sse.mjs",
+        &[log.to_str().unwrap()],
+    );
+    std::fs::write(
+        repo.home.join(".claude.json"),
+        json!({"mcpServers": {"endless": {"type": "sse", "url": format!("http://127.0.0.1:{port}/sse")}}})
+            .to_string(),
+    )
+    .unwrap();
+    // Time enough to read far past the limit, were there none.
+    let status = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+        .arg("--project")
+        .arg(&repo.project)
+        .arg("status")
+        .env("HOME", &repo.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("MCP_MANAGER_MANAGED_DIR", repo.home.join("managed"))
+        .env("MCP_TIMEOUT", "120000")
+        .output()
+        .unwrap();
+    // The server notes how much it sent once the client hung up.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !std::fs::read_to_string(&log).is_ok_and(|t| t.ends_with('\n'))
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let sent: u64 = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .expect("the server noted what it sent");
+    let limit = mcp_manager_connect::connection::MAX_MESSAGE as u64;
+    assert!(
+        sent < limit + 128 * 1024 * 1024,
+        "the client read {sent} bytes of one line (limit {limit}): {}",
+        text(&status)
+    );
+    assert!(
+        text(&status).contains("longer than 268435456 bytes"),
+        "the failure says why: {}",
+        text(&status)
+    );
+    assert!(
+        !status.status.success(),
+        "the server failed, the run went on: {}",
+        text(&status)
+    );
 }
