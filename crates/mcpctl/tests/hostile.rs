@@ -7,7 +7,6 @@
 //! Claude Code 2.1.332 is run on the same files where it is the judge of what should start.
 
 #[path = "../../connect/tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::path::{Path, PathBuf};
