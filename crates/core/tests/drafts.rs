@@ -431,3 +431,36 @@ fn copying_to_another_scope_keeps_the_entry_as_written_and_approves_a_project_co
         "a second copy finds the name taken"
     );
 }
+
+#[test]
+fn the_persons_own_edit_of_an_approved_project_server_is_still_approved() {
+    let world = World::new();
+    let locations = world.locations();
+    mcp_manager_core::config::trust::trust(&locations).unwrap();
+    draft::save(&locations, &stdio_draft("mine", Scope::Project), None).unwrap();
+    let starts = || {
+        mcp_manager_core::config::catalog::Catalog::load(&locations)
+            .effective("mine")
+            .unwrap()
+            .will_start()
+    };
+    assert!(starts(), "written here, so approved here");
+    let entry = EntryRef {
+        name: "mine".into(),
+        scope: Scope::Project,
+    };
+    let mut edit = draft::draft_of(&locations, &entry).unwrap();
+    edit.command = "deno".into();
+    draft::save(&locations, &edit, Some(&entry)).unwrap();
+    assert!(
+        starts(),
+        "the person's own edit is not a change behind their back"
+    );
+    // The same change made on disk by someone else is held.
+    let text = world.mcp_json().replace("\"deno\"", "\"sh\"");
+    fs::write(world.project.join(".mcp.json"), text).unwrap();
+    assert!(
+        !starts(),
+        "a change on disk since the approval waits for a new one"
+    );
+}

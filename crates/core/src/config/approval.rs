@@ -183,16 +183,6 @@ pub fn approvals_file(locations: &Locations) -> PathBuf {
     locations.app_data_dir().join("approvals.json")
 }
 
-/// The hash recorded when the person approved `name` here, if they did.
-pub fn approved_hash(locations: &Locations, name: &str) -> Option<String> {
-    let doc = document::read(&approvals_file(locations)).ok()??;
-    doc.value
-        .get(locations.project_key())?
-        .get(normalize(name))?
-        .as_str()
-        .map(str::to_string)
-}
-
 /// Records (or, with `None`, forgets) the hash of the entry the person approved.
 pub fn record_approved_hash(
     locations: &Locations,

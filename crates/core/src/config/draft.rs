@@ -293,6 +293,15 @@ pub fn save(
         super::approval::record_choice(locations, &draft.name, true)?;
         written.push(locations.project_local_settings().display().to_string());
     }
+    if draft.scope == Scope::Project {
+        // What the person wrote here is what they approve: an edit of their own does not
+        // count as a change since their approval.
+        let saved = Catalog::load(locations)
+            .named(&draft.name)
+            .find(|e| e.scope == Scope::Project)
+            .map(|e| e.hash.clone());
+        super::approval::record_approved_hash(locations, &draft.name, saved.as_deref())?;
+    }
     Ok(written)
 }
 
