@@ -74,17 +74,24 @@ impl Repo {
         self.marker(what).exists()
     }
 
-    fn mcpctl(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+    /// `mcpctl --project PROJECT ARGS` in this home, with [`SECRET`] in its environment.
+    fn command(&self, project: &Path, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+        command
             .arg("--project")
-            .arg(&self.project)
+            .arg(project)
             .args(args)
             .env("HOME", &self.home)
             .env_remove("CLAUDE_CONFIG_DIR")
             .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
             .env("XDG_DATA_HOME", self.home.join(".local/share"))
             .env("MY_API_TOKEN", SECRET)
-            .env("MCP_TIMEOUT", "5000")
+            .env("MCP_TIMEOUT", "5000");
+        command
+    }
+
+    fn mcpctl(&self, args: &[&str]) -> Output {
+        self.command(&self.project, args)
             .output()
             .expect("mcpctl runs")
     }
@@ -235,17 +242,7 @@ fn a_planted_ancestor_is_never_used_without_saying_so() {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
-            .arg("--project")
-            .arg(&project)
-            .args(args)
-            .env("HOME", &repo.home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("MCP_MANAGER_MANAGED_DIR", repo.home.join("managed"))
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| repo.command(&project, args).output().unwrap();
     // Even a person who trusts the folder they opened does not get the planted file.
     run(&["trust"]);
     let claude_json: Value =
@@ -445,13 +442,8 @@ fn an_endless_sse_line_is_given_up_at_the_limit_not_read_for_ever() {
     )
     .unwrap();
     // Time enough to read far past the limit, were there none.
-    let status = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
-        .arg("--project")
-        .arg(&repo.project)
-        .arg("status")
-        .env("HOME", &repo.home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env("MCP_MANAGER_MANAGED_DIR", repo.home.join("managed"))
+    let status = repo
+        .command(&repo.project, &["status"])
         .env("MCP_TIMEOUT", "120000")
         .output()
         .unwrap();
