@@ -341,7 +341,8 @@ export function ServerDetail({
           </Button>
         )}
       </div>
-      {!server.readOnly && (
+      {/* A copy in another scope would start without approval: offered once approved. */}
+      {!server.readOnly && !(isProject && server.approval !== "approved") && (
         <div className="flex items-center gap-2 text-sm">
           <label htmlFor="copy-scope" className="text-xs text-slate-500">
             Copy to
