@@ -98,6 +98,26 @@ pub async fn review_server(
     Ok(review::review(context.project().locations(), &name)?)
 }
 
+/// Approves every project server, now and later (`enableAllProjectMcpServers`).
+#[tauri::command]
+#[specta::specta]
+pub async fn approve_all_project_servers(
+    context: State<'_, Context>,
+) -> Result<Vec<String>, ApiError> {
+    Ok(api::approve_all_project_servers(
+        context.project().locations(),
+    )?)
+}
+
+/// Forgets this project's approvals and rejections, as `claude mcp reset-project-choices`.
+#[tauri::command]
+#[specta::specta]
+pub async fn reset_project_choices(
+    context: State<'_, Context>,
+) -> Result<api::ResetChoices, ApiError> {
+    Ok(api::reset_project_choices(context.project().locations())?)
+}
+
 /// Removes a server entry from one scope.
 #[tauri::command]
 #[specta::specta]

@@ -335,6 +335,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::folder_trust,
             commands::trust_folder,
             commands::review_server,
+            commands::approve_all_project_servers,
+            commands::reset_project_choices,
             commands::remove_server,
             commands::server_stderr,
             commands::server_draft,

@@ -157,3 +157,14 @@ test("trusting the folder is written where Claude Code keeps it, and only then d
     timeoutMsg: `the approved servers start once the folder is trusted (ran: ${marks().join(", ")})`,
   });
 });
+
+test("Reset project choices forgets this project's own choices and says what other files still decide", async () => {
+  writeFileSync(join(box.project, ".claude/settings.local.json"), JSON.stringify({ disabledMcpjsonServers: ["evil"], other: 1 }));
+  await open(browser, "evil", "project");
+  await browser.$('[data-testid="reset-choices"]').click();
+  const said = browser.$('[data-testid="reset-choices-said"]');
+  await said.waitForExist({ timeout: 5_000, timeoutMsg: "the reset says what it did" });
+  assert.match(await said.getText(), /approvals and rejections stored for this project have been reset/);
+  assert.match(await said.getText(), /2 servers \(evil, evil-remote\) are still approved by other settings/);
+  assert.deepEqual(readJson(join(box.project, ".claude/settings.local.json")), { other: 1 }, "only the choices are gone");
+});

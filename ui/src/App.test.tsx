@@ -23,6 +23,8 @@ function recordingActions(log: string[]): ServerActions {
     setApproval: (name, approve) => (
       log.push(`approve ${name} ${approve}`), ok(approve ? ("approved" as const) : ("rejected" as const))
     ),
+    approveAll: () => (log.push("approve all"), ok([])),
+    resetChoices: () => (log.push("reset choices"), ok({ stillApproved: [], stillRejected: [] })),
     remove: (name, scope) => (log.push(`remove ${name} ${scope}`), ok(written)),
     stderr: () => ok({ lines: ["listening on stdio"], droppedLines: 0 }),
     logIn: (name) => (log.push(`log in ${name}`), ok({ scopes: [], storedIn: "the OS keychain" })),

@@ -23,6 +23,10 @@ export const commands = {
 	trustFolder: () => typedError<FolderTrust, ApiError>(__TAURI_INVOKE("trust_folder")),
 	/**  A project server's whole entry and what in it deserves a look, for the Approve dialog. */
 	reviewServer: (name: string) => typedError<ServerReview, ApiError>(__TAURI_INVOKE("review_server", { name })),
+	/**  Approves every project server, now and later (`enableAllProjectMcpServers`). */
+	approveAllProjectServers: () => typedError<string[], ApiError>(__TAURI_INVOKE("approve_all_project_servers")),
+	/**  Forgets this project's approvals and rejections, as `claude mcp reset-project-choices`. */
+	resetProjectChoices: () => typedError<ResetChoices, ApiError>(__TAURI_INVOKE("reset_project_choices")),
 	/**  Removes a server entry from one scope. */
 	removeServer: (name: string, scope: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("remove_server", { name, scope })),
 	/**  What a local server has written to stderr (the last 64 KiB). */
@@ -673,6 +677,14 @@ export type Reply =
 { reply: "complete"; text: string; model: string } | 
 /**  Sampling refused, with the reason the server is told. */
 { reply: "reject"; reason: string };
+
+/**  What stays decided after the project choices were reset: by other settings files. */
+export type ResetChoices = {
+	/**  Project servers another settings file still approves: they start without asking. */
+	stillApproved: string[],
+	/**  Project servers another settings file still rejects. */
+	stillRejected: string[],
+};
 
 /**  A server's resources and resource templates, as JSON text (arrays, as listed). */
 export type ResourceLists = {

@@ -439,6 +439,62 @@ pub fn set_approval(
     Ok(status)
 }
 
+/// Approves every project server, now and later (`enableAllProjectMcpServers` in
+/// `.claude/settings.local.json`), as Claude Code's "Use this and all future MCP servers in
+/// this project"; the folder must be trusted first. Returns the servers approved now.
+pub fn approve_all_project_servers(locations: &Locations) -> Result<Vec<String>, ConfigError> {
+    refuse_when_managed(locations)?;
+    if !crate::config::trust::is_trusted(locations) {
+        return Err(ConfigError::Untrusted {
+            folder: locations.project_root(),
+            what: "enableAllProjectMcpServers in .claude/settings.local.json would not count until it is.".into(),
+        });
+    }
+    approval::approve_all(locations)?;
+    let catalog = Catalog::load(locations);
+    let mut approved = Vec::new();
+    for entry in catalog.entries.iter().filter(|e| e.scope == Scope::Project) {
+        if entry.approval == Some(Approval::Approved) {
+            approval::record_approved_hash(locations, &entry.name, Some(&entry.hash))?;
+            approved.push(entry.name.clone());
+        }
+    }
+    Ok(approved)
+}
+
+/// What stays decided after the project choices were reset: by other settings files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetChoices {
+    /// Project servers another settings file still approves: they start without asking.
+    pub still_approved: Vec<String>,
+    /// Project servers another settings file still rejects.
+    pub still_rejected: Vec<String>,
+}
+
+/// `claude mcp reset-project-choices` ([`approval::reset_choices`]), and which servers other
+/// settings files still decide, as Claude Code says after it.
+pub fn reset_project_choices(locations: &Locations) -> Result<ResetChoices, ConfigError> {
+    approval::reset_choices(locations)?;
+    let catalog = Catalog::load(locations);
+    let mut report = ResetChoices {
+        still_approved: Vec::new(),
+        still_rejected: Vec::new(),
+    };
+    for entry in catalog
+        .entries
+        .iter()
+        .filter(|e| e.scope == Scope::Project && e.shadowed_by.is_none())
+    {
+        match entry.approval {
+            Some(Approval::Approved) => report.still_approved.push(entry.name.clone()),
+            Some(Approval::Rejected) => report.still_rejected.push(entry.name.clone()),
+            _ => {}
+        }
+    }
+    Ok(report)
+}
+
 /// Records that the person trusts this project folder, in `~/.claude.json` where Claude Code
 /// keeps it; the project's own approvals count from then on.
 pub fn trust_folder(

@@ -99,8 +99,17 @@ enum Command {
     Enable { name: String },
     /// Stop using a server in this project without deleting it.
     Disable { name: String },
-    /// Approve a project (.mcp.json) server so that it may start.
-    Approve { name: String },
+    /// Approve a project (.mcp.json) server so that it may start; with --all, every server of
+    /// the project, now and later (enableAllProjectMcpServers).
+    Approve {
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        name: Option<String>,
+        #[arg(long)]
+        all: bool,
+    },
+    /// Forget the approvals and rejections stored for this project's .mcp.json servers, as
+    /// `claude mcp reset-project-choices` does.
+    ResetProjectChoices,
     /// Trust a project folder (default: --project, else the current folder), as Claude Code's
     /// trust dialog does: its own .claude/settings*.json approvals count from then on. Writes
     /// projects["<folder>"].hasTrustDialogAccepted: true to ~/.claude.json.
@@ -589,7 +598,62 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
                 format!("Disabled MCP server \"{name}\" in this project")
             });
         }
-        Command::Approve { name } => approval(locations, &name, true, json)?,
+        Command::Approve {
+            name: Some(name), ..
+        } => approval(locations, &name, true, json)?,
+        Command::Approve { name: None, .. } => {
+            let approved = api::approve_all_project_servers(locations)?;
+            if json {
+                print_json(&serde_json::json!({ "approved": approved, "all": true }));
+            } else {
+                out!(
+                    "Approved every project MCP server, now and later ({})\nFile modified: {}",
+                    if approved.is_empty() {
+                        "none yet".to_string()
+                    } else {
+                        approved.join(", ")
+                    },
+                    locations.project_local_settings().display()
+                );
+            }
+        }
+        Command::ResetProjectChoices => {
+            let report = api::reset_project_choices(locations)?;
+            if json {
+                print_json(&report);
+            } else {
+                // Claude Code 2.1.332's words.
+                let servers = |names: &[String], one: &str, many: &str| {
+                    if names.len() == 1 {
+                        format!("1 server ({}) {one}", names[0])
+                    } else {
+                        format!("{} servers ({}) {many}", names.len(), names.join(", "))
+                    }
+                };
+                out!("Project-scoped (.mcp.json) server approvals and rejections stored for this project have been reset.");
+                if !report.still_approved.is_empty() {
+                    out!(
+                        "{}",
+                        servers(
+                            &report.still_approved,
+                            "is still approved by other settings and will connect automatically without prompting.",
+                            "are still approved by other settings and will connect automatically without prompting."
+                        )
+                    );
+                }
+                if !report.still_rejected.is_empty() {
+                    out!(
+                        "{}",
+                        servers(
+                            &report.still_rejected,
+                            "remains rejected by other settings and will not prompt.",
+                            "remain rejected by other settings and will not prompt."
+                        )
+                    );
+                }
+                out!("You will be prompted for approval next time you start MCP Manager or Claude Code.");
+            }
+        }
         Command::Trust { .. } => {
             let trust = api::trust_folder(locations)?;
             if json {

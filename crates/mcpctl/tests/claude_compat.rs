@@ -238,3 +238,97 @@ fn add_json_stdio_and_http() {
         ],
     );
 }
+
+/// Both sides' stdout of one command, run in their own sandbox.
+fn output_of(side: &Side, claude: bool, args: &[&str]) -> String {
+    let out = if claude {
+        claude_cli()
+            .arg("mcp")
+            .args(args)
+            .current_dir(&side.project)
+            .env("HOME", &side.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .output()
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .arg("--project")
+            .arg(&side.project)
+            .args(args)
+            .env("HOME", &side.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"))
+            .output()
+    }
+    .expect("it runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn reset_project_choices_forgets_what_claude_code_forgets_and_says_what_it_says() {
+    let sides = [Side::new(), Side::new()];
+    for side in &sides {
+        let key = side.project.to_str().unwrap();
+        std::fs::create_dir_all(side.project.join(".claude")).unwrap();
+        std::fs::create_dir_all(side.home.join(".claude")).unwrap();
+        std::fs::write(
+            side.project.join(".mcp.json"),
+            r#"{"mcpServers":{"a":{"command":"true"},"b":{"command":"true"},"c":{"command":"true"},"d":{"command":"true"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            side.project.join(".claude/settings.local.json"),
+            r#"{"enabledMcpjsonServers":["a"],"disabledMcpjsonServers":["b"],"enableAllProjectMcpServers":false,"other":1}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            side.project.join(".claude/settings.json"),
+            r#"{"enabledMcpjsonServers":["c"],"disabledMcpjsonServers":["d"]}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            side.home.join(".claude/settings.json"),
+            r#"{"enabledMcpjsonServers":["b"]}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            side.home.join(".claude.json"),
+            serde_json::json!({"projects": {key: {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["a"], "disabledMcpjsonServers": ["c"], "enableAllProjectMcpServers": true, "allowedTools": []}}})
+                .to_string(),
+        )
+        .unwrap();
+    }
+    let claude = output_of(&sides[0], true, &["reset-project-choices"]);
+    let ours = output_of(&sides[1], false, &["reset-project-choices"]);
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with("You will be prompted"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(lines(&ours), lines(&claude), "the same words");
+    let file = |side: &Side, path: &str| std::fs::read_to_string(side.project.join(path)).unwrap();
+    assert_eq!(
+        file(&sides[1], ".claude/settings.local.json"),
+        file(&sides[0], ".claude/settings.local.json"),
+        "settings.local.json byte for byte"
+    );
+    assert_eq!(
+        file(&sides[1], ".claude/settings.json"),
+        file(&sides[0], ".claude/settings.json"),
+        "the shared settings are not touched"
+    );
+    let project =
+        |side: &Side| side.claude_json()["projects"][side.project.to_str().unwrap()].clone();
+    assert_eq!(
+        project(&sides[1]),
+        project(&sides[0]),
+        "the project's entry in ~/.claude.json"
+    );
+}

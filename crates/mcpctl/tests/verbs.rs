@@ -238,3 +238,25 @@ fn allow_ask_deny_write_claude_codes_permission_lists_and_rule_reads_them_back()
         Some(2)
     );
 }
+
+#[test]
+fn approve_all_approves_every_project_server_now_and_later_once_trusted() {
+    let w = World::new();
+    w.json(&["add", "-s", "project", "one", "--", "node", "one.js"]);
+    assert_eq!(
+        w.json(&["approve", "--all"]).1["error"]["code"],
+        "untrusted"
+    );
+    assert_eq!(w.json(&["trust"]).0, Some(0));
+    let (code, said) = w.json(&["approve", "--all"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(said, json!({"approved": ["one"], "all": true}));
+    let local: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(w.project.join(".claude/settings.local.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(local["enableAllProjectMcpServers"], json!(true));
+    // And later: a server added afterwards is approved too.
+    w.json(&["add", "-s", "project", "two", "--", "node", "two.js"]);
+    assert_eq!(w.json(&["get", "two"]).1["summary"]["approval"], "approved");
+}

@@ -1,7 +1,7 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { useEffect, useState } from "react";
-import type { ApiError, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
+import type { ApiError, ResetChoices, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
 import { describeCounts, describeListening, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
@@ -74,10 +74,12 @@ export function ServerDetail({
   const [copyTo, setCopyTo] = useState<Scope>(others[0]!);
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   const [reviewed, setReviewed] = useState<ServerReview | null>(null);
+  const [resetSaid, setResetSaid] = useState<string | null>(null);
   useEffect(() => {
     setRefusal(null);
     setConfirming(null);
     setReviewed(null);
+    setResetSaid(null);
     setLoginStarted(false);
   }, [server.name, server.scope]);
   const tabs: Tab[] = server.shadowedBy
@@ -263,11 +265,20 @@ export function ServerDetail({
             <Button testId="approve-confirm-yes" onClick={() => act(() => actions.setApproval(server.name, true))} tone="primary">
               Approve and start
             </Button>
+            <Button testId="approve-confirm-all" onClick={() => act(() => actions.approveAll())}>
+              Approve every server of this project, now and later
+            </Button>
             <Button testId="approve-confirm-no" onClick={() => setConfirming(null)}>
               Cancel
             </Button>
           </div>
         </div>
+      )}
+
+      {resetSaid && (
+        <p data-testid="reset-choices-said" role="status" className="whitespace-pre-line text-sm">
+          {resetSaid}
+        </p>
       )}
 
       {confirming === "remove" && (
@@ -310,6 +321,20 @@ export function ServerDetail({
             tone="primary"
           >
             {!trusted && onAskTrust ? "Trust the folder to approve…" : "Approve…"}
+          </Button>
+        )}
+        {isProject && !server.readOnly && (
+          <Button
+            testId="reset-choices"
+            onClick={() =>
+              act(async () => {
+                const outcome = await actions.resetChoices();
+                if (outcome.ok) setResetSaid(describeReset(outcome.value));
+                return outcome;
+              })
+            }
+          >
+            Reset project choices
           </Button>
         )}
         {isProject && server.approval !== "rejected" && !server.readOnly && (
@@ -550,4 +575,24 @@ export function Button({
       {children}
     </button>
   );
+}
+
+/** What `claude mcp reset-project-choices` says afterwards, in its words. */
+export function describeReset(report: ResetChoices): string {
+  const servers = (names: string[], one: string, many: string) =>
+    names.length === 1 ? `1 server (${names[0]}) ${one}` : `${names.length} servers (${names.join(", ")}) ${many}`;
+  const lines = ["Project-scoped (.mcp.json) server approvals and rejections stored for this project have been reset."];
+  if (report.stillApproved.length > 0)
+    lines.push(
+      servers(
+        report.stillApproved,
+        "is still approved by other settings and will connect automatically without prompting.",
+        "are still approved by other settings and will connect automatically without prompting.",
+      ),
+    );
+  if (report.stillRejected.length > 0)
+    lines.push(
+      servers(report.stillRejected, "remains rejected by other settings and will not prompt.", "remain rejected by other settings and will not prompt."),
+    );
+  return lines.join("\n");
 }

@@ -10,6 +10,10 @@ export const serverActions = {
     call(() => commands.setServerEnabled(name, enabled)),
   setApproval: (name: string, approve: boolean) =>
     call(() => commands.setServerApproval(name, approve)),
+  /** Every project server, now and later (enableAllProjectMcpServers). */
+  approveAll: () => call(() => commands.approveAllProjectServers()),
+  /** `claude mcp reset-project-choices`: what other files still decide comes back. */
+  resetChoices: () => call(() => commands.resetProjectChoices()),
   remove: (name: string, scope: Scope) => call(() => commands.removeServer(name, scope)),
   stderr: (name: string) => call(() => commands.serverStderr(name)),
   logIn: (name: string) => call(() => commands.logIn(name)),

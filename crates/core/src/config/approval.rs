@@ -205,3 +205,72 @@ pub fn record_approved_hash(
         Ok(())
     })
 }
+
+/// The keys a person's project choices live under.
+const CHOICE_KEYS: [&str; 3] = [
+    "enabledMcpjsonServers",
+    "disabledMcpjsonServers",
+    "enableAllProjectMcpServers",
+];
+
+/// Approves every server of this project's `.mcp.json`, now and later: Claude Code's "Use this
+/// and all future MCP servers in this project", `enableAllProjectMcpServers: true` in
+/// `.claude/settings.local.json`.
+pub fn approve_all(locations: &Locations) -> Result<(), ConfigError> {
+    let path = locations.project_local_settings();
+    locations.confine(&path)?;
+    document::update(&path, NewFileMode::Shared, |value| {
+        let settings = document::object_at(&path, value, &[])?;
+        settings.insert("enableAllProjectMcpServers".into(), Value::Bool(true));
+        Ok(())
+    })
+}
+
+/// What `claude mcp reset-project-choices` does, checked against Claude Code 2.1.332: the
+/// approvals and rejections stored for this project (`enabledMcpjsonServers`,
+/// `disabledMcpjsonServers`, `enableAllProjectMcpServers`) are removed from
+/// `.claude/settings.local.json` and from `projects["<root>"]` in `~/.claude.json`; every
+/// other key stays, and the shared `.claude/settings.json` and the person's own settings are
+/// not touched (what they approve or reject still counts). Files that hold none of those keys
+/// are not written.
+pub fn reset_choices(locations: &Locations) -> Result<(), ConfigError> {
+    let local = locations.project_local_settings();
+    if let Ok(Some(doc)) = document::read(&local) {
+        if CHOICE_KEYS.iter().any(|k| doc.value.get(k).is_some()) {
+            locations.confine(&local)?;
+            // As Claude Code 2.1.332 rewrites it: two spaces and a final newline.
+            let claude_codes = document::Layout {
+                indent: "  ".into(),
+                final_newline: true,
+            };
+            document::update_in(&local, NewFileMode::Shared, Some(claude_codes), |value| {
+                if let Some(settings) = value.as_object_mut() {
+                    for key in CHOICE_KEYS {
+                        settings.shift_remove(key);
+                    }
+                }
+                Ok(())
+            })?;
+        }
+    }
+    let claude_json = locations.claude_json();
+    let key = locations.project_key();
+    if let Ok(Some(doc)) = document::read(&claude_json) {
+        let project = doc.value.get("projects").and_then(|p| p.get(&key));
+        if project.is_some_and(|p| CHOICE_KEYS.iter().any(|k| p.get(k).is_some())) {
+            document::update(&claude_json, NewFileMode::Private, |value| {
+                if let Some(project) = value
+                    .get_mut("projects")
+                    .and_then(|p| p.get_mut(&key))
+                    .and_then(Value::as_object_mut)
+                {
+                    for key in CHOICE_KEYS {
+                        project.shift_remove(key);
+                    }
+                }
+                Ok(())
+            })?;
+        }
+    }
+    Ok(())
+}

@@ -190,6 +190,17 @@ pub fn update<T>(
     mode: NewFileMode,
     change: impl FnOnce(&mut Value) -> Result<T, ConfigError>,
 ) -> Result<T, ConfigError> {
+    update_in(path, mode, None, change)
+}
+
+/// [`update`], writing the result in `layout` whatever the file's own: Claude Code rewrites
+/// some files in its own (its settings files: two spaces and a final newline).
+pub fn update_in<T>(
+    path: &Path,
+    mode: NewFileMode,
+    layout: Option<Layout>,
+    change: impl FnOnce(&mut Value) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
     let write_error = |source: std::io::Error| ConfigError::Write {
         path: path.to_path_buf(),
         source,
@@ -198,10 +209,11 @@ pub fn update<T>(
         std::fs::create_dir_all(folder).map_err(write_error)?;
     }
     let _lock = FileLock::acquire(path).map_err(write_error)?;
-    let (mut value, layout) = match read(path)? {
+    let (mut value, found) = match read(path)? {
         Some(document) => (document.value, document.layout),
         None => (Value::Object(Default::default()), Layout::default()),
     };
+    let layout = layout.unwrap_or(found);
     let before = value.clone();
     let outcome = change(&mut value)?;
     if value != before {
