@@ -74,17 +74,35 @@ impl Side {
     }
 }
 
-fn run_claude(side: &Side, args: &[&str]) {
-    let out = claude_cli()
+/// `claude mcp ARGS` in `side`'s project and home, offline.
+fn claude_mcp(side: &Side, args: &[&str]) -> Command {
+    let mut command = claude_cli();
+    command
         .arg("mcp")
         .args(args)
         .current_dir(&side.project)
         .env("HOME", &side.home)
         .env_remove("CLAUDE_CONFIG_DIR")
         .env("DISABLE_TELEMETRY", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .output()
-        .expect("Claude Code runs");
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    command
+}
+
+/// `mcpctl ARGS` in `side`'s project and home.
+fn mcpctl(side: &Side, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+    command
+        .arg("--project")
+        .arg(&side.project)
+        .args(args)
+        .env("HOME", &side.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"));
+    command
+}
+
+fn run_claude(side: &Side, args: &[&str]) {
+    let out = claude_mcp(side, args).output().expect("Claude Code runs");
     assert!(
         out.status.success(),
         "claude mcp {args:?} failed: {}{}",
@@ -94,15 +112,7 @@ fn run_claude(side: &Side, args: &[&str]) {
 }
 
 fn run_mcpctl(side: &Side, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
-        .arg("--project")
-        .arg(&side.project)
-        .args(args)
-        .env("HOME", &side.home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"))
-        .output()
-        .expect("mcpctl runs");
+    let out = mcpctl(side, args).output().expect("mcpctl runs");
     assert!(
         out.status.success(),
         "mcpctl {args:?} failed: {}",
@@ -242,25 +252,11 @@ fn add_json_stdio_and_http() {
 /// Both sides' stdout of one command, run in their own sandbox.
 fn output_of(side: &Side, claude: bool, args: &[&str]) -> String {
     let out = if claude {
-        claude_cli()
-            .arg("mcp")
-            .args(args)
-            .current_dir(&side.project)
-            .env("HOME", &side.home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("DISABLE_TELEMETRY", "1")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .output()
+        claude_mcp(side, args)
     } else {
-        Command::new(env!("CARGO_BIN_EXE_mcpctl"))
-            .arg("--project")
-            .arg(&side.project)
-            .args(args)
-            .env("HOME", &side.home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"))
-            .output()
+        mcpctl(side, args)
     }
+    .output()
     .expect("it runs");
     assert!(
         out.status.success(),

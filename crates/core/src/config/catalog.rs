@@ -93,17 +93,13 @@ impl Catalog {
         let claude_json_path = locations.claude_json();
         let claude_json = catalog.read(Scope::User, &claude_json_path);
         let project_key = locations.project_key();
-        let disabled: Vec<String> = claude_json
-            .as_ref()
-            .and_then(|v| v.get("projects"))
-            .and_then(|p| p.get(&project_key))
-            .and_then(|p| p.get("disabledMcpServers"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect();
+        let disabled = document::strings(
+            claude_json
+                .as_ref()
+                .and_then(|v| v.get("projects"))
+                .and_then(|p| p.get(&project_key)),
+            "disabledMcpServers",
+        );
 
         let managed_path = locations.managed_mcp_json();
         if let Some(managed) = catalog.read(Scope::Managed, &managed_path) {

@@ -222,6 +222,19 @@ pub fn update_in<T>(
     Ok(outcome)
 }
 
+/// The strings of the list at `key` of `value` (Claude Code's lists of names); anything else
+/// there counts as no list.
+pub fn strings(value: Option<&Value>, key: &str) -> Vec<String> {
+    value
+        .and_then(|v| v.get(key))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
 /// The object at `keys` below `value`, created (as `{}`) where missing. Fails when something
 /// on the way is not an object.
 pub fn object_at<'a>(

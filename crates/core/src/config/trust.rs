@@ -128,15 +128,7 @@ pub fn folder_trust(locations: &Locations) -> FolderTrust {
 
 fn waiting_in(path: &Path) -> Option<WaitingApproval> {
     let doc = document::read(path).ok()??;
-    let servers: Vec<String> = doc
-        .value
-        .get("enabledMcpjsonServers")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect();
+    let servers = document::strings(Some(&doc.value), "enabledMcpjsonServers");
     let all = doc.value.get("enableAllProjectMcpServers") == Some(&Value::Bool(true));
     (all || !servers.is_empty()).then(|| WaitingApproval {
         file: path.display().to_string(),
