@@ -82,7 +82,7 @@ describe("App", () => {
       ["fresh", "project", "stdio"],
     ]);
     expect(screen.getAllByTestId("shadowed")).toHaveLength(1);
-    expect(screen.getByTestId("state-badge").textContent).toBe("needs approval");
+    expect(screen.getByTestId("state-badge").textContent).toBe("⏸ Pending approval");
     expect(screen.getByTestId("missing-variables").textContent).toContain("TOKEN");
     expect(screen.getByTestId("project-dir").textContent).toBe("/home/ada/project");
   });

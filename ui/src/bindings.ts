@@ -435,6 +435,8 @@ export type ErrorCode =
  *  nothing that would run it or contact it is done.
  */
 "not-allowed" | 
+/**  Enterprise policy (`allowedMcpServers`, `deniedMcpServers`…) blocks the server. */
+"blocked-by-policy" | 
 /**  A bug: the message says where. */
 "internal";
 
@@ -644,6 +646,22 @@ export type Phase = { phase: "discovering" } | { phase: "registering" } |
 /**  The token is stored; the server is being started with it. */
 { phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
 
+/**  Why policy keeps a server from starting. */
+export type PolicyBlock = {
+	/**
+	 *  `deniedMcpServers` matched; false: no `allowedMcpServers` entry matched (or
+	 *  `strictPluginOnlyCustomization`).
+	 */
+	denied: boolean,
+	/**
+	 *  The setting and, for a deny, the entry that matched: `deniedMcpServers
+	 *  {"serverName":"x"}`.
+	 */
+	rule: string,
+	/**  The file(s) that hold the rule. */
+	files: string[],
+};
+
 /**  One `notifications/progress` of a request. */
 export type Progress = {
 	progress: number | null,
@@ -832,8 +850,21 @@ export type ServerSummary = {
 	enabled: boolean,
 	/**  Managed entries cannot be changed here. */
 	readOnly: boolean,
-	/**  Whether Claude Code would start it: used, enabled and, for project servers, approved. */
+	/**
+	 *  Whether Claude Code would start it: used, enabled, allowed by policy and, for project
+	 *  servers, approved.
+	 */
 	willStart: boolean,
+	/**
+	 *  Enterprise policy keeps it from starting: the rule and the file. Claude Code drops such
+	 *  a server without a word; show it dimmed with this.
+	 */
+	blocked: PolicyBlock | null,
+	/**
+	 *  Where it stands before any connection; [`crate::config::catalog::Standing::words`] are
+	 *  Claude Code's status words for it.
+	 */
+	standing: Standing,
 	/**  SHA-256 of the fields that affect the connection; equal hashes need no restart. */
 	hash: string,
 	/**  `${VAR}`s that are not set and have no default; they stay literal. */
@@ -862,6 +893,28 @@ export type Skipped = {
 	name: string,
 	reason: string,
 };
+
+/**
+ *  Where an entry stands before any connection: whether Claude Code would start it, and if not
+ *  why, in the order Claude Code tells it (a pending approval is told before a disabled one).
+ */
+export type Standing = 
+/**  It starts. */
+"starts" | 
+/**  Another entry of the same name is used. */
+"shadowed" | 
+/**  `managed-mcp.json` has exclusive control: only its servers run. */
+"set-aside-by-managed" | 
+/**  Enterprise policy blocks it (Claude Code drops it without a word). */
+"blocked" | 
+/**  A project server nobody approved. */
+"pending-approval" | 
+/**  A project server in a `disabledMcpjsonServers` list. */
+"rejected" | 
+/**  An approved project server whose entry changed since the person approved it here. */
+"changed-since-approval" | 
+/**  In this project's `disabledMcpServers`. */
+"disabled-here";
 
 /**  One change of one server's status. */
 export type StatusEvent = {

@@ -51,8 +51,15 @@ pub struct ServerSummary {
     pub enabled: bool,
     /// Managed entries cannot be changed here.
     pub read_only: bool,
-    /// Whether Claude Code would start it: used, enabled and, for project servers, approved.
+    /// Whether Claude Code would start it: used, enabled, allowed by policy and, for project
+    /// servers, approved.
     pub will_start: bool,
+    /// Enterprise policy keeps it from starting: the rule and the file. Claude Code drops such
+    /// a server without a word; show it dimmed with this.
+    pub blocked: Option<crate::config::policy::PolicyBlock>,
+    /// Where it stands before any connection; [`crate::config::catalog::Standing::words`] are
+    /// Claude Code's status words for it.
+    pub standing: crate::config::catalog::Standing,
     /// SHA-256 of the fields that affect the connection; equal hashes need no restart.
     pub hash: String,
     /// `${VAR}`s that are not set and have no default; they stay literal.
@@ -78,6 +85,8 @@ impl ServerSummary {
             enabled: !entry.disabled,
             read_only: entry.scope == Scope::Managed,
             will_start: entry.will_start(),
+            blocked: entry.blocked.clone(),
+            standing: entry.standing(),
             hash: entry.hash.clone(),
             missing_variables,
         }
@@ -201,12 +210,33 @@ fn writable(scope: Scope) -> Result<(), ConfigError> {
     }
 }
 
-fn refuse_when_managed(locations: &Locations) -> Result<(), ConfigError> {
+fn refuse_when_managed(locations: &Locations, verb: &'static str) -> Result<(), ConfigError> {
     let managed = locations.managed_mcp_json();
     if managed.exists() {
-        return Err(ConfigError::Managed { path: managed });
+        return Err(ConfigError::Managed {
+            path: managed,
+            verb,
+        });
     }
     Ok(())
+}
+
+/// Refuses, with Claude Code's words, a server that enterprise policy blocks.
+fn refuse_when_blocked(
+    locations: &Locations,
+    name: &str,
+    config: &ServerConfig,
+    verb: &str,
+) -> Result<(), ConfigError> {
+    let trusted = crate::config::trust::is_trusted(locations);
+    match crate::config::policy::Policy::load(locations, trusted).check(name, config, false, false)
+    {
+        Some(block) => Err(ConfigError::Policy {
+            message: block.refusal(verb, name),
+            rule: block.describe(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Adds a server to a scope, written as `claude mcp add` writes it. Fails when the name
@@ -227,9 +257,12 @@ pub(crate) fn insert_entry(
     scope: Scope,
     entry: Value,
 ) -> Result<Written, ConfigError> {
+    refuse_when_managed(locations, "add")?;
+    if let Ok(config) = parse_entry_value(&entry) {
+        refuse_when_blocked(locations, name, &config, "add")?;
+    }
     validate_new_name(name)?;
     writable(scope)?;
-    refuse_when_managed(locations)?;
     let (path, keys, mode) = servers_location(locations, scope);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     locations.confine(&path)?;
@@ -284,7 +317,7 @@ pub fn remove_server(
     name: &str,
     scope: Option<Scope>,
 ) -> Result<Written, ConfigError> {
-    refuse_when_managed(locations)?;
+    refuse_when_managed(locations, "remove")?;
     let catalog = Catalog::load(locations);
     let candidates: Vec<&CatalogEntry> = catalog
         .named(name)
@@ -358,7 +391,7 @@ pub fn set_enabled(
     name: &str,
     enabled: bool,
 ) -> Result<Written, ConfigError> {
-    refuse_when_managed(locations)?;
+    refuse_when_managed(locations, "change")?;
     let catalog = Catalog::load(locations);
     let entry = catalog
         .named(name)
@@ -401,7 +434,7 @@ pub fn set_approval(
     name: &str,
     approve: bool,
 ) -> Result<Approval, ConfigError> {
-    refuse_when_managed(locations)?;
+    refuse_when_managed(locations, "approve")?;
     let catalog = Catalog::load(locations);
     if !catalog.named(name).any(|e| e.scope == Scope::Project) {
         return Err(ConfigError::ServerNotFound {
@@ -415,6 +448,17 @@ pub fn set_approval(
             what: format!(
                 "an approval of \"{name}\" in .claude/settings.local.json would not count until it is."
             ),
+        });
+    }
+    if let Some(block) = catalog
+        .named(name)
+        .find(|e| e.scope == Scope::Project)
+        .and_then(|e| e.blocked.as_ref())
+        .filter(|_| approve)
+    {
+        return Err(ConfigError::Policy {
+            message: block.refusal("approve", name),
+            rule: block.describe(),
         });
     }
     approval::record_choice(locations, name, approve)?;
@@ -443,7 +487,7 @@ pub fn set_approval(
 /// `.claude/settings.local.json`), as Claude Code's "Use this and all future MCP servers in
 /// this project"; the folder must be trusted first. Returns the servers approved now.
 pub fn approve_all_project_servers(locations: &Locations) -> Result<Vec<String>, ConfigError> {
-    refuse_when_managed(locations)?;
+    refuse_when_managed(locations, "approve")?;
     if !crate::config::trust::is_trusted(locations) {
         return Err(ConfigError::Untrusted {
             folder: locations.project_root(),

@@ -68,8 +68,11 @@ pub enum ConfigError {
         scopes: Vec<crate::scope::Scope>,
     },
     /// `managed-mcp.json` is present and has exclusive control, as in Claude Code.
-    #[error("{} is present: the administrator's managed configuration has exclusive control over MCP servers, so this cannot be changed here", path.display())]
-    Managed { path: PathBuf },
+    #[error("Cannot {verb} MCP server: enterprise MCP configuration is active and has exclusive control over MCP servers ({} is present; ask your administrator)", path.display())]
+    Managed { path: PathBuf, verb: &'static str },
+    /// Enterprise policy blocks the server: Claude Code's words, then the rule and its file.
+    #[error("{message} ({rule})")]
+    Policy { message: String, rule: String },
     /// A request that cannot be carried out as given (bad flag values, wrong transport).
     #[error("{0}")]
     Invalid(String),
@@ -118,6 +121,7 @@ impl ConfigError {
             ConfigError::Untrusted { .. } => ErrorCode::Untrusted,
             ConfigError::SetAside { .. } => ErrorCode::SetAside,
             ConfigError::NotAllowed { .. } => ErrorCode::NotAllowed,
+            ConfigError::Policy { .. } => ErrorCode::BlockedByPolicy,
         }
     }
 }
@@ -160,6 +164,8 @@ pub enum ErrorCode {
     /// The server may not be started (pending or rejected approval, disabled, shadowed), so
     /// nothing that would run it or contact it is done.
     NotAllowed,
+    /// Enterprise policy (`allowedMcpServers`, `deniedMcpServers`…) blocks the server.
+    BlockedByPolicy,
     /// A bug: the message says where.
     Internal,
 }

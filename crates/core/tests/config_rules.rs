@@ -414,3 +414,146 @@ fn the_protocol_key_is_read_counts_for_the_connection_and_is_written_back_as_it_
         r#"{"type":"stdio","command":"node","args":["s.js"],"env":{},"protocol":"2026-07-28"}"#
     );
 }
+
+#[test]
+fn policy_rules() {
+    use mcp_manager_core::config::catalog::{Catalog, Standing};
+    use mcp_manager_core::{Locations, Scope};
+    use serde_json::json;
+    /// (rule, managed settings, project .claude/settings.json, user settings,
+    /// [(server, starts)])
+    type Case<'a> = (
+        &'a str,
+        serde_json::Value,
+        serde_json::Value,
+        serde_json::Value,
+        &'a [(&'a str, bool)],
+    );
+    let cases: &[Case] = &[
+        (
+            "no_policy_allows_all",
+            json!({}),
+            json!({}),
+            json!({}),
+            &[("mine", true), ("remote", true)],
+        ),
+        (
+            "an_empty_allow_list_allows_nothing",
+            json!({"allowedMcpServers": []}),
+            json!({}),
+            json!({}),
+            &[("mine", false), ("remote", false)],
+        ),
+        (
+            "allow_lists_from_every_file_are_joined",
+            json!({"allowedMcpServers": [{"serverName": "mine"}]}),
+            json!({}),
+            json!({"allowedMcpServers": [{"serverName": "remote"}]}),
+            &[("mine", true), ("remote", true)],
+        ),
+        (
+            "allow_managed_only_ignores_the_persons_allow_list",
+            json!({"allowedMcpServers": [{"serverName": "mine"}], "allowManagedMcpServersOnly": true}),
+            json!({}),
+            json!({"allowedMcpServers": [{"serverName": "remote"}]}),
+            &[("mine", true), ("remote", false)],
+        ),
+        (
+            "a_url_rule_means_a_remote_server_must_match_a_url",
+            json!({"allowedMcpServers": [{"serverName": "remote"}, {"serverUrl": "https://*.corp.example/*"}]}),
+            json!({}),
+            json!({}),
+            &[("remote", false), ("mine", false)],
+        ),
+        (
+            "a_command_rule_is_the_exact_command_line",
+            json!({"allowedMcpServers": [{"serverCommand": ["node", "server.js"]}]}),
+            json!({}),
+            json!({}),
+            &[("mine", true), ("remote", false)],
+        ),
+        (
+            "deny_from_the_persons_settings_counts",
+            json!({}),
+            json!({}),
+            json!({"deniedMcpServers": [{"serverName": "mine"}]}),
+            &[("mine", false), ("remote", true)],
+        ),
+        (
+            "a_project_deny_does_not_block_the_organizations_server_but_a_managed_one_does",
+            json!({"managedMcpServers": {"org": {"type": "http", "url": "https://org.example/mcp"}}}),
+            json!({"deniedMcpServers": [{"serverName": "org"}, {"serverName": "remote"}]}),
+            json!({}),
+            &[("org", true), ("remote", false)],
+        ),
+        (
+            "managed_servers_need_no_allow_entry",
+            json!({"managedMcpServers": {"org": {"type": "sse", "url": "https://org.example/sse"}}, "allowedMcpServers": []}),
+            json!({}),
+            json!({}),
+            &[("org", true), ("mine", false)],
+        ),
+        (
+            "strict_plugin_only_keeps_no_configured_server",
+            json!({"strictPluginOnlyCustomization": ["mcp"]}),
+            json!({}),
+            json!({}),
+            &[("mine", false), ("remote", false)],
+        ),
+    ];
+    for (rule, managed, project, user, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (home, project_dir) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(project_dir.join(".claude")).unwrap();
+        std::fs::create_dir_all(root.join("managed")).unwrap();
+        let key = project_dir.to_str().unwrap().to_string();
+        std::fs::write(
+            home.join(".claude.json"),
+            json!({
+                "mcpServers": {
+                    "mine": {"command": "node", "args": ["server.js"]},
+                    "remote": {"type": "http", "url": "https://remote.example/mcp"},
+                    "org": {"type": "http", "url": "https://mine.example/mcp"}
+                },
+                "projects": {key: {"hasTrustDialogAccepted": true}}
+            })
+            .to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("managed/managed-settings.json"),
+            managed.to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            project_dir.join(".claude/settings.json"),
+            project.to_string(),
+        )
+        .unwrap();
+        std::fs::write(home.join(".claude/settings.json"), user.to_string()).unwrap();
+        let mut locations = Locations::new(home, None, &project_dir).unwrap();
+        locations.managed_dir = root.join("managed");
+        let catalog = Catalog::load(&locations);
+        for (name, starts) in *expected {
+            let entry = catalog.effective(name).unwrap();
+            assert_eq!(
+                entry.will_start(),
+                *starts,
+                "{rule}: {name} {:?}",
+                entry.blocked
+            );
+            if !starts {
+                assert_eq!(entry.standing(), Standing::Blocked, "{rule}: {name}");
+            }
+            if *name == "org" {
+                assert_eq!(
+                    entry.scope,
+                    Scope::Managed,
+                    "{rule}: managedMcpServers win over a same-named entry"
+                );
+            }
+        }
+    }
+}

@@ -1026,6 +1026,9 @@ fn print_list(list: &ServerList) {
     let width = list.servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
     for server in &list.servers {
         let mut notes = Vec::new();
+        if let Some(block) = &server.blocked {
+            notes.push(block.describe());
+        }
         if let Some(scope) = server.shadowed_by {
             notes.push(format!("shadowed by {scope}"));
         }
@@ -1085,6 +1088,12 @@ fn print_detail(detail: &api::ServerDetail) {
         out!("  Approval: {}", format!("{approval:?}").to_lowercase());
     }
     out!("  Will start: {}", if s.will_start { "yes" } else { "no" });
+    if let Some(words) = s.standing.words() {
+        out!("  Status: {words}");
+    }
+    if let Some(block) = &s.blocked {
+        out!("  Policy: {}", block.describe());
+    }
     for missing in &s.missing_variables {
         out!("  Warning: {missing}");
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
-use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::catalog::{Catalog, Standing};
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
 use serde_json::Value;
 
@@ -75,22 +75,25 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
             crate::print_json(&statuses);
         } else {
             for event in &statuses {
-                let target = catalog
-                    .effective(&event.server)
-                    .map(|e| e.config.target())
-                    .unwrap_or_default();
-                let state = match &event.status {
-                    ServerStatus::Connected(info) => format!(
-                        "✓ connected ({} {}; protocol {}: {})",
-                        info.server_name,
-                        info.server_version,
-                        info.protocol_version,
-                        info.era_evidence
+                let entry = catalog.effective(&event.server);
+                let target = entry.map(|e| e.config.target()).unwrap_or_default();
+                let state = match entry.map(|e| (e, e.standing())) {
+                    Some((e, Standing::Blocked)) => format!(
+                        "⊗ {}",
+                        e.blocked.as_ref().map(|b| b.describe()).unwrap_or_default()
                     ),
-                    ServerStatus::Failed { error } => format!("✗ failed: {error}"),
-                    ServerStatus::NeedsAuth => "⚠ needs authentication".into(),
-                    ServerStatus::Disabled => "○ disabled".into(),
-                    ServerStatus::Pending { .. } => "… pending".into(),
+                    Some((_, Standing::PendingApproval)) => format!(
+                        "⏸ Pending approval (run `mcpctl approve {}`, or `claude`, to approve)",
+                        event.server
+                    ),
+                    Some((_, Standing::DisabledHere)) => format!(
+                        "⊘ Disabled for this project (re-enable with `mcpctl enable {}`)",
+                        event.server
+                    ),
+                    Some((_, standing)) if standing != Standing::Starts => {
+                        standing.words().unwrap_or_default().to_string()
+                    }
+                    _ => live_words(&event.status),
                 };
                 out!("{}: {target} - {state}", event.server);
             }
@@ -99,6 +102,20 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
             .iter()
             .any(|e| matches!(e.status, ServerStatus::Failed { .. })))
     })
+}
+
+/// Claude Code's words for a live status (`claude mcp list`), with what we know beyond them.
+fn live_words(status: &ServerStatus) -> String {
+    match status {
+        ServerStatus::Connected(info) => format!(
+            "✔ Connected ({} {}; protocol {}: {})",
+            info.server_name, info.server_version, info.protocol_version, info.era_evidence
+        ),
+        ServerStatus::Failed { error } => format!("✘ Failed to connect — {error}"),
+        ServerStatus::NeedsAuth => "! Needs authentication".into(),
+        ServerStatus::Disabled => "⊘ Not started".into(),
+        ServerStatus::Pending { .. } => "… Connecting".into(),
+    }
 }
 
 /// `mcpctl login SERVER`: asks the server (its 401 carries the challenge that seeds

@@ -328,3 +328,301 @@ fn reset_project_choices_forgets_what_claude_code_forgets_and_says_what_it_says(
         "the project's entry in ~/.claude.json"
     );
 }
+
+/// Runs `command` with `policy` as `/etc/claude-code`, in a private mount namespace (an
+/// overlay over `/etc` that only this process sees): the machine's real `/etc` is never
+/// touched. Needs root, as the test machine is.
+fn with_policy(policy: &Path, command: &Command) -> std::process::Output {
+    let work = tempfile::tempdir().unwrap();
+    let (upper, scratch) = (work.path().join("upper"), work.path().join("work"));
+    std::fs::create_dir_all(&upper).unwrap();
+    std::fs::create_dir_all(&scratch).unwrap();
+    let script = format!(
+        "set -e; mount -t overlay overlay -o lowerdir=/etc,upperdir={},workdir={} /etc; \
+         rm -rf /etc/claude-code; mkdir -p /etc/claude-code; cp -a {}/. /etc/claude-code/; \
+         exec \"$@\"",
+        upper.display(),
+        scratch.display(),
+        policy.display()
+    );
+    let mut wrapped = Command::new("unshare");
+    wrapped
+        .args(["-m", "sh", "-c", &script, "sh"])
+        .arg(command.get_program())
+        .args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        wrapped.current_dir(dir);
+    }
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => wrapped.env(key, value),
+            None => wrapped.env_remove(key),
+        };
+    }
+    let out = wrapped.output().expect("unshare runs");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("unshare failed")
+            && !String::from_utf8_lossy(&out.stderr).contains("mount:"),
+        "the private mount namespace could not be made (the tests run as root): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `mcpctl` reading the real managed folder (`/etc/claude-code`), not the test's.
+fn mcpctl_real_managed(side: &Side, args: &[&str]) -> Command {
+    let mut command = mcpctl(side, args);
+    command.env_remove("MCP_MANAGER_MANAGED_DIR");
+    command
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn enterprise_policy_blocks_what_claude_code_drops_and_we_say_which_rule() {
+    let side = Side::new();
+    let policy = side.home.parent().unwrap().join("policy");
+    write(
+        &policy.join("managed-settings.json"),
+        r#"{"deniedMcpServers":[{"serverName":"bad"},{"serverCommand":["/bin/false"]}],
+            "allowedMcpServers":[{"serverName":"good"},{"serverName":"bad"},{"serverName":"f"},{"serverUrl":"http://127.0.0.1:9/*"}]}"#,
+    );
+    // Drop-ins are read in name order; hidden and non-JSON files are not read at all.
+    write(
+        &policy.join("managed-settings.d/10-urls.json"),
+        r#"{"deniedMcpServers":[{"serverUrl":"http://127.0.0.1:9/blocked*"}]}"#,
+    );
+    write(
+        &policy.join("managed-settings.d/.hidden.json"),
+        r#"{"deniedMcpServers":[{"serverName":"good"}]}"#,
+    );
+    write(
+        &policy.join("managed-settings.d/notes.txt"),
+        r#"{"deniedMcpServers":[{"serverName":"good"}]}"#,
+    );
+    let before = r#"{"mcpServers":{
+        "good":{"command":"/bin/true"},
+        "bad":{"command":"/bin/true"},
+        "f":{"command":"/bin/false"},
+        "other":{"command":"/bin/echo"},
+        "h":{"type":"http","url":"http://127.0.0.1:9/mcp"},
+        "h-blocked":{"type":"http","url":"http://127.0.0.1:9/blocked/mcp"},
+        "h2":{"type":"http","url":"http://127.0.0.1:8/mcp"}}}"#;
+    write(&side.home.join(".claude.json"), before);
+
+    let claude = with_policy(&policy, &claude_mcp(&side, &["list"]));
+    let claude_text = String::from_utf8_lossy(&claude.stdout);
+    let mut claude_names: Vec<String> = claude_text
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(n, _)| n.to_string()))
+        .collect();
+    claude_names.sort();
+    assert_eq!(claude_names, ["good", "h"], "Claude Code: {claude_text}");
+
+    let ours = with_policy(&policy, &mcpctl_real_managed(&side, &["list", "--json"]));
+    let list: Value = serde_json::from_slice(&ours.stdout).unwrap();
+    let servers = list["servers"].as_array().unwrap();
+    let mut starting: Vec<&str> = servers
+        .iter()
+        .filter(|s| s["willStart"] == true)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    starting.sort();
+    assert_eq!(starting, claude_names, "we start what Claude Code starts");
+    let block = |name: &str| servers.iter().find(|s| s["name"] == name).unwrap()["blocked"].clone();
+    let settings = "/etc/claude-code/managed-settings.json";
+    assert_eq!(
+        block("bad")["rule"],
+        r#"deniedMcpServers {"serverName":"bad"}"#
+    );
+    assert_eq!(block("bad")["files"][0], settings);
+    assert_eq!(
+        block("f")["rule"],
+        r#"deniedMcpServers {"serverCommand":["/bin/false"]}"#,
+        "deny wins over an allow entry of the same server"
+    );
+    assert_eq!(block("other")["denied"], false);
+    assert_eq!(
+        block("other")["rule"],
+        "allowedMcpServers (no entry matches its name)"
+    );
+    assert_eq!(
+        block("h-blocked")["files"][0],
+        "/etc/claude-code/managed-settings.d/10-urls.json"
+    );
+    assert_eq!(
+        block("h2")["rule"],
+        "allowedMcpServers (no entry matches its URL)"
+    );
+    assert_eq!(
+        block("good"),
+        Value::Null,
+        "hidden and non-JSON drop-ins are not read"
+    );
+
+    // Adding a blocked server is refused with Claude Code's words, and nothing is written.
+    for (args, blocked) in [
+        (&["add", "x", "--", "/bin/false"][..], true),
+        (&["add", "y", "--", "/bin/ls"][..], false),
+    ] {
+        let claude = with_policy(&policy, &claude_mcp(&side, args));
+        let ours = with_policy(&policy, &mcpctl_real_managed(&side, args));
+        let claude_says = String::from_utf8_lossy(&claude.stderr).trim().to_string();
+        let we_say = String::from_utf8_lossy(&ours.stderr).to_string();
+        assert!(!claude.status.success() && !ours.status.success());
+        assert!(
+            claude_says.contains(if blocked {
+                "explicitly blocked"
+            } else {
+                "not allowed"
+            }),
+            "{claude_says}"
+        );
+        assert!(
+            we_say.contains(&claude_says),
+            "we say Claude Code's words {claude_says:?}, then the rule: {we_say}"
+        );
+    }
+    assert_eq!(
+        side.claude_json()["mcpServers"],
+        serde_json::from_str::<Value>(before).unwrap()["mcpServers"],
+        "a refused add writes no server"
+    );
+    assert!(
+        side.claude_json()["projects"][side.project.to_str().unwrap()]["mcpServers"]
+            .as_object()
+            .is_none_or(|m| m.is_empty())
+    );
+
+    // `mcpctl status` shows the blocked servers with the rule, and starts none of them.
+    let status = with_policy(&policy, &mcpctl_real_managed(&side, &["status"]));
+    let status = String::from_utf8_lossy(&status.stdout);
+    let line = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{name} in {status}"))
+            .to_string()
+    };
+    assert!(
+        line("bad").contains("⊗ Blocked by enterprise policy: deniedMcpServers"),
+        "{status}"
+    );
+    assert!(
+        line("other").contains("⊗ Not allowed by enterprise policy"),
+        "{status}"
+    );
+    assert!(line("good").contains("✘ Failed to connect — "), "{status}");
+}
+
+#[test]
+fn managed_mcp_json_takes_exclusive_control_as_in_claude_code() {
+    let side = Side::new();
+    let policy = side.home.parent().unwrap().join("policy");
+    write(
+        &policy.join("managed-mcp.json"),
+        r#"{"mcpServers":{"corp":{"type":"http","url":"http://127.0.0.1:7/mcp"}}}"#,
+    );
+    write(
+        &side.home.join(".claude.json"),
+        r#"{"mcpServers":{"mine":{"command":"/bin/true"}}}"#,
+    );
+    let claude = with_policy(&policy, &claude_mcp(&side, &["add", "x", "--", "/bin/ls"]));
+    let ours = with_policy(
+        &policy,
+        &mcpctl_real_managed(&side, &["add", "x", "--", "/bin/ls"]),
+    );
+    let claude_says = String::from_utf8_lossy(&claude.stderr).trim().to_string();
+    assert!(
+        claude_says.starts_with("Cannot add MCP server: enterprise MCP configuration is active")
+    );
+    assert!(
+        String::from_utf8_lossy(&ours.stderr).contains(&claude_says),
+        "{}",
+        String::from_utf8_lossy(&ours.stderr)
+    );
+    let claude = with_policy(&policy, &claude_mcp(&side, &["list"]));
+    assert!(!String::from_utf8_lossy(&claude.stdout).contains("mine:"));
+    let ours = with_policy(&policy, &mcpctl_real_managed(&side, &["list", "--json"]));
+    let list: Value = serde_json::from_slice(&ours.stdout).unwrap();
+    let mine = list["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "mine")
+        .expect("we still show it")
+        .clone();
+    assert_eq!(mine["willStart"], false);
+    assert_eq!(mine["standing"], "set-aside-by-managed");
+}
+
+#[test]
+fn status_words_are_claude_codes() {
+    let sides = [Side::new(), Side::new()];
+    for side in &sides {
+        let key = side.project.to_str().unwrap();
+        write(
+            &side.project.join(".mcp.json"),
+            r#"{"mcpServers":{"p1":{"command":"/bin/true"},"p2":{"command":"/bin/true","args":["x"]}}}"#,
+        );
+        write(
+            &side.project.join(".claude/settings.local.json"),
+            r#"{"disabledMcpjsonServers":["p2"]}"#,
+        );
+        write(
+            &side.home.join(".claude.json"),
+            &serde_json::json!({
+                "mcpServers": {"off": {"command": "/bin/true"}, "broken": {"command": "/bin/false"}},
+                "projects": {key: {"hasTrustDialogAccepted": true, "disabledMcpServers": ["off", "p1"]}}
+            })
+            .to_string(),
+        );
+    }
+    let status_of = |text: &str, name: &str| -> String {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .and_then(|rest| rest.split_once(" - ").map(|(_, s)| s.to_string()))
+            .unwrap_or_default()
+    };
+    let claude =
+        String::from_utf8_lossy(&claude_mcp(&sides[0], &["list"]).output().unwrap().stdout)
+            .into_owned();
+    let ours = String::from_utf8_lossy(&mcpctl(&sides[1], &["status"]).output().unwrap().stdout)
+        .into_owned();
+    for (name, words) in [
+        // Pending approval is told before "disabled for this project", as Claude Code tells it.
+        ("p1", "⏸ Pending approval"),
+        ("off", "⊘ Disabled for this project"),
+        ("broken", "✘ Failed to connect — "),
+    ] {
+        assert!(
+            status_of(&claude, name).starts_with(words),
+            "Claude Code, {name}: {claude}"
+        );
+        assert!(
+            status_of(&ours, name).starts_with(words),
+            "ours, {name}: {ours}"
+        );
+    }
+    // Claude Code's list leaves a rejected server out; its `get` says why. We say it in both.
+    let get = String::from_utf8_lossy(
+        &claude_mcp(&sides[0], &["get", "p2"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .into_owned();
+    let rejected = "✘ Rejected (see disabledMcpjsonServers in settings)";
+    assert!(get.contains(&format!("Status: {rejected}")), "{get}");
+    assert_eq!(status_of(&ours, "p2"), rejected, "{ours}");
+    let ours_get =
+        String::from_utf8_lossy(&mcpctl(&sides[1], &["get", "p2"]).output().unwrap().stdout)
+            .into_owned();
+    assert!(
+        ours_get.contains(&format!("Status: {rejected}")),
+        "{ours_get}"
+    );
+}

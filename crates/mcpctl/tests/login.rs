@@ -132,7 +132,7 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
 
     let status = world.run(&tripwire, &["status"]);
     assert!(
-        text(&status).contains("needs authentication"),
+        text(&status).contains("! Needs authentication"),
         "{}",
         text(&status)
     );
@@ -210,7 +210,7 @@ fn login_stores_tokens_in_the_keychain_reuses_and_refreshes_them_and_logout_remo
     assert!(server.stats()["revocations"].as_u64().unwrap() >= 1);
     let status = world.run(&tripwire, &["status"]);
     assert!(
-        text(&status).contains("needs authentication"),
+        text(&status).contains("! Needs authentication"),
         "{}",
         text(&status)
     );
@@ -234,7 +234,7 @@ fn logged_in_at(
     let tripwire = tripwire(&world);
     let status = world.run(&tripwire, &["status"]);
     assert!(
-        text(&status).contains("needs authentication"),
+        text(&status).contains("! Needs authentication"),
         "{}",
         text(&status)
     );
@@ -257,7 +257,7 @@ fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registrati
     std::thread::sleep(Duration::from_secs(4));
     let status = world.run(&tripwire, &["status"]);
     assert!(
-        text(&status).contains("needs authentication"),
+        text(&status).contains("! Needs authentication"),
         "a refused refresh makes the server need a login, not fail: {}",
         text(&status)
     );
@@ -274,7 +274,7 @@ fn a_refresh_refused_in_a_200_body_means_a_new_login_which_reuses_the_registrati
         "the registration was kept and reused: {stats}"
     );
     let status = world.run(&tripwire, &["status"]);
-    assert!(text(&status).contains("connected"), "{}", text(&status));
+    assert!(text(&status).contains("✔ Connected"), "{}", text(&status));
     world.run(&tripwire, &["logout", name]);
 }
 
@@ -571,7 +571,7 @@ fn a_project_entry_with_another_oauth_block_does_not_use_the_persons_tokens() {
     );
     let status = world.run(&tripwire, &["status"]);
     assert!(
-        text(&status).contains("needs authentication"),
+        text(&status).contains("! Needs authentication"),
         "it needs a login of its own: {}",
         text(&status)
     );
@@ -648,7 +648,7 @@ fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
     );
     assert!(!call.status.success(), "{}", text(&call));
     assert!(
-        text(&status).contains("RFC 8414") || text(&status).contains("needs authentication"),
+        text(&status).contains("RFC 8414") || text(&status).contains("! Needs authentication"),
         "the person is told: {}",
         text(&status)
     );

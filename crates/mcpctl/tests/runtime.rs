@@ -121,11 +121,11 @@ fn status_reports_each_server_and_exits_1_when_one_failed() {
 
     let text = String::from_utf8(world.run(&["status"]).stdout).unwrap();
     assert!(
-        text.contains("everything: node ") && text.contains("✓ connected"),
+        text.contains("everything: node ") && text.contains("✔ Connected"),
         "{text}"
     );
     assert!(
-        text.contains("broken: sh -c") && text.contains("✗ failed"),
+        text.contains("broken: sh -c") && text.contains("✘ Failed to connect — "),
         "{text}"
     );
 }

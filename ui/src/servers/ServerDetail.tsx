@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { ApiError, ResetChoices, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
-import { describeCounts, describeListening, STATE_LABEL, stateOf, TRANSPORT_LABEL } from "./present";
+import { describeCounts, describeListening, STATE_LABEL, stateBadges, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 import type { LoginApi } from "../login/api";
 import { LoginProgress } from "../login/LoginProgress";
@@ -415,10 +415,21 @@ function StatusBlock({
   if (!state) return null;
   return (
     <div data-testid="detail-status" data-state={state} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
-      <p className="font-semibold">{STATE_LABEL[state]}</p>
-      {state === "disabled" && (
+      <p className="font-semibold">{state === "disabled" ? (stateBadges(server)[0] ?? STATE_LABEL[state]) : STATE_LABEL[state]}</p>
+      {server.blocked && (
+        <p data-testid="policy-block" className="mt-1 text-slate-600 dark:text-slate-400">
+          {server.blocked.denied
+            ? `Your organization's policy blocks this server: ${server.blocked.rule} in ${server.blocked.files.join(", ")}. `
+            : `Your organization's policy allows only the servers it lists, and no entry matches this one: ${server.blocked.rule} in ${server.blocked.files.join(", ")}. `}
+          It never starts, here or in Claude Code (which leaves it out of its list without a word). Ask
+          your administrator if you need it.
+        </p>
+      )}
+      {state === "disabled" && !server.blocked && (
         <p className="mt-1 text-slate-600 dark:text-slate-400">
-          {!server.enabled
+          {server.standing === "set-aside-by-managed"
+            ? "managed-mcp.json has exclusive control: only your administrator's servers run, here and in Claude Code."
+            : !server.enabled
             ? "Disabled for this project: enable it to start it."
             : server.changedSinceApproval
               ? "Its entry changed since you approved it (command, URL, environment or headers): it does not start until you review it and approve it again."

@@ -194,6 +194,7 @@ function ServerRow({
           <span
             key={badge}
             data-testid="state-badge"
+            title={server.blocked ? `${server.blocked.rule} in ${server.blocked.files.join(", ")}` : undefined}
             className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
           >
             {badge}
@@ -244,9 +245,9 @@ function LiveState({ status }: { status: ServerStatus | undefined }) {
       case "pending":
         return status.attempt > 1 ? `reconnecting (attempt ${status.attempt})` : "connecting";
       case "connected":
-        return describeCounts(status.counts) || "connected";
+        return `✔ ${describeCounts(status.counts) || "Connected"}`;
       case "failed":
-        return "failed";
+        return "✘ Failed to connect";
       case "needs-auth":
         return STATE_LABEL["needs-auth"];
       case "disabled":

@@ -6,6 +6,16 @@ export function server(
   scope: ServerSummary["scope"],
   more: Partial<ServerSummary> = {},
 ): ServerSummary {
+  const approval = more.approval !== undefined ? more.approval : scope === "project" ? "approved" : null;
+  const standing: ServerSummary["standing"] = more.shadowedBy
+    ? "shadowed"
+    : approval === "pending"
+      ? "pending-approval"
+      : approval === "rejected"
+        ? "rejected"
+        : more.enabled === false
+          ? "disabled-here"
+          : "starts";
   return {
     name,
     scope,
@@ -19,6 +29,8 @@ export function server(
     enabled: true,
     readOnly: scope === "managed",
     willStart: true,
+    blocked: null,
+    standing,
     hash: "0".repeat(64),
     missingVariables: [],
     ...more,

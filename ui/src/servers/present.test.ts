@@ -30,11 +30,21 @@ describe("groupByScope", () => {
 });
 
 describe("stateBadges", () => {
-  it("names every reason a server will not start", () => {
+  it("says why a server will not start in Claude Code's words", () => {
+    expect(stateBadges(server("s", "project", { standing: "pending-approval", approval: "pending" }))).toEqual([
+      "⏸ Pending approval",
+    ]);
     expect(
-      stateBadges(server("s", "project", { shadowedBy: "local", enabled: false, approval: "pending" })),
-    ).toEqual(["shadowed by local", "disabled", "needs approval"]);
-    expect(stateBadges(server("s", "project", { approval: "rejected" }))).toEqual(["rejected"]);
+      stateBadges(server("s", "project", { standing: "pending-approval", approval: "pending", waitingForTrust: "/p/.claude/settings.json" })),
+    ).toEqual(["⏸ Pending approval · needs trust"]);
+    expect(stateBadges(server("s", "project", { standing: "rejected", approval: "rejected" }))).toEqual(["✘ Rejected"]);
+    expect(stateBadges(server("s", "user", { standing: "disabled-here", enabled: false }))).toEqual([
+      "⊘ Disabled for this project",
+    ]);
+    expect(
+      stateBadges(server("s", "user", { standing: "blocked", blocked: { denied: false, rule: "allowedMcpServers", files: [] } })),
+    ).toEqual(["⊗ Not allowed by enterprise policy"]);
+    expect(stateBadges(server("s", "user", { standing: "shadowed", shadowedBy: "local" })), "shadowed has its own label").toEqual([]);
     expect(stateBadges(server("s", "user")), "a plain user server has none").toEqual([]);
   });
 });

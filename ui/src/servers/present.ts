@@ -1,5 +1,5 @@
 // Pure presentation logic for the server list, kept out of components so it is unit-tested.
-import type { ApiError, ListCounts, ListenState, Scope, ServerStatus, ServerSummary } from "../bindings";
+import type { ApiError, ListCounts, ListenState, Scope, ServerStatus, ServerSummary, Standing } from "../bindings";
 
 export interface ScopeGroup {
   scope: Scope;
@@ -42,15 +42,34 @@ export function groupByScope(servers: readonly ServerSummary[]): ScopeGroup[] {
   })).filter((group) => group.scope !== "managed" || group.servers.length > 0);
 }
 
-/** Short labels for why a server will not start, in the order they matter. */
+/**
+ * Claude Code's status words (`claude mcp list`) for a server that will not start, and ours,
+ * in the same manner, for what it hides (a server blocked by policy, set aside by
+ * managed-mcp.json).
+ */
+export const STANDING_WORDS: Record<Exclude<Standing, "starts">, string> = {
+  shadowed: "shadowed",
+  "set-aside-by-managed": "⊘ Set aside by managed-mcp.json",
+  blocked: "⊗ Blocked by enterprise policy",
+  "pending-approval": "⏸ Pending approval",
+  rejected: "✘ Rejected",
+  "changed-since-approval": "⏸ Changed since you approved it",
+  "disabled-here": "⊘ Disabled for this project",
+};
+
+/** The words for why a server will not start (none when it starts, or is only shadowed). */
 export function stateBadges(server: ServerSummary): string[] {
-  const badges: string[] = [];
-  if (server.shadowedBy) badges.push(`shadowed by ${server.shadowedBy}`);
-  if (!server.enabled) badges.push("disabled");
-  if (server.changedSinceApproval) badges.push("changed since approved");
-  if (server.approval === "pending") badges.push(server.waitingForTrust ? "needs trust" : "needs approval");
-  if (server.approval === "rejected") badges.push("rejected");
-  return badges;
+  switch (server.standing) {
+    case "starts":
+    case "shadowed":
+      return [];
+    case "blocked":
+      return [server.blocked?.denied === false ? "⊗ Not allowed by enterprise policy" : STANDING_WORDS.blocked];
+    case "pending-approval":
+      return [server.waitingForTrust ? "⏸ Pending approval · needs trust" : STANDING_WORDS["pending-approval"]];
+    default:
+      return [STANDING_WORDS[server.standing]];
+  }
 }
 
 export const TRANSPORT_LABEL: Record<ServerSummary["transport"], string> = {
@@ -92,6 +111,8 @@ export function errorTitle(error: ApiError): string {
       return "A file above the project was not used";
     case "not-allowed":
       return "That server may not start";
+    case "blocked-by-policy":
+      return "Enterprise policy does not allow that server";
     case "internal":
       return "Something went wrong inside MCP Manager";
   }

@@ -7,16 +7,19 @@
 //! A `.mcp.json` above the project in a folder that is not the person's (above their home, or
 //! writable by others) is not read; it is reported as a problem, never silently used.
 //! Each entry carries its approval (project servers), whether it is disabled for this project,
-//! and a content hash used to restart only what really changed.
+//! whether enterprise policy blocks it ([`super::policy`]; `managedMcpServers` join the
+//! managed scope), and a content hash used to restart only what really changed.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use super::approval::{Approval, ApprovalSettings};
 use super::document;
 use super::entry::{servers_object, ServerConfig};
+use super::policy::{Policy, PolicyBlock};
 use crate::error::ConfigError;
 use crate::locations::Locations;
 use crate::scope::Scope;
@@ -46,18 +49,81 @@ pub struct CatalogEntry {
     pub waiting_for_trust: Option<PathBuf>,
     /// Listed in this project's `disabledMcpServers`.
     pub disabled: bool,
+    /// Kept from starting by enterprise policy ([`super::policy`]).
+    pub blocked: Option<PolicyBlock>,
     /// [`ServerConfig::content_hash`].
     pub hash: String,
 }
 
 impl CatalogEntry {
+    /// Where it stands: [`Standing`].
+    pub fn standing(&self) -> Standing {
+        match self {
+            e if e.shadowed_by == Some(Scope::Managed) && e.scope != Scope::Managed => {
+                Standing::SetAsideByManaged
+            }
+            e if e.shadowed_by.is_some() => Standing::Shadowed,
+            e if e.blocked.is_some() => Standing::Blocked,
+            e if e.approval == Some(Approval::Pending) => Standing::PendingApproval,
+            e if e.approval == Some(Approval::Rejected) => Standing::Rejected,
+            e if e.changed_since_approval => Standing::ChangedSinceApproval,
+            e if e.disabled => Standing::DisabledHere,
+            _ => Standing::Starts,
+        }
+    }
+
     /// Whether Claude Code would start this entry: used, enabled, and approved when it needs
     /// approval.
     pub fn will_start(&self) -> bool {
         self.shadowed_by.is_none()
+            && self.blocked.is_none()
             && !self.disabled
             && !self.changed_since_approval
             && matches!(self.approval, None | Some(Approval::Approved))
+    }
+}
+
+/// Where an entry stands before any connection: whether Claude Code would start it, and if not
+/// why, in the order Claude Code tells it (a pending approval is told before a disabled one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum Standing {
+    /// It starts.
+    Starts,
+    /// Another entry of the same name is used.
+    Shadowed,
+    /// `managed-mcp.json` has exclusive control: only its servers run.
+    SetAsideByManaged,
+    /// Enterprise policy blocks it (Claude Code drops it without a word).
+    Blocked,
+    /// A project server nobody approved.
+    PendingApproval,
+    /// A project server in a `disabledMcpjsonServers` list.
+    Rejected,
+    /// An approved project server whose entry changed since the person approved it here.
+    ChangedSinceApproval,
+    /// In this project's `disabledMcpServers`.
+    DisabledHere,
+}
+
+impl Standing {
+    /// Claude Code's status words for what it shows (`claude mcp list`), and ours, in the same
+    /// manner, for what it hides. `None` for a server that starts: its live status speaks.
+    pub fn words(self) -> Option<&'static str> {
+        Some(match self {
+            Standing::Starts => return None,
+            Standing::Shadowed => "↷ Not used (another scope's entry of this name wins)",
+            Standing::SetAsideByManaged => {
+                "⊘ Set aside: managed-mcp.json has exclusive control over MCP servers"
+            }
+            Standing::Blocked => "⊗ Blocked by enterprise policy",
+            Standing::PendingApproval => "⏸ Pending approval",
+            Standing::Rejected => "✘ Rejected (see disabledMcpjsonServers in settings)",
+            Standing::ChangedSinceApproval => {
+                "⏸ Changed since you approved it (review it and approve again)"
+            }
+            Standing::DisabledHere => "⊘ Disabled for this project",
+        })
     }
 }
 
@@ -76,6 +142,8 @@ pub struct Catalog {
     pub problems: Vec<CatalogProblem>,
     /// `managed-mcp.json`, when present: nothing else is used and nothing can be changed.
     pub managed: Option<PathBuf>,
+    /// The managed settings files that were read (they may hold policy).
+    pub managed_settings: Vec<PathBuf>,
 }
 
 impl Catalog {
@@ -101,6 +169,18 @@ impl Catalog {
             "disabledMcpServers",
         );
 
+        let mut policy = Policy::load(locations, approvals.trusted);
+        catalog.managed_settings = policy.managed_files.clone();
+        for error in std::mem::take(&mut policy.problems) {
+            catalog.problems.push(CatalogProblem {
+                scope: Scope::Managed,
+                error,
+            });
+        }
+        for (path, name, raw) in &policy.managed_servers {
+            let doc = serde_json::json!({ "mcpServers": { name: raw } });
+            catalog.add_entries(Scope::Managed, path, &doc, &["mcpServers"]);
+        }
         let managed_path = locations.managed_mcp_json();
         if let Some(managed) = catalog.read(Scope::Managed, &managed_path) {
             catalog.managed = Some(managed_path.clone());
@@ -146,6 +226,12 @@ impl Catalog {
             };
             winner.entry(entry.name.clone()).or_insert(entry.scope);
             entry.disabled = disabled.contains(&entry.name);
+            entry.blocked = policy.check(
+                &entry.name,
+                &entry.config,
+                entry.scope == Scope::Managed,
+                false,
+            );
             entry.trusted_folder = approvals.trusted;
             if entry.scope == Scope::Project {
                 entry.approval = Some(approvals.status(&entry.name));
@@ -197,6 +283,7 @@ impl Catalog {
                     trusted_folder: false,
                     changed_since_approval: false,
                     disabled: false,
+                    blocked: None,
                 }),
                 Err(error) => self.problems.push(CatalogProblem { scope, error }),
             }

@@ -229,6 +229,22 @@ pub fn check(
             ),
         ));
     }
+    if let Some(config) = &config {
+        let trusted = super::trust::is_trusted(locations);
+        let verb = if original.is_some() { "save" } else { "add" };
+        if let Some(block) =
+            super::policy::Policy::load(locations, trusted).check(&draft.name, config, false, false)
+        {
+            problems.push(note(
+                "entry",
+                &format!(
+                    "{} ({})",
+                    block.refusal(verb, &draft.name),
+                    block.describe()
+                ),
+            ));
+        }
+    }
     let mut warnings = secret_warnings(draft);
     if let Some(config) = &config {
         let (_, missing) = expand_config(config, &crate::config::expand::process_env);

@@ -12,6 +12,7 @@
 //! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
 //! - [`review`]: a project server's whole entry and its risks, shown before approving it.
 //! - [`trust`]: workspace trust, without which a project's own approvals do not count.
+//! - [`policy`]: enterprise policy: allow and deny lists, `managedMcpServers`, plugin-only.
 //! - [`permissions`]: Allow / Ask / Deny rules for MCP tools in Claude Code's settings files.
 //! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
 //!   enablement and a content hash per entry.
@@ -29,6 +30,7 @@ pub mod interop;
 mod lock;
 pub mod names;
 pub mod permissions;
+pub mod policy;
 pub mod review;
 pub mod trust;
 pub mod watch;
