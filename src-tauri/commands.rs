@@ -3,6 +3,7 @@
 
 use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
+use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
@@ -42,6 +43,23 @@ pub async fn server_statuses(context: State<'_, Context>) -> Result<Vec<StatusEv
 #[specta::specta]
 pub async fn restart_server(context: State<'_, Context>, name: String) -> Result<(), ApiError> {
     context.project().restart(&name).await
+}
+
+/// Turns a Claude Code plugin on or off (`enabledPlugins` of the settings file chosen).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_plugin_enabled(
+    context: State<'_, Context>,
+    id: String,
+    enabled: bool,
+    settings: SettingsFile,
+) -> Result<Written, ApiError> {
+    Ok(api::set_plugin_enabled(
+        context.project().locations(),
+        &id,
+        enabled,
+        settings,
+    )?)
 }
 
 /// Enables or disables a server for this project (Claude Code's `disabledMcpServers`).
@@ -295,6 +313,27 @@ pub async fn log_out(context: State<'_, Context>, name: String) -> Result<bool, 
 #[specta::specta]
 pub async fn cancel_login(context: State<'_, Context>, name: String) -> Result<bool, ApiError> {
     Ok(context.project().cancel_login(&name))
+}
+
+/// Keeps a server's login in MCP Manager's keychain or in Claude Code's store from now on.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_login_store(
+    context: State<'_, Context>,
+    name: String,
+    store: LoginStore,
+) -> Result<(), ApiError> {
+    context.project().set_login_store(&name, store).await
+}
+
+/// Forgets the client registration kept for a server: its next login registers a new client.
+#[tauri::command]
+#[specta::specta]
+pub async fn forget_registration(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<(), ApiError> {
+    context.project().forget_registration(&name).await
 }
 
 /// A remote server's login phase, stored token (no value) and recorded OAuth exchanges.

@@ -6,7 +6,7 @@
 // OAuth debugger's steps, the token's state, and never a token's value.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, launch, open, root, row, sandbox, screenshot, waitForState } from "./harness.mjs";
@@ -163,4 +163,37 @@ test("logging out revokes the tokens and the server asks again", async () => {
   await waitForState(browser, "protected", "user", "needs-auth");
   const stats = await json("/stats");
   assert.ok(stats.revocations >= 1, "the server revoked them");
+});
+
+test("with Claude Code's store chosen, a login made in the window is the one Claude Code uses, and logging out here logs it out", async () => {
+  const claudeList = () => {
+    const out = spawnSync(join(root, "tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe"), ["mcp", "list"], {
+      cwd: box.project,
+      env: { ...process.env, HOME: box.home, DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+      encoding: "utf8",
+    });
+    return out.stdout.split("\n").find((line) => line.startsWith("protected: ")) ?? out.stdout + out.stderr;
+  };
+  assert.match(claudeList(), /! Needs authentication$/);
+  await browser.$('[data-testid="tab-oauth"]').click();
+  const store = browser.$("#login-store-protected");
+  await store.waitForExist({ timeout: 5_000 });
+  await store.selectByAttribute("value", "claude-code");
+  await browser.waitUntil(async () => (await browser.$('[data-testid="token-kept-in"]').getText()).includes("Claude Code"), {
+    timeout: 10_000,
+    timeoutMsg: "the token card says the login is kept in Claude Code's store",
+  });
+  await screenshot(browser, "login-store-claude-code");
+  await browser.$('[data-testid="tab-overview"]').click();
+  await browser.$('[data-testid="log-in"]').click();
+  await waitForState(browser, "protected", "user", "connected");
+  const credentials = JSON.parse(readFileSync(join(box.home, ".claude/.credentials.json"), "utf8"));
+  const [key] = Object.keys(credentials.mcpOAuth);
+  assert.match(key, /^protected\|[0-9a-f]{16}$/);
+  assert.ok(credentials.mcpOAuth[key].accessToken, "the token is where Claude Code reads it");
+  assert.match(claudeList(), /✔ Connected$/, "Claude Code is connected with no login of its own");
+
+  await browser.$('[data-testid="log-out"]').click();
+  await waitForState(browser, "protected", "user", "needs-auth");
+  assert.match(claudeList(), /! Needs authentication$/);
 });

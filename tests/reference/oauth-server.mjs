@@ -35,6 +35,7 @@ const MACHINE = { id: "machine", secret: "machine-secret" };
 // file: URL.
 // POST /quirk {"quirk": "refresh-error-as-200"}: refuse refreshes the way some providers do,
 // with an OAuth error in the body of an HTTP 200.
+// POST /quirk {"quirk": "forget-clients"}: the registered clients are forgotten.
 let quirk = null;
 const clients = new Map();
 const pending = new Map(); // login form id → authorization params
@@ -121,6 +122,11 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     if (quirk === "forget-tokens") {
       access.clear();
       refresh.clear();
+    }
+    // "forget-clients": every client registered so far is unknown (as after a restart, or a
+    // purge of registrations); its authorize requests get invalid_client.
+    if (quirk === "forget-clients") {
+      clients.clear();
     }
     res.json({ quirk });
   });

@@ -31,6 +31,7 @@ function recordingActions(log: string[]): ServerActions {
     logOut: (name) => (log.push(`log out ${name}`), ok(true)),
     copy: (name, from, to) => (log.push(`copy ${name} ${from} ${to}`), ok(written)),
     openFile: (name, scope) => (log.push(`open ${name} ${scope}`), ok(null)),
+    setPluginEnabled: (id, enabled) => (log.push(`plugin ${id} ${enabled}`), ok(written)),
   };
 }
 
@@ -42,6 +43,7 @@ const list: ServerList = {
   projectDir: "/home/ada/project",
   managed: null,
   trusted: true,
+  plugins: [],
   servers: [
     server("github", "local", { transport: "http", target: "https://api.example.com/mcp" }),
     server("github", "project", {

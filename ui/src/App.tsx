@@ -272,6 +272,10 @@ export function App({
                   setRooting(false);
                   setSelected(rowKey(server));
                 }}
+                onTogglePlugin={async (plugin, enabled) => {
+                  const outcome = await backend.actions.setPluginEnabled(plugin.id, enabled);
+                  return outcome.ok ? null : outcome.error;
+                }}
               />
               </>
             )}

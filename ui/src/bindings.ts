@@ -65,6 +65,12 @@ export const commands = {
 	logOut: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("log_out", { name })),
 	/**  Gives up a login that waits for the browser; whether one was waiting. */
 	cancelLogin: (name: string) => typedError<boolean, ApiError>(__TAURI_INVOKE("cancel_login", { name })),
+	/**  Turns a Claude Code plugin on or off (`enabledPlugins` of the settings file chosen). */
+	setPluginEnabled: (id: string, enabled: boolean, settings: SettingsFile) => typedError<Written, ApiError>(__TAURI_INVOKE("set_plugin_enabled", { id, enabled, settings })),
+	/**  Keeps a server's login in MCP Manager's keychain or in Claude Code's store from now on. */
+	setLoginStore: (name: string, store: LoginStore) => typedError<null, ApiError>(__TAURI_INVOKE("set_login_store", { name, store })),
+	/**  Forgets the client registration kept for a server: its next login registers a new client. */
+	forgetRegistration: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("forget_registration", { name })),
 	/**  A remote server's login phase, stored token (no value) and recorded OAuth exchanges. */
 	oauthActivity: (name: string) => typedError<OAuthActivity, ApiError>(__TAURI_INVOKE("oauth_activity", { name })),
 	/**  Checks a server step by step (the doctor), up to the first step that fails. */
@@ -596,6 +602,13 @@ export type LoginActivityChanged = {
 	server: string,
 };
 
+/**  Where a server's login lives. */
+export type LoginStore = 
+/**  MCP Manager's entries in the OS keychain (or its unencrypted file when so configured). */
+"keychain" | 
+/**  Claude Code's `.credentials.json`: Claude Code uses the same login. */
+"claude-code";
+
 /**  What a login got, without any token. */
 export type LoginSummary = {
 	scopes: string[],
@@ -645,6 +658,30 @@ export type Phase = { phase: "discovering" } | { phase: "registering" } |
 { phase: "waiting-for-browser"; url: string; opened: boolean } | { phase: "exchanging" } | 
 /**  The token is stored; the server is being started with it. */
 { phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
+
+/**  A plugin, on or off. */
+export type Plugin = {
+	/**  `NAME@MARKETPLACE`, or `NAME` for a skills folder plugin. */
+	id: string,
+	name: string,
+	marketplace: string | null,
+	root: string | null,
+	version: string | null,
+	/**  Whether Claude Code loads it. */
+	enabled: boolean,
+	/**
+	 *  Why it is off, or where it is on from: Claude Code's words where it has them
+	 *  (`Marketplace fake-mkt not found`).
+	 */
+	why: string,
+	/**  The servers it declares, by full name. */
+	servers: string[],
+	/**
+	 *  A skills folder plugin (`~/.claude/skills/…`, `<project>/.claude/skills/…`): it is not
+	 *  turned on or off through `enabledPlugins`.
+	 */
+	fromSkills: boolean,
+};
 
 /**  Why policy keeps a server from starting. */
 export type PolicyBlock = {
@@ -736,8 +773,16 @@ export type Scope =
 "project" | 
 /**  The top-level `mcpServers` of `~/.claude.json`: this person, every project. */
 "user" | 
-/**  `managed-mcp.json`, written by an administrator; read-only. */
-"managed";
+/**
+ *  `managed-mcp.json` (or `managedMcpServers` of managed settings), written by an
+ *  administrator; read-only.
+ */
+"managed" | 
+/**
+ *  Declared by a Claude Code plugin (`plugin:<plugin>:<server>`); read-only here, turned
+ *  on and off with its plugin.
+ */
+"plugin";
 
 /**
  *  A server as the form holds it: every field as typed. Fields of the other transport are
@@ -776,6 +821,8 @@ export type ServerList = {
 	/**  Managed first, then local, project (closest file first) and user; file order within. */
 	servers: ServerSummary[],
 	problems: ConfigProblem[],
+	/**  Claude Code plugins, on and off, with their servers' names. */
+	plugins: Plugin[],
 };
 
 /**  One project server, as the Approve dialog shows it. */
@@ -860,6 +907,10 @@ export type ServerSummary = {
 	 *  a server without a word; show it dimmed with this.
 	 */
 	blocked: PolicyBlock | null,
+	/**  A plugin server: its plugin's id (`NAME@MARKETPLACE`). */
+	plugin: string | null,
+	/**  A plugin server Claude Code skips as a duplicate: Claude Code's words for it. */
+	skipped: string | null,
 	/**
 	 *  Where it stands before any connection; [`crate::config::catalog::Standing::words`] are
 	 *  Claude Code's status words for it.
@@ -905,6 +956,8 @@ export type Standing =
 "shadowed" | 
 /**  `managed-mcp.json` has exclusive control: only its servers run. */
 "set-aside-by-managed" | 
+/**  A plugin server that runs what an entry before it runs (Claude Code skips it). */
+"duplicate" | 
 /**  Enterprise policy blocks it (Claude Code drops it without a word). */
 "blocked" | 
 /**  A project server nobody approved. */
@@ -986,6 +1039,10 @@ export type TokenState = {
 	issuer: string | null,
 	/**  Where the tokens are kept: the secret store and the account in it. */
 	keptIn: string,
+	/**  Whose store: MCP Manager's keychain, or Claude Code's (shared with it). */
+	store: LoginStore,
+	/**  A client registered by this app is kept (the next login reuses it). */
+	hasRegistration: boolean,
 	account: string,
 };
 

@@ -12,12 +12,12 @@ use std::sync::Arc;
 
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, Transport};
-use mcp_manager_core::config::expand::{expand_config, process_env};
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::connection::{ConnectError, Connection, Limits, ServerLogs};
+use crate::oauth::claude_store::{LoginStore, LoginStores};
 use crate::oauth::{self, Granted, Loopback, OAuthError, Opener, Target};
 use crate::supervisor::Settings;
 
@@ -27,19 +27,33 @@ pub fn oauth_target(
     locations: &Locations,
     name: &str,
 ) -> Result<(Target, Option<PathBuf>), ApiError> {
+    oauth_target_in(locations, name, None)
+}
+
+/// [`oauth_target`] with its login kept in `store` (`None`: the person's choice, else Claude
+/// Code's store when it already holds a login for the server, else the keychain).
+pub fn oauth_target_in(
+    locations: &Locations,
+    name: &str,
+    store: Option<LoginStore>,
+) -> Result<(Target, Option<PathBuf>), ApiError> {
     let catalog = Catalog::load(locations);
     let entry = catalog.require(name)?;
-    let (expanded, _) = expand_config(&entry.config, &process_env);
+    let (expanded, _) = entry.expanded();
     let Transport::Remote { url, .. } = &expanded.transport else {
         return Err(ApiError {
             code: ErrorCode::InvalidRequest,
             message: format!("\"{name}\" is a local (stdio) server: OAuth is for remote servers"),
         });
     };
-    let (store, unencrypted) = mcp_manager_core::secrets::configured_store();
-    let target = Target::of(name, &entry.config, url, store)
+    let (base, unencrypted) = mcp_manager_core::secrets::configured_store();
+    let stores = LoginStores::of(locations);
+    let store = store.unwrap_or_else(|| stores.store_of(name, &entry.config, &expanded));
+    let target = Target::of(name, &entry.config, url, base)
         .expect("a remote entry has a target")
-        .from_entry(entry.scope, &entry.path);
+        .from_entry(entry.scope, &entry.path)
+        .kept_in(&stores, store, name, &entry.config, &expanded);
+    let unencrypted = unencrypted.filter(|_| store == LoginStore::Keychain);
     Ok((target, unencrypted))
 }
 
@@ -54,11 +68,16 @@ pub fn oauth_failure(err: OAuthError) -> ApiError {
     }
 }
 
-/// Where tokens are kept, in words.
-pub fn where_kept(unencrypted: &Option<PathBuf>) -> String {
-    match unencrypted {
-        Some(path) => format!("the UNENCRYPTED secrets file {}", path.display()),
-        None => "the OS keychain".into(),
+/// Where `target`'s tokens are kept, in words.
+pub fn where_kept(target: &Target, unencrypted: &Option<PathBuf>) -> String {
+    match (target.store, unencrypted) {
+        (LoginStore::ClaudeCode, _) => {
+            "Claude Code's credential store (.credentials.json), shared with Claude Code".into()
+        }
+        (LoginStore::Keychain, Some(path)) => {
+            format!("the UNENCRYPTED secrets file {}", path.display())
+        }
+        (LoginStore::Keychain, None) => "the OS keychain".into(),
     }
 }
 
@@ -122,7 +141,7 @@ pub async fn log_in_until(
             message: format!("\"{name}\" may not start, so it was not contacted: {why}"),
         });
     }
-    let (config, _) = expand_config(&entry.config, &process_env);
+    let (config, _) = entry.expanded();
     let challenge = match open_once(name, &config, locations, None).await {
         Ok(connection) => {
             connection.shutdown().await;
@@ -163,6 +182,24 @@ pub async fn log_in_until(
         unencrypted,
         config,
     })
+}
+
+/// Records where `name`'s login is to live from now on (its next login writes there).
+pub fn choose_store(locations: &Locations, name: &str, store: LoginStore) -> Result<(), ApiError> {
+    let catalog = Catalog::load(locations);
+    let entry = catalog.require(name)?;
+    if !matches!(entry.config.transport, Transport::Remote { .. }) {
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\" is a local (stdio) server: it has no login to keep"),
+        });
+    }
+    LoginStores::of(locations)
+        .choose(
+            &mcp_manager_core::secrets::server_key(name, &entry.config),
+            store,
+        )
+        .map_err(|err| oauth_failure(OAuthError::Keychain(err)))
 }
 
 fn url_port(url: &str) -> Option<u16> {

@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
 use mcp_manager_core::config::entry::{ServerConfig, Transport, TransportKind};
-use mcp_manager_core::config::expand::{expand_config, process_env};
 use mcp_manager_core::secrets::SecretStore;
 use tokio::sync::{broadcast, Semaphore};
 
@@ -159,6 +158,9 @@ pub struct Supervisor {
     answerer: Mutex<Arc<dyn Answerer>>,
     /// Where OAuth tokens are kept; `None`: remote servers get no token.
     secrets: Mutex<Option<Arc<dyn SecretStore>>>,
+    /// Claude Code's credential store and the person's choice of store per server; `None`:
+    /// every login is in `secrets`.
+    login_stores: Mutex<Option<crate::oauth::claude_store::LoginStores>>,
     /// Claude Code's needs-auth cache; `None`: every start asks every server.
     needs_auth: Mutex<Option<NeedsAuthCache>>,
     /// The protocol era found for each entry, by content hash; `None`: every start probes.
@@ -187,6 +189,7 @@ impl Supervisor {
             lists,
             answerer: Mutex::new(Arc::new(Decline)),
             secrets: Mutex::new(None),
+            login_stores: Mutex::new(None),
             needs_auth: Mutex::new(None),
             eras: Mutex::new(None),
             closing: tokio_util::sync::CancellationToken::new(),
@@ -291,8 +294,28 @@ impl Supervisor {
         let Transport::Remote { url, .. } = &config.transport else {
             return None;
         };
-        crate::oauth::Target::of(&entry.name, &entry.config, url, secrets)
-            .map(|target| target.from_entry(entry.scope, &entry.path))
+        let target = crate::oauth::Target::of(&entry.name, &entry.config, url, secrets)?
+            .from_entry(entry.scope, &entry.path);
+        Some(
+            match self
+                .login_stores
+                .lock()
+                .expect("login stores lock")
+                .as_ref()
+            {
+                Some(stores) => {
+                    let store = stores.store_of(&entry.name, &entry.config, config);
+                    target.kept_in(stores, store, &entry.name, &entry.config, config)
+                }
+                None => target,
+            },
+        )
+    }
+
+    /// Lets logins live in Claude Code's store where the person chose so, or where Claude
+    /// Code already logged in.
+    pub fn set_login_stores(&self, stores: crate::oauth::claude_store::LoginStores) {
+        *self.login_stores.lock().expect("login stores lock") = Some(stores);
     }
 
     /// Who answers the servers' elicitation and sampling requests (default: [`Decline`]);
@@ -629,7 +652,7 @@ impl Supervisor {
 
     /// The expanded config, with `headersHelper`'s headers over the static ones.
     async fn resolve(&self, entry: &CatalogEntry) -> Result<ServerConfig, String> {
-        let (mut config, _missing) = expand_config(&entry.config, &process_env);
+        let (mut config, _missing) = entry.expanded();
         if let Transport::Remote { url, .. } = &config.transport {
             self.concealed.lock().expect("concealed lock").insert(
                 entry.name.clone(),

@@ -16,7 +16,7 @@ use crate::config::catalog::{Catalog, CatalogEntry, CatalogProblem};
 use crate::config::document::{self, NewFileMode};
 use crate::config::draft::{self, servers_location, KeyValue};
 use crate::config::entry::{claude_order, parse_entry_value, ServerConfig, TransportKind};
-use crate::config::expand::{expand_config, process_env, MissingVariable};
+use crate::config::expand::MissingVariable;
 use crate::config::interop::{self, Client, ExportReport};
 use crate::config::names::validate_new_name;
 use crate::config::permissions::{self, Rule, RuleInForce, SettingsFile};
@@ -57,6 +57,10 @@ pub struct ServerSummary {
     /// Enterprise policy keeps it from starting: the rule and the file. Claude Code drops such
     /// a server without a word; show it dimmed with this.
     pub blocked: Option<crate::config::policy::PolicyBlock>,
+    /// A plugin server: its plugin's id (`NAME@MARKETPLACE`).
+    pub plugin: Option<String>,
+    /// A plugin server Claude Code skips as a duplicate: Claude Code's words for it.
+    pub skipped: Option<String>,
     /// Where it stands before any connection; [`crate::config::catalog::Standing::words`] are
     /// Claude Code's status words for it.
     pub standing: crate::config::catalog::Standing,
@@ -68,7 +72,7 @@ pub struct ServerSummary {
 
 impl ServerSummary {
     fn of(entry: &CatalogEntry) -> Self {
-        let (_, missing_variables) = expand_config(&entry.config, &process_env);
+        let (_, missing_variables) = entry.expanded();
         ServerSummary {
             name: entry.name.clone(),
             scope: entry.scope,
@@ -83,10 +87,12 @@ impl ServerSummary {
                 .map(|p| p.display().to_string()),
             changed_since_approval: entry.changed_since_approval,
             enabled: !entry.disabled,
-            read_only: entry.scope == Scope::Managed,
+            read_only: matches!(entry.scope, Scope::Managed | Scope::Plugin),
             will_start: entry.will_start(),
             blocked: entry.blocked.clone(),
             standing: entry.standing(),
+            plugin: entry.plugin.clone(),
+            skipped: entry.duplicate_words(),
             hash: entry.hash.clone(),
             missing_variables,
         }
@@ -152,6 +158,8 @@ pub struct ServerList {
     /// Managed first, then local, project (closest file first) and user; file order within.
     pub servers: Vec<ServerSummary>,
     pub problems: Vec<ConfigProblem>,
+    /// Claude Code plugins, on and off, with their servers' names.
+    pub plugins: Vec<crate::config::plugins::Plugin>,
 }
 
 /// Lists the servers of every scope. Never fails: unreadable files become problems.
@@ -163,6 +171,7 @@ pub fn list_servers(locations: &Locations) -> ServerList {
         trusted: crate::config::trust::is_trusted(locations),
         servers: catalog.entries.iter().map(ServerSummary::of).collect(),
         problems: catalog.problems.iter().map(ConfigProblem::of).collect(),
+        plugins: catalog.plugins.clone(),
     }
 }
 
@@ -205,6 +214,9 @@ fn writable(scope: Scope) -> Result<(), ConfigError> {
     match scope {
         Scope::Managed => Err(ConfigError::Invalid(
             "the managed scope is read-only: it belongs to the administrator".into(),
+        )),
+        Scope::Plugin => Err(ConfigError::Invalid(
+            "plugin servers are read-only: they come with their plugin (turn the plugin on or off, or disable the server for this project)".into(),
         )),
         _ => Ok(()),
     }
@@ -436,7 +448,7 @@ pub fn set_approval(
 ) -> Result<Approval, ConfigError> {
     refuse_when_managed(locations, "approve")?;
     let catalog = Catalog::load(locations);
-    if !catalog.named(name).any(|e| e.scope == Scope::Project) {
+    if !catalog.named(name).any(|e| e.approval.is_some()) {
         return Err(ConfigError::ServerNotFound {
             name: name.to_string(),
             scope: Some(Scope::Project),
@@ -452,7 +464,7 @@ pub fn set_approval(
     }
     if let Some(block) = catalog
         .named(name)
-        .find(|e| e.scope == Scope::Project)
+        .find(|e| e.approval.is_some())
         .and_then(|e| e.blocked.as_ref())
         .filter(|_| approve)
     {
@@ -464,7 +476,7 @@ pub fn set_approval(
     approval::record_choice(locations, name, approve)?;
     let hash = catalog
         .named(name)
-        .find(|e| e.scope == Scope::Project)
+        .find(|e| e.approval.is_some())
         .map(|e| e.hash.clone());
     approval::record_approved_hash(locations, name, hash.as_deref().filter(|_| approve))?;
     let settings = ApprovalSettings::load(locations);
@@ -481,6 +493,20 @@ pub fn set_approval(
         )));
     }
     Ok(status)
+}
+
+/// Turns a Claude Code plugin on or off in a settings file; its servers follow.
+pub fn set_plugin_enabled(
+    locations: &Locations,
+    id: &str,
+    enabled: bool,
+    file: crate::config::permissions::SettingsFile,
+) -> Result<Written, ConfigError> {
+    let path = crate::config::plugins::set_enabled(locations, id, enabled, file)?;
+    Ok(Written {
+        scope: Scope::Plugin,
+        path: path.display().to_string(),
+    })
 }
 
 /// Approves every project server, now and later (`enableAllProjectMcpServers` in
@@ -556,6 +582,13 @@ pub fn is_config_file(locations: &Locations, path: &Path) -> bool {
         || path == locations.project_settings()
         || path == locations.project_local_settings()
         || locations.project_mcp_jsons().iter().any(|p| p == path)
+        || crate::config::policy::managed_settings_files(locations)
+            .iter()
+            .any(|p| p == path)
+        || path.parent() == Some(locations.managed_dir.join("managed-settings.d").as_path())
+        || ["installed_plugins.json", "known_marketplaces.json"]
+            .iter()
+            .any(|f| path == crate::config::plugins::plugins_root(locations).join(f))
 }
 
 /// A project Claude Code has been used in (a key of `projects` in `~/.claude.json`).

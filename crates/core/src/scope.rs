@@ -20,8 +20,12 @@ pub enum Scope {
     Project,
     /// The top-level `mcpServers` of `~/.claude.json`: this person, every project.
     User,
-    /// `managed-mcp.json`, written by an administrator; read-only.
+    /// `managed-mcp.json` (or `managedMcpServers` of managed settings), written by an
+    /// administrator; read-only.
     Managed,
+    /// Declared by a Claude Code plugin (`plugin:<plugin>:<server>`); read-only here, turned
+    /// on and off with its plugin.
+    Plugin,
 }
 
 impl Scope {
@@ -35,6 +39,7 @@ impl Scope {
             Scope::Project => "project",
             Scope::User => "user",
             Scope::Managed => "managed",
+            Scope::Plugin => "plugin",
         }
     }
 }

@@ -557,3 +557,19 @@ fn policy_rules() {
         }
     }
 }
+
+#[test]
+fn a_timeout_below_claude_codes_minimum_is_ignored() {
+    let entry = |timeout: u64| {
+        parse_entry_value(&serde_json::json!({"command": "x", "timeout": timeout})).unwrap()
+    };
+    assert_eq!(entry(500).tool_timeout(), None);
+    assert_eq!(
+        entry(1000).tool_timeout(),
+        Some(std::time::Duration::from_secs(1))
+    );
+    assert_eq!(
+        entry(90_000).tool_timeout(),
+        Some(std::time::Duration::from_secs(90))
+    );
+}

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use std::collections::BTreeMap;
 
+use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
@@ -94,6 +95,11 @@ enum Command {
         name: String,
         #[arg(short, long, value_parser = parse_scope)]
         scope: Option<Scope>,
+    },
+    /// Claude Code plugins: list them (on or off, and why), or turn one on or off.
+    Plugin {
+        #[command(subcommand)]
+        action: Option<PluginAction>,
     },
     /// Start using a disabled server again in this project.
     Enable { name: String },
@@ -213,6 +219,10 @@ enum Command {
         /// Print every OAuth exchange on stderr, secrets concealed (the window's debugger).
         #[arg(long, short = 'v')]
         verbose: bool,
+        /// Where the login is kept from now on: `keychain` (MCP Manager's) or `claude-code`
+        /// (Claude Code's credential store, so that Claude Code uses the same login).
+        #[arg(long, value_name = "STORE", value_parser = parse_store)]
+        store: Option<LoginStore>,
     },
     /// Check why a server does not work, step by step (command, process, network, TLS,
     /// OAuth, protocol, tools), ending at the first failure with what to do; every server
@@ -263,6 +273,23 @@ struct RuleArgs {
     /// (~/.claude/settings.json).
     #[arg(long, value_parser = parse_settings_file, default_value = "local")]
     settings: SettingsFile,
+}
+
+#[derive(Subcommand, Debug)]
+enum PluginAction {
+    /// Turn a plugin on (`enabledPlugins["NAME@MARKETPLACE"]: true`).
+    Enable {
+        id: String,
+        /// The settings file to write: user (default), project or local.
+        #[arg(long, value_parser = parse_settings_file, default_value = "user")]
+        settings: SettingsFile,
+    },
+    /// Turn a plugin off (`enabledPlugins["NAME@MARKETPLACE"]: false`).
+    Disable {
+        id: String,
+        #[arg(long, value_parser = parse_settings_file, default_value = "user")]
+        settings: SettingsFile,
+    },
 }
 
 fn parse_settings_file(word: &str) -> Result<SettingsFile, String> {
@@ -496,12 +523,14 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             no_browser,
             scope,
             verbose,
+            store,
         } => {
             return runtime::login(
                 locations,
                 &server,
                 no_browser,
                 scope.as_deref(),
+                store,
                 json,
                 verbose,
             )
@@ -583,6 +612,43 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
                 format!(
                     "Removed MCP server \"{name}\" from {} config",
                     written.scope
+                )
+            });
+        }
+        Command::Plugin { action: None } => {
+            let list = api::list_servers(locations);
+            if json {
+                print_json(&list.plugins);
+            } else if list.plugins.is_empty() {
+                out!("No Claude Code plugins are installed.");
+            } else {
+                for plugin in &list.plugins {
+                    out!(
+                        "{}: {} — {}{}",
+                        plugin.id,
+                        if plugin.enabled { "on" } else { "off" },
+                        plugin.why,
+                        if plugin.servers.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (servers: {})", plugin.servers.join(", "))
+                        }
+                    );
+                }
+            }
+        }
+        Command::Plugin {
+            action: Some(action),
+        } => {
+            let (id, settings, on) = match action {
+                PluginAction::Enable { id, settings } => (id, settings, true),
+                PluginAction::Disable { id, settings } => (id, settings, false),
+            };
+            let written = api::set_plugin_enabled(locations, &id, on, settings)?;
+            report(json, &written, || {
+                format!(
+                    "Plugin \"{id}\" turned {}; its MCP servers follow",
+                    if on { "on" } else { "off" }
                 )
             });
         }
@@ -1004,6 +1070,11 @@ fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) 
     }
 }
 
+fn parse_store(word: &str) -> Result<LoginStore, String> {
+    LoginStore::parse(word)
+        .ok_or_else(|| format!("unknown store \"{word}\": use keychain or claude-code"))
+}
+
 pub(crate) fn print_json(value: &impl Serialize) {
     let text = serde_json::to_string_pretty(value).expect("our output types serialize");
     let _ = writeln!(std::io::stdout().lock(), "{text}");
@@ -1028,6 +1099,9 @@ fn print_list(list: &ServerList) {
         let mut notes = Vec::new();
         if let Some(block) = &server.blocked {
             notes.push(block.describe());
+        }
+        if let Some(skipped) = &server.skipped {
+            notes.push(skipped.clone());
         }
         if let Some(scope) = server.shadowed_by {
             notes.push(format!("shadowed by {scope}"));
@@ -1090,6 +1164,31 @@ fn print_detail(detail: &api::ServerDetail) {
     out!("  Will start: {}", if s.will_start { "yes" } else { "no" });
     if let Some(words) = s.standing.words() {
         out!("  Status: {words}");
+    }
+    if let Some(timeout) = detail
+        .config
+        .get("timeout")
+        .and_then(serde_json::Value::as_u64)
+    {
+        out!(
+            "  Timeout: {timeout}ms{}",
+            if timeout < 1000 {
+                " (ignored: below 1000ms minimum)"
+            } else {
+                ""
+            }
+        );
+    }
+    for (key, what) in [
+        ("tools", "Tool policies (tools[].permission_policy)"),
+        ("toolPermissions", "Tool permissions (toolPermissions)"),
+    ] {
+        if let Some(value) = detail.config.get(key) {
+            out!("  {}: {value}", what);
+        }
+    }
+    if let Some(xaa) = detail.config.get("oauth").and_then(|o| o.get("xaa")) {
+        out!("  OAuth cross-app access (oauth.xaa): {xaa}");
     }
     if let Some(block) = &s.blocked {
         out!("  Policy: {}", block.describe());

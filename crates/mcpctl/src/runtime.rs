@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
+use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::{Catalog, Standing};
@@ -90,6 +91,9 @@ pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
                         "⊘ Disabled for this project (re-enable with `mcpctl enable {}`)",
                         event.server
                     ),
+                    Some((e, Standing::Duplicate)) => {
+                        format!("↷ {}", e.duplicate_words().unwrap_or_default())
+                    }
                     Some((_, standing)) if standing != Standing::Starts => {
                         standing.words().unwrap_or_default().to_string()
                     }
@@ -126,10 +130,14 @@ pub fn login(
     name: &str,
     no_browser: bool,
     scope: Option<&str>,
+    store: Option<LoginStore>,
     json: bool,
     verbose: bool,
 ) -> Result<bool, ApiError> {
-    use mcp_manager_connect::login::{log_in, open_once};
+    use mcp_manager_connect::login::{log_in_until, open_once};
+    if let Some(store) = store {
+        mcp_manager_connect::login::choose_store(locations, name, store)?;
+    }
     let (target, _) = oauth_target(locations, name)?;
     let journal = mcp_manager_connect::oauth::journal(&target);
     let show_record = || {
@@ -148,13 +156,28 @@ pub fn login(
     let opener = if no_browser {
         Opener::Print
     } else {
-        Opener::System
+        Opener::Terminal
     };
     let scopes: Vec<String> = scope
         .map(|s| s.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
+    if !json {
+        eprintln!(
+            "Logging in to \"{name}\" (the login is kept in {})…",
+            where_kept(&target, &mcp_manager_core::secrets::configured_store().1)
+        );
+    }
     runtime().block_on(async {
-        let logged_in = log_in(locations, name, opener, &scopes).await;
+        // Ctrl-C gives the login up cleanly: a registration it reused is forgotten, so that
+        // the next attempt registers anew.
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let on_interrupt = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_interrupt.cancel();
+            }
+        });
+        let logged_in = log_in_until(locations, name, opener, &scopes, cancel).await;
         show_record();
         let logged_in = logged_in?;
         let (granted, unencrypted) = (&logged_in.granted, &logged_in.unencrypted);
@@ -171,7 +194,7 @@ pub fn login(
                 "server": name,
                 "clientId": granted.client_id,
                 "scopes": granted.scopes,
-                "storedIn": where_kept(unencrypted),
+                "storedIn": where_kept(&logged_in.target, unencrypted),
                 "connected": connected.is_ok(),
                 "error": connected.as_ref().err(),
             }));
@@ -183,7 +206,7 @@ pub fn login(
             };
             out!(
                 "Logged in to {name}{scopes}. Tokens are stored in {}.",
-                where_kept(unencrypted)
+                where_kept(&logged_in.target, unencrypted)
             );
             match &connected {
                 Ok(()) => out!("{name}: connected with the new token"),
@@ -207,7 +230,7 @@ pub fn logout(locations: &Locations, name: &str, json: bool) -> Result<bool, Api
                 "server": name, "hadTokens": had, "revoked": revoked,
             }));
         } else if !had {
-            out!("{name}: not logged in; nothing stored in {} was left", where_kept(&unencrypted));
+            out!("{name}: not logged in; nothing stored in {} was left", where_kept(&target, &unencrypted));
         } else {
             let revocation = if revoked {
                 "the server revoked the tokens"
@@ -216,7 +239,7 @@ pub fn logout(locations: &Locations, name: &str, json: bool) -> Result<bool, Api
             };
             out!(
                 "Logged out of {name}: tokens and client registration removed from {} ({revocation}).",
-                where_kept(&unencrypted)
+                where_kept(&target, &unencrypted)
             );
         }
         Ok(true)

@@ -5,31 +5,15 @@
 //! 2.1.1xx a native program the package installs as `bin/claude.exe`) and through `mcpctl`, each in its own temporary home and project, and compares
 //! the bytes of `.mcp.json` and the `mcpServers` objects of `~/.claude.json`.
 
+#[path = "../../connect/tests/support/mod.rs"]
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
+use support::claude_cli;
 
-/// Claude Code's own program: the native one its package installs, or, for the releases
-/// before it, `cli.js` run with node.
-fn claude_cli() -> Command {
-    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code");
-    let native = package.join("bin/claude.exe");
-    let script = package.join("cli.js");
-    if native.exists() {
-        Command::new(native)
-    } else {
-        assert!(
-            script.exists(),
-            "Claude Code is not installed in {}: run `scripts/setup test` (npm ci in tests/reference)",
-            package.display()
-        );
-        let mut node = Command::new("node");
-        node.arg(script);
-        node
-    }
-}
+use serde_json::Value;
 
 struct Side {
     _dir: tempfile::TempDir,
@@ -624,5 +608,182 @@ fn status_words_are_claude_codes() {
     assert!(
         ours_get.contains(&format!("Status: {rejected}")),
         "{ours_get}"
+    );
+}
+
+/// A marketplace folder with plugin `fakeplug` (servers in its `.mcp.json` and in
+/// `plugin.json`), installed and turned on for `side`'s person; plugin `other` of an unknown
+/// marketplace; a skills folder plugin of the person and one of the project.
+fn install_fixture_plugins(side: &Side) -> PathBuf {
+    let root = side.home.parent().unwrap().to_path_buf();
+    let market = root.join("market");
+    let plugin = market.join("plugins/fakeplug");
+    write(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"fake-mkt","owner":{"name":"tests"},"plugins":[{"name":"fakeplug","source":"./plugins/fakeplug","version":"1.0.0"}]}"#,
+    );
+    write(
+        &plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name":"fakeplug","version":"1.0.0","mcpServers":{"inline-srv":{"command":"/bin/true","args":["${CLAUDE_PLUGIN_ROOT}/x","${CLAUDE_PLUGIN_DATA}"]}}}"#,
+    );
+    write(
+        &plugin.join(".mcp.json"),
+        r#"{"mcpServers":{"file-srv":{"type":"http","url":"http://127.0.0.1:9/mcp"},"inline-srv":{"command":"/bin/false"}}}"#,
+    );
+    let plugins = side.home.join(".claude/plugins");
+    write(
+        &plugins.join("known_marketplaces.json"),
+        &serde_json::json!({"fake-mkt": {"source": {"source": "directory", "path": market}, "installLocation": market, "lastUpdated": "2026-11-01T00:00:00.000Z"}}).to_string(),
+    );
+    let install = serde_json::json!([{"scope": "user", "installPath": plugin, "version": "1.0.0", "installedAt": "2026-11-01T00:00:00.000Z", "lastUpdated": "2026-11-01T00:00:00.000Z"}]);
+    write(
+        &plugins.join("installed_plugins.json"),
+        &serde_json::json!({"version": 2, "plugins": {"fakeplug@fake-mkt": install, "other@nope": install}}).to_string(),
+    );
+    write(
+        &side.home.join(".claude/settings.json"),
+        r#"{"enabledPlugins":{"fakeplug@fake-mkt":true,"other@nope":true}}"#,
+    );
+    write(
+        &side
+            .home
+            .join(".claude/skills/sk/.claude-plugin/plugin.json"),
+        r#"{"name":"sk","mcpServers":{"s1":{"command":"/bin/echo","args":["sk"]}}}"#,
+    );
+    write(
+        &side
+            .project
+            .join(".claude/skills/psk/.claude-plugin/plugin.json"),
+        r#"{"name":"psk","mcpServers":{"p1":{"command":"/bin/echo","args":["psk"]}}}"#,
+    );
+    market
+}
+
+#[test]
+fn plugin_servers_are_the_ones_claude_code_runs_with_its_names_targets_and_words() {
+    let side = Side::new();
+    install_fixture_plugins(&side);
+    let key = side.project.to_str().unwrap();
+    write(
+        &side.home.join(".claude.json"),
+        &serde_json::json!({
+            "mcpServers": {"mine": {"command": "/bin/true"}, "dup": {"type": "http", "url": "http://127.0.0.1:9/mcp"}},
+            "projects": {key: {"hasTrustDialogAccepted": true}}
+        })
+        .to_string(),
+    );
+    let rows = |text: &str| -> Vec<(String, String, String)> {
+        let mut rows: Vec<_> = text
+            .lines()
+            .filter_map(|l| {
+                let (name, rest) = l.split_once(": ")?;
+                let (target, status) = rest.rsplit_once(" - ")?;
+                let target = target.trim_end_matches(" (HTTP)").trim().to_string();
+                let word: String = status
+                    .chars()
+                    .take_while(|c| *c != '(' && *c != '—')
+                    .collect();
+                Some((name.to_string(), target, word.trim().to_string()))
+            })
+            .filter(|(name, ..)| name.starts_with("plugin:"))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let claude = String::from_utf8_lossy(&claude_mcp(&side, &["list"]).output().unwrap().stdout)
+        .into_owned();
+    let ours =
+        String::from_utf8_lossy(&mcpctl(&side, &["status"]).output().unwrap().stdout).into_owned();
+    let theirs = rows(&claude);
+    assert_eq!(
+        theirs.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+        [
+            "plugin:fakeplug:inline-srv",
+            "plugin:psk:p1",
+            "plugin:sk:s1"
+        ],
+        "Claude Code: {claude}"
+    );
+    let mut ours_rows = rows(&ours);
+    // We also show what Claude Code skips, with its words.
+    let skipped = ours_rows
+        .iter()
+        .position(|r| r.0 == "plugin:fakeplug:file-srv")
+        .expect("the duplicate is listed");
+    assert!(ours.contains(r#"↷ MCP server "plugin:fakeplug:file-srv" skipped — same server as already-configured "dup""#), "{ours}");
+    ours_rows.remove(skipped);
+    assert_eq!(
+        ours_rows, theirs,
+        "names, command lines (plugin variables put in) and status words"
+    );
+
+    // The plugin whose marketplace is unknown is off, with Claude Code's words.
+    let plugins =
+        String::from_utf8_lossy(&mcpctl(&side, &["plugin"]).output().unwrap().stdout).into_owned();
+    assert!(
+        plugins.contains("other@nope: off — Marketplace nope not found"),
+        "{plugins}"
+    );
+
+    // Disabling a plugin server for this project, and turning the plugin off, as Claude Code
+    // then sees it.
+    run_mcpctl(&side, &["disable", "plugin:sk:s1"]);
+    run_mcpctl(&side, &["plugin", "disable", "fakeplug@fake-mkt"]);
+    let settings = std::fs::read_to_string(side.home.join(".claude/settings.json")).unwrap();
+    assert_eq!(
+        settings,
+        "{\n  \"enabledPlugins\": {\n    \"fakeplug@fake-mkt\": false,\n    \"other@nope\": true\n  }\n}\n",
+        "one key changed, in Claude Code's layout"
+    );
+    let claude = String::from_utf8_lossy(&claude_mcp(&side, &["list"]).output().unwrap().stdout)
+        .into_owned();
+    assert!(!claude.contains("plugin:fakeplug:"), "{claude}");
+    assert!(
+        claude.contains("plugin:sk:s1: /bin/echo sk - ⊘ Disabled for this project"),
+        "{claude}"
+    );
+    let ours =
+        String::from_utf8_lossy(&mcpctl(&side, &["status"]).output().unwrap().stdout).into_owned();
+    assert!(!ours.contains("plugin:fakeplug:"), "{ours}");
+    assert!(
+        ours.contains("plugin:sk:s1: /bin/echo sk - ⊘ Disabled for this project"),
+        "{ours}"
+    );
+}
+
+#[test]
+fn entry_fields_claude_code_knows_are_kept_and_shown_as_it_shows_them() {
+    let side = Side::new();
+    let entry = r#"{"type":"http","url":"http://127.0.0.1:9/mcp","timeout":500,"tools":[{"name":"a","permission_policy":"always_ask"}],"toolPermissions":{"b":"blocked"},"oauth":{"xaa":true}}"#;
+    write(
+        &side.home.join(".claude.json"),
+        &format!(
+            r#"{{"mcpServers":{{"t":{entry},"s":{{"type":"streamable-http","url":"http://127.0.0.1:9/x"}}}}}}"#
+        ),
+    );
+    let claude =
+        String::from_utf8_lossy(&claude_mcp(&side, &["get", "t"]).output().unwrap().stdout)
+            .into_owned();
+    let ours = output_of(&side, false, &["get", "t"]);
+    let timeout = "  Timeout: 500ms (ignored: below 1000ms minimum)";
+    assert!(claude.contains(timeout), "{claude}");
+    assert!(ours.contains(timeout), "{ours}");
+    // Claude Code hides these; we show them.
+    assert!(ours.contains(r#"Tool policies (tools[].permission_policy): [{"name":"a","permission_policy":"always_ask"}]"#), "{ours}");
+    assert!(
+        ours.contains(r#"Tool permissions (toolPermissions): {"b":"blocked"}"#),
+        "{ours}"
+    );
+    assert!(
+        ours.contains("OAuth cross-app access (oauth.xaa): true"),
+        "{ours}"
+    );
+    // `streamable-http` is read as `http`.
+    assert!(output_of(&side, false, &["get", "s"]).contains("  Type: http"));
+    // An edit elsewhere keeps every key of the entry.
+    run_mcpctl(&side, &["add", "-s", "user", "other", "--", "/bin/true"]);
+    assert_eq!(
+        side.claude_json()["mcpServers"]["t"],
+        serde_json::from_str::<Value>(entry).unwrap()
     );
 }

@@ -676,3 +676,235 @@ fn a_login_page_that_is_not_a_web_page_is_never_opened() {
         "the system opener was never handed the file: URL"
     );
 }
+
+/// `claude ARGS` in `world`'s home and project, offline; `BROWSER` is `browser`.
+fn claude(world: &World, browser: &Path, args: &[&str]) -> Command {
+    let mut command = support::claude_cli();
+    command
+        .args(args)
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("BROWSER", browser)
+        .env("BROWSER_LOG", world.root.join("browser.log"));
+    command
+}
+
+/// What `claude mcp list` says of `name` in `world`.
+fn claude_status(world: &World, name: &str) -> String {
+    let out = claude(world, Path::new("/bin/false"), &["mcp", "list"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find(|l| l.starts_with(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("{name} is not in claude mcp list: {text}"))
+        .to_string()
+}
+
+#[test]
+fn a_login_kept_in_claude_codes_store_serves_claude_code_and_a_logout_takes_it_back() {
+    let server = OAuthServer::start(3600);
+    let name = "shared-login";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    let credentials = world.home.join(".claude/.credentials.json");
+    // What Claude Code keeps there of its own must survive byte for byte.
+    // (Not a claude.ai login: Claude Code would try to reach claude.ai with one, and wait.)
+    let own =
+        r#"{"pluginSecrets":{"fakeplug@fake-mkt":{"apiKey":"keep-me","expiresAt":1796145333026}}"#;
+    std::fs::create_dir_all(credentials.parent().unwrap()).unwrap();
+    std::fs::write(&credentials, format!("{own}}}")).unwrap();
+    assert!(claude_status(&world, name).ends_with("! Needs authentication"));
+
+    let login = world.run(&person, &["login", name, "--store", "claude-code"]);
+    assert!(
+        login.status.success(),
+        "{}\n{}",
+        text(&login),
+        world.browser_log()
+    );
+    assert!(
+        text(&login).contains("Claude Code's credential store"),
+        "{}",
+        text(&login)
+    );
+    assert!(
+        text(&login).contains("connected with the new token"),
+        "{}",
+        text(&login)
+    );
+    let written = std::fs::read_to_string(&credentials).unwrap();
+    assert!(
+        written.starts_with(&format!("{own},\"mcpOAuth\":{{")),
+        "{written}"
+    );
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let key = server_key(name, &config);
+    let entry = &serde_json::from_str::<Value>(&written).unwrap()["mcpOAuth"][&key];
+    for field in [
+        "serverName",
+        "serverUrl",
+        "accessToken",
+        "refreshToken",
+        "expiresAt",
+        "scope",
+        "clientId",
+        "redirectUri",
+        "issuer",
+        "discoveryState",
+    ] {
+        assert!(!entry[field].is_null(), "{field} in {entry}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&credentials)
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert!(
+        Keychain::default()
+            .get(&format!("tokens:{key}"))
+            .unwrap()
+            .is_none(),
+        "not in MCP Manager's keychain entries"
+    );
+
+    // Claude Code uses that login with no login of its own; so do we.
+    assert!(
+        claude_status(&world, name).ends_with("✔ Connected"),
+        "{}",
+        claude_status(&world, name)
+    );
+    let tripwire = tripwire(&world);
+    let status = world.run(&tripwire, &["status"]);
+    assert!(text(&status).contains("✔ Connected"), "{}", text(&status));
+    assert_eq!(server.stats()["logins"], 1);
+
+    let logout = world.run(&tripwire, &["logout", name]);
+    assert!(logout.status.success(), "{}", text(&logout));
+    assert_eq!(
+        std::fs::read_to_string(&credentials).unwrap(),
+        format!("{own},\"mcpOAuth\":{{}}}}"),
+        "the entry is gone, Claude Code's own keys are as they were"
+    );
+    assert!(claude_status(&world, name).ends_with("! Needs authentication"));
+}
+
+#[test]
+fn a_login_claude_code_made_is_used_here_without_one_of_our_own() {
+    let server = OAuthServer::start(3600);
+    let name = "claude-made";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    let person = support::repo("tests/fixtures/browser/complete-login.mjs");
+    // `claude mcp login` wants a terminal: `script` gives it one.
+    let claude_program = support::claude_cli().get_program().to_owned();
+    let login = Command::new("script")
+        .args(["-q", "-e", "-c"])
+        .arg(format!(
+            "{} mcp login {name}",
+            claude_program.to_string_lossy()
+        ))
+        .arg("/dev/null")
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("BROWSER", &person)
+        .env("BROWSER_LOG", world.root.join("browser.log"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&login.stdout);
+    assert!(
+        said.contains(&format!("Authenticated with \"{name}\"")),
+        "{said}\n{}",
+        world.browser_log()
+    );
+
+    let tripwire = tripwire(&world);
+    let status = world.run(&tripwire, &["status"]);
+    assert!(text(&status).contains("✔ Connected"), "{}", text(&status));
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    assert!(
+        !world.root.join("browser-used").exists(),
+        "no login of our own"
+    );
+    assert_eq!(server.stats()["logins"], 1, "one login, Claude Code's");
+}
+
+#[test]
+fn a_registration_the_server_forgot_is_replaced_and_a_cancelled_login_forgets_its_own() {
+    let (server, world, person, _) = logged_in("forgotten-client", 3600);
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let registration = format!("registration:{}", server_key("forgotten-client", &config));
+    let first = Keychain::default()
+        .get(&registration)
+        .unwrap()
+        .expect("registered");
+    server.request("POST", "/quirk", r#"{"quirk":"forget-clients"}"#);
+
+    // The next login would meet `invalid_client` in the browser with the kept registration:
+    // it is seen before the browser opens, and a new client is registered at once.
+    let again = world.run(&person, &["login", "forgotten-client", "--verbose"]);
+    assert!(
+        again.status.success(),
+        "{}\n{}",
+        text(&again),
+        world.browser_log()
+    );
+    assert!(text(&again).contains("no longer known"), "{}", text(&again));
+    assert_eq!(server.stats()["registrations"], 2);
+    let second = Keychain::default()
+        .get(&registration)
+        .unwrap()
+        .expect("registered anew");
+    assert_ne!(first.expose(), second.expose());
+
+    // A login that reused it and is given up (Ctrl-C) forgets it too: the person may have
+    // given up because the browser showed an error.
+    let away = world.root.join("away");
+    std::fs::write(&away, "").unwrap();
+    let waiting = world
+        .command(&person, &["login", "forgotten-client"])
+        .env("BROWSER_AWAY", &away)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !world.browser_log().contains("walked away") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the browser was opened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let interrupted = Command::new("kill")
+        .args(["-INT", &waiting.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let out = waiting.wait_with_output().unwrap();
+    let said = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        said.contains("Waiting for the authorization in your browser"),
+        "{said}"
+    );
+    assert!(said.contains("/authorize?"), "the URL is shown: {said}");
+    assert!(said.contains("cancelled"), "{said}");
+    assert!(
+        Keychain::default().get(&registration).unwrap().is_none(),
+        "the registration is forgotten"
+    );
+    world.run(&person, &["logout", "forgotten-client"]);
+}

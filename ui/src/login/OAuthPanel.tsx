@@ -2,8 +2,9 @@
 // server's logins, refreshes and logouts, step by step, with the RFC each follows and, for a
 // step that went wrong, what was expected and what came.
 import { useState } from "react";
-import type { Exchange, TokenState, Trace } from "../bindings";
+import type { ApiError, Exchange, LoginStore, TokenState, Trace } from "../bindings";
 import type { LoginApi } from "./api";
+import type { Outcome } from "../ipc/api";
 import { describePhase } from "./activityStore";
 import { useActivity } from "./useActivity";
 
@@ -27,6 +28,7 @@ export function OAuthPanel({ server, api }: { server: string; api: LoginApi }) {
   return (
     <div data-testid="oauth-panel" className="flex flex-col gap-4">
       <TokenCard token={activity.token} />
+      <LoginStoreChoice server={server} token={activity.token} api={api} />
       {traces.length === 0 ? (
         <p data-testid="oauth-no-traces" className="text-sm text-slate-500">
           No OAuth exchange yet in this run of the app. Log in, or restart the server, and every
@@ -66,6 +68,70 @@ function TokenCard({ token }: { token: TokenState }) {
         {token.keptIn}, account <span className="font-mono text-xs">{token.account}</span>
       </dd>
     </dl>
+  );
+}
+
+const STORE_LABEL: Record<LoginStore, string> = {
+  keychain: "MCP Manager's keychain",
+  "claude-code": "Claude Code's store (shared with Claude Code)",
+};
+
+/**
+ * Where this server's login lives, as the person chooses: in Claude Code's store, one login
+ * serves both programs (and a login Claude Code made is used here). Also "Register a new
+ * client", for an authorization server that forgot the one registered before.
+ */
+function LoginStoreChoice({ server, token, api }: { server: string; token: TokenState; api: LoginApi }) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<Outcome<null>>) => {
+    setBusy(true);
+    const outcome = await action();
+    setBusy(false);
+    setError(outcome.ok ? null : outcome.error);
+  };
+  const id = `login-store-${server}`;
+  return (
+    <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
+      <label htmlFor={id} className="font-medium">
+        Keep this server's login in
+      </label>
+      <select
+        id={id}
+        data-testid="login-store"
+        value={token.store}
+        disabled={busy}
+        onChange={(e) => void run(() => api.setStore(server, e.target.value as LoginStore))}
+        className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+      >
+        {(Object.keys(STORE_LABEL) as LoginStore[]).map((store) => (
+          <option key={store} value={store}>
+            {STORE_LABEL[store]}
+          </option>
+        ))}
+      </select>
+      <p className="text-xs text-slate-500">
+        {token.store === "claude-code"
+          ? "Logging in here writes to ~/.claude/.credentials.json, where Claude Code reads it: you log in once for both. Logging out here logs Claude Code out too."
+          : "Claude Code cannot see a login kept here: it asks for its own. Choose Claude Code's store to log in once for both."}
+      </p>
+      {token.hasRegistration && (
+        <button
+          type="button"
+          data-testid="forget-registration"
+          disabled={busy}
+          onClick={() => void run(() => api.forgetRegistration(server))}
+          className="self-start rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          Register a new client
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {error.message}
+        </p>
+      )}
+    </div>
   );
 }
 

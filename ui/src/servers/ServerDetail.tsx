@@ -104,6 +104,9 @@ export function ServerDetail({
   };
   const state = server.shadowedBy ? null : stateOf(server, status);
   const isProject = server.scope === "project";
+  // A plugin server: read-only, but it can be disabled for this project (and a project skills
+  // plugin's server approved), as in Claude Code.
+  const isPlugin = server.scope === "plugin";
 
   return (
     <section
@@ -116,11 +119,11 @@ export function ServerDetail({
       <div>
         <h2 className="font-mono text-lg font-semibold">{server.name}</h2>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          {TRANSPORT_LABEL[server.transport]} · {server.scope} scope ·{" "}
+          {TRANSPORT_LABEL[server.transport]} · {server.plugin ? `from plugin ${server.plugin}` : `${server.scope} scope`} ·{" "}
           <span className="font-mono" title="The file this entry is in">
             {server.source}
           </span>{" "}
-          {server.scope !== "managed" && (
+          {server.scope !== "managed" && server.scope !== "plugin" && (
             <button
               type="button"
               data-testid="open-file"
@@ -304,7 +307,7 @@ export function ServerDetail({
             {state === "failed" || state === "needs-auth" ? "Retry" : "Restart"}
           </Button>
         )}
-        {isProject && (server.approval !== "approved" || server.changedSinceApproval) && !server.readOnly && (
+        {server.approval !== null && (server.approval !== "approved" || server.changedSinceApproval) && (!server.readOnly || isPlugin) && (
           <Button
             testId="approve"
             onClick={() => {
@@ -342,12 +345,13 @@ export function ServerDetail({
             Reject
           </Button>
         )}
-        {!server.readOnly && !server.shadowedBy && (
+        {(!server.readOnly || isPlugin) && !server.shadowedBy && (
           <Button
             testId={server.enabled ? "disable" : "enable"}
             onClick={() => act(() => actions.setEnabled(server.name, !server.enabled))}
           >
             {server.enabled ? "Disable" : "Enable"}
+            {isPlugin && " for this project"}
           </Button>
         )}
         {server.transport !== "stdio" && status?.state === "connected" && (

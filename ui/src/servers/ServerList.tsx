@@ -1,6 +1,7 @@
 // The servers of every scope, each row with its live state; thin over the stores.
 import * as Tooltip from "@radix-ui/react-tooltip";
-import type { ConfigProblem, ServerList as List, ServerStatus, ServerSummary } from "../bindings";
+import { useState } from "react";
+import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary } from "../bindings";
 import type { Statuses } from "./statusStore";
 import {
   describeCounts,
@@ -22,12 +23,15 @@ export function ServerList({
   query,
   selected,
   onSelect,
+  onTogglePlugin,
 }: {
   list: List;
   statuses: Statuses;
   query: string;
   selected: string | null;
   onSelect: (server: ServerSummary) => void;
+  /** Turns a plugin on or off; the refusal, if any. */
+  onTogglePlugin?: (plugin: Plugin, enabled: boolean) => Promise<ApiError | null>;
 }) {
   const shown = list.servers.filter((server) => matches(server, query));
   return (
@@ -60,7 +64,55 @@ export function ServerList({
           onSelect={onSelect}
         />
       ))}
+      {list.plugins.length > 0 && onTogglePlugin && <Plugins plugins={list.plugins} onToggle={onTogglePlugin} />}
     </div>
+  );
+}
+
+/**
+ * Every installed Claude Code plugin, on or off and why (Claude Code's words where it has
+ * them), with a switch that writes `enabledPlugins` in the person's settings.
+ */
+function Plugins({
+  plugins,
+  onToggle,
+}: {
+  plugins: Plugin[];
+  onToggle: (plugin: Plugin, enabled: boolean) => Promise<ApiError | null>;
+}) {
+  const [error, setError] = useState<ApiError | null>(null);
+  return (
+    <section data-testid="plugins" aria-labelledby="plugins-title">
+      <h2 id="plugins-title" className="mb-2 text-sm font-semibold">
+        Claude Code plugins
+      </h2>
+      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+        {plugins.map((plugin) => (
+          <li key={plugin.id} data-testid="plugin-row" data-plugin={plugin.id} data-enabled={plugin.enabled} className="flex items-center gap-3 px-4 py-2">
+            <span className="font-mono font-semibold">{plugin.id}</span>
+            <span data-testid="plugin-why" className="min-w-0 flex-1 truncate text-xs text-slate-600 dark:text-slate-400" title={plugin.why}>
+              {plugin.enabled ? "on" : "off"} — {plugin.why}
+            </span>
+            {!plugin.fromSkills && (
+              <button
+                type="button"
+                data-testid="plugin-toggle"
+                aria-label={`${plugin.enabled ? "Turn off" : "Turn on"} plugin ${plugin.id}`}
+                onClick={async () => setError(await onToggle(plugin, !plugin.enabled))}
+                className="shrink-0 rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+              >
+                {plugin.enabled ? "Turn off" : "Turn on"}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+          {error.message}
+        </p>
+      )}
+    </section>
   );
 }
 

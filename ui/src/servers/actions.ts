@@ -1,7 +1,7 @@
 // What a person can do to a server, each one command through the IPC door. The results
 // arrive as events too (config-changed, server-status-changed); these outcomes only carry
 // the refusal, if any, to show next to the button that was pressed.
-import { commands, type EntryRef, type Scope, type ServerDraft } from "../bindings";
+import { commands, type EntryRef, type Scope, type ServerDraft, type SettingsFile } from "../bindings";
 import { call } from "../ipc/api";
 
 export const serverActions = {
@@ -19,6 +19,9 @@ export const serverActions = {
   logIn: (name: string) => call(() => commands.logIn(name)),
   logOut: (name: string) => call(() => commands.logOut(name)),
   copy: (name: string, from: Scope, to: Scope) => call(() => commands.copyServer(name, from, to)),
+  /** Turns a Claude Code plugin on or off in the person's settings (`enabledPlugins`). */
+  setPluginEnabled: (id: string, enabled: boolean, settings: SettingsFile = "user") =>
+    call(() => commands.setPluginEnabled(id, enabled, settings)),
   /** Opens the file the entry is written in, in the person's default application. */
   openFile: (name: string, scope: Scope) => call(() => commands.openConfigFile(name, scope)),
 };

@@ -31,8 +31,10 @@ export function server(
     willStart: true,
     blocked: null,
     standing,
+    plugin: null,
+    skipped: null,
     hash: "0".repeat(64),
     missingVariables: [],
     ...more,
-  };
+  } as ServerSummary;
 }

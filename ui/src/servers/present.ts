@@ -29,17 +29,23 @@ const SCOPES: ReadonlyArray<Omit<ScopeGroup, "servers">> = [
     title: "User",
     description: "Only you, every project — ~/.claude.json",
   },
+  {
+    scope: "plugin",
+    title: "Plugins",
+    description: "From Claude Code plugins — read-only; on and off with their plugin",
+  },
 ];
 
 /**
- * Servers grouped by scope in precedence order. Local, project and user are always present,
+ * Servers grouped by scope in precedence order, plugin servers last (they rank below user
+ * servers). Local, project and user are always present,
  * even when empty, so the person sees where servers could go; managed only when it exists.
  */
 export function groupByScope(servers: readonly ServerSummary[]): ScopeGroup[] {
   return SCOPES.map((group) => ({
     ...group,
     servers: servers.filter((server) => server.scope === group.scope),
-  })).filter((group) => group.scope !== "managed" || group.servers.length > 0);
+  })).filter((group) => !(group.scope === "managed" || group.scope === "plugin") || group.servers.length > 0);
 }
 
 /**
@@ -49,6 +55,7 @@ export function groupByScope(servers: readonly ServerSummary[]): ScopeGroup[] {
  */
 export const STANDING_WORDS: Record<Exclude<Standing, "starts">, string> = {
   shadowed: "shadowed",
+  duplicate: "↷ Skipped: same server as one before it",
   "set-aside-by-managed": "⊘ Set aside by managed-mcp.json",
   blocked: "⊗ Blocked by enterprise policy",
   "pending-approval": "⏸ Pending approval",
@@ -63,6 +70,8 @@ export function stateBadges(server: ServerSummary): string[] {
     case "starts":
     case "shadowed":
       return [];
+    case "duplicate":
+      return [server.skipped ?? STANDING_WORDS.duplicate];
     case "blocked":
       return [server.blocked?.denied === false ? "⊗ Not allowed by enterprise policy" : STANDING_WORDS.blocked];
     case "pending-approval":

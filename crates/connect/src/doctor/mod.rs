@@ -24,7 +24,6 @@ use std::time::Duration;
 
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::Transport;
-use mcp_manager_core::config::expand::{expand_config, process_env};
 use mcp_manager_core::{ApiError, Locations};
 use serde::Serialize;
 
@@ -141,7 +140,7 @@ pub async fn examine(
             healthy: false,
         });
     }
-    let (expanded, missing) = expand_config(&entry.config, &process_env);
+    let (expanded, missing) = entry.expanded();
     let variables = if missing.is_empty() {
         Check::passed(
             "variables",

@@ -359,7 +359,14 @@ async fn stored_target(
     locations: &Locations,
 ) -> Option<crate::oauth::Target> {
     let (store, _) = mcp_manager_core::secrets::configured_store();
-    let mut target = crate::oauth::Target::of(name, raw, url, store)?;
+    let stores = crate::oauth::claude_store::LoginStores::of(locations);
+    let (expanded, _) = mcp_manager_core::config::expand::expand_config(
+        raw,
+        &mcp_manager_core::config::expand::process_env,
+    );
+    let kept = stores.store_of(name, raw, &expanded);
+    let mut target = crate::oauth::Target::of(name, raw, url, store)?
+        .kept_in(&stores, kept, name, raw, &expanded);
     if let Some(entry) = mcp_manager_core::config::catalog::Catalog::load(locations).effective(name)
     {
         target = target.from_entry(entry.scope, &entry.path);
@@ -563,14 +570,14 @@ async fn oauth(
         checks.push(Check::failed(
             "token",
             title,
-            vec!["no token in the keychain for this server".into()],
+            vec!["no token in the keychain or in Claude Code's store for this server".into()],
             format!("Log in: press Log in, or run `mcpctl login {name}`."),
         ));
         return;
     };
     let state = crate::oauth::token_state(
         &target,
-        crate::login::where_kept(&mcp_manager_core::secrets::configured_store().1),
+        crate::login::where_kept(&target, &mcp_manager_core::secrets::configured_store().1),
     )
     .await;
     let evidence = match state {

@@ -38,6 +38,9 @@ pub enum Opener {
     System,
     /// Printed on stderr for the person to open.
     Print,
+    /// The system browser, and on stderr the URL and what is awaited, as `claude mcp login`
+    /// tells it on a terminal.
+    Terminal,
 }
 
 /// A loopback listener plus the person's browser.
@@ -285,7 +288,7 @@ impl Browser for Loopback {
         });
         // A browser that does not open is no reason to give up: the person can copy the URL.
         let opened = match self.opener {
-            Opener::System => {
+            Opener::System | Opener::Terminal => {
                 let shown = url.to_string();
                 tokio::task::spawn_blocking(move || webbrowser::open(&shown))
                     .await
@@ -293,7 +296,17 @@ impl Browser for Loopback {
             }
             Opener::Print => false,
         };
-        if !opened {
+        if self.opener == Opener::Terminal {
+            eprintln!(
+                "{}\n  {url}\n\nWaiting for the authorization in your browser… (up to {} minutes; Ctrl-C cancels)",
+                if opened {
+                    "Your browser was opened to log in. If it did not open, visit:"
+                } else {
+                    "Open this URL in your browser to log in:"
+                },
+                self.timeout.as_secs().div_ceil(60)
+            );
+        } else if !opened {
             eprintln!("Open this URL in your browser to log in:\n{url}");
         }
         recorder.set_phase(Phase::WaitingForBrowser {

@@ -16,6 +16,7 @@
 //! - logout, with RFC 7009 revocation when the server offers it.
 
 pub mod browser;
+pub mod claude_store;
 pub mod machine;
 pub mod store;
 pub mod trace;
@@ -57,6 +58,10 @@ pub enum OAuthError {
     Refused(String),
     #[error("{0}")]
     Config(String),
+    /// The authorization server does not know the client registered with it earlier (it
+    /// restarted, or purged the client): the registration was forgotten.
+    #[error("the authorization server no longer knows the client registered with it earlier ({0}); that registration was forgotten, and the next login registers a new client")]
+    StaleRegistration(String),
 }
 
 /// A remote server to log in to.
@@ -70,6 +75,10 @@ pub struct Target {
     pub origin: String,
     /// Where this server's tokens, registration and client secret are kept.
     pub secrets: ServerSecrets,
+    /// Whose store holds the login: MCP Manager's keychain, or Claude Code's file.
+    pub store: claude_store::LoginStore,
+    /// In Claude Code's store: its key there (computed after `${VAR}` expansion).
+    pub claude_key: Option<String>,
 }
 
 impl Target {
@@ -86,7 +95,31 @@ impl Target {
             oauth: raw.oauth.clone().unwrap_or_default(),
             origin: String::new(),
             secrets: ServerSecrets::new(secrets, server_key(name, raw)),
+            store: claude_store::LoginStore::Keychain,
+            claude_key: None,
         })
+    }
+
+    /// Keeps this login in `store`: Claude Code's credentials file takes the tokens and the
+    /// registration, the keychain keeps the rest. `raw` and `expanded` are the entry before
+    /// and after `${VAR}` expansion (Claude Code keys its store by the expanded one).
+    pub fn kept_in(
+        mut self,
+        stores: &claude_store::LoginStores,
+        store: claude_store::LoginStore,
+        name: &str,
+        raw: &ServerConfig,
+        expanded: &ServerConfig,
+    ) -> Self {
+        let base = self.secrets.store();
+        self.secrets = ServerSecrets::new(
+            stores.secrets(store, name, raw, expanded, base),
+            self.secrets.key().to_string(),
+        );
+        self.store = store;
+        self.claude_key = (store == claude_store::LoginStore::ClaudeCode)
+            .then(|| claude_store::claude_key(name, expanded));
+        self
     }
 }
 
@@ -146,6 +179,17 @@ impl Target {
     ) -> Result<Option<String>, OAuthError> {
         Ok(match self.secrets.binding().await? {
             Some(bound) => bound.refuses(&self.binding(metadata)),
+            // Claude Code's own login: it keeps the issuer it logged in with, and the tokens
+            // go to no other authorization server.
+            None if self.store == claude_store::LoginStore::ClaudeCode => {
+                let stored = self.secrets.tokens().await?.and_then(|t| t.issuer);
+                match (stored, &metadata.issuer) {
+                    (Some(stored), Some(now)) if stored != *now => Some(format!(
+                        "Claude Code obtained them from {stored}, and this entry's authorization server is {now}"
+                    )),
+                    _ => None,
+                }
+            }
             None => Some(
                 "they were stored before MCP Manager recorded where they may be used; log in again"
                     .into(),
@@ -393,7 +437,11 @@ pub async fn login(
     if let Some(challenge) = challenge {
         recorder.record(trace::challenged(&target.url, challenge));
     }
-    let granted = login_recorded(target, browser, challenge, scopes, &recorder).await;
+    let mut granted = login_recorded(target, browser, challenge, scopes, &recorder).await;
+    if let Err(OAuthError::StaleRegistration(_)) = &granted {
+        // Once: the dead registration is gone, so this attempt registers a new client.
+        granted = login_recorded(target, browser, challenge, scopes, &recorder).await;
+    }
     recorder.set_phase(match &granted {
         Ok(_) => Phase::Connecting,
         Err(OAuthError::Cancelled) => Phase::Cancelled,
@@ -432,6 +480,7 @@ async fn login_recorded(
             }
         }
     }
+    let mut reused = false;
     let mut request = AuthorizationRequest::new(redirect_uri.clone()).with_client_name(CLIENT_NAME);
     if !wanted.is_empty() {
         request = request.with_scopes(wanted.clone());
@@ -458,6 +507,7 @@ async fn login_recorded(
                 && registration.issuer == metadata.issuer
                 && registration.token_endpoint.as_deref() == Some(metadata.token_endpoint.as_str())
         });
+        reused = kept.is_some();
         let registration = match kept {
             Some(registration) => registration,
             None => {
@@ -498,9 +548,30 @@ async fn login_recorded(
         trace::StepOutcome::Ok,
         None,
     ));
+    if reused {
+        if let Some(why) = unknown_client(&authorization_url).await {
+            recorder.record(trace::shown(
+                trace::Step::Authorization,
+                "GET",
+                &authorization_url,
+                trace::StepOutcome::Failed,
+                Some(format!(
+                    "the client registered earlier is no longer known ({why}): it is forgotten and a new one registered"
+                )),
+            ));
+            target.secrets.forget_registration().await?;
+            return Err(OAuthError::StaleRegistration(why));
+        }
+    }
     let callback = match browser.authorize(&authorization_url, recorder).await {
         Ok(callback) => callback,
         Err(err) => {
+            if reused {
+                // A login with a kept registration that did not complete may have failed
+                // because of it (the browser showed `invalid_client`): the next one registers
+                // anew rather than meeting the same dead client again.
+                target.secrets.forget_registration().await?;
+            }
             recorder.record(trace::shown(
                 trace::Step::Callback,
                 "GET",
@@ -522,6 +593,9 @@ async fn login_recorded(
     ));
     if let Err(err) = session.handle_callback_url(&callback).await {
         recorder.fail_last(trace::Step::Callback, err.to_string());
+        if reused {
+            target.secrets.forget_registration().await?;
+        }
         return Err(err.into());
     }
     target.bind(&metadata).await?;
@@ -533,6 +607,32 @@ async fn login_recorded(
         .map(|scopes| scopes.iter().map(|s| s.to_string()).collect())
         .unwrap_or(wanted);
     Ok(Granted { client_id, scopes })
+}
+
+/// Whether the authorization endpoint refuses this authorization request's client outright
+/// (`invalid_client`, or an unknown `client_id`), before any person is sent there: asked with
+/// one GET that follows no redirect, as a browser's first request. `None` when it shows a
+/// login page, redirects, or cannot be asked.
+async fn unknown_client(authorization_url: &str) -> Option<String> {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(std::time::Duration::from_secs(10))
+        .build()
+        .ok()?;
+    let response = client.get(authorization_url).send().await.ok()?;
+    let status = response.status();
+    if !(status.is_client_error()) {
+        return None;
+    }
+    let body = response.text().await.unwrap_or_default();
+    let lower = body.to_ascii_lowercase();
+    (lower.contains("invalid_client") || lower.contains("client_id")).then(|| {
+        format!(
+            "HTTP {}: {}",
+            status.as_u16(),
+            body.chars().take(200).collect::<String>()
+        )
+    })
 }
 
 /// Authorizes `target` the way its config says: by its machine grant when it has one (no
@@ -693,6 +793,10 @@ pub struct TokenState {
     pub issuer: Option<String>,
     /// Where the tokens are kept: the secret store and the account in it.
     pub kept_in: String,
+    /// Whose store: MCP Manager's keychain, or Claude Code's (shared with it).
+    pub store: claude_store::LoginStore,
+    /// A client registered by this app is kept (the next login reuses it).
+    pub has_registration: bool,
     pub account: String,
 }
 
@@ -733,7 +837,12 @@ pub async fn token_state(target: &Target, kept_in: String) -> Result<TokenState,
         client_id: stored.as_ref().map(|s| s.client_id.clone()),
         issuer: stored.as_ref().and_then(|s| s.issuer.clone()),
         kept_in,
-        account: target.secrets.tokens_account(),
+        store: target.store,
+        has_registration: target.secrets.registration().await?.is_some(),
+        account: match &target.claude_key {
+            Some(key) => format!("mcpOAuth[\"{key}\"]"),
+            None => target.secrets.tokens_account(),
+        },
     })
 }
 

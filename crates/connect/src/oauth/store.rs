@@ -145,6 +145,11 @@ impl ServerSecrets {
         }
     }
 
+    /// The store these entries are in.
+    pub fn store(&self) -> Arc<dyn SecretStore> {
+        Arc::clone(&self.secrets)
+    }
+
     /// Claude Code's server key these entries are kept under.
     pub fn key(&self) -> &str {
         &self.key
@@ -231,6 +236,12 @@ impl ServerSecrets {
     pub async fn save_registration(&self, registration: &Registration) -> Result<(), SecretError> {
         self.set_json(self.registration_account(), registration)
             .await
+    }
+
+    /// Forgets the client registration (the authorization server no longer knows it, or a
+    /// login with it failed): the next login registers a new client.
+    pub async fn forget_registration(&self) -> Result<(), SecretError> {
+        self.delete(self.registration_account()).await
     }
 
     /// Removes the tokens, the registration and where they were bound.

@@ -286,7 +286,9 @@ impl Journal {
         self.changed();
     }
 
-    fn changed(&self) {
+    /// Announces that this server's login changed (a store chosen, a registration
+    /// forgotten), for whoever shows it.
+    pub fn changed(&self) {
         let _ = changes_sender().send(self.key.clone());
     }
 }

@@ -281,7 +281,12 @@ impl LiveProject {
             .as_ref()
             .and_then(|log| log.entries(0).last().map(|m| m.seq))
             .unwrap_or(0);
-        let timeout = self.supervisor.settings().tool_timeout;
+        // The entry's `timeout` wins over MCP_TOOL_TIMEOUT, as in Claude Code; below 1000 ms
+        // Claude Code ignores it, and so do we.
+        let timeout = mcp_manager_core::config::catalog::Catalog::load(&self.locations)
+            .effective(server)
+            .and_then(|entry| entry.config.tool_timeout())
+            .or(self.supervisor.settings().tool_timeout);
         let cancel = tokio_util::sync::CancellationToken::new();
         if let Some(id) = call_id {
             self.running

@@ -97,6 +97,7 @@ impl LiveProject {
     pub fn open(locations: Locations, settings: Settings) -> Arc<LiveProject> {
         let supervisor = Supervisor::new(locations.project.clone(), settings);
         supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
+        supervisor.set_login_stores(crate::oauth::claude_store::LoginStores::of(&locations));
         supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
         supervisor.set_era_cache(crate::era::EraCache::in_dir(&locations.app_data_dir()));
         Arc::new(LiveProject {
@@ -265,7 +266,7 @@ impl LiveProject {
         });
         Ok(LoginSummary {
             scopes: logged_in.granted.scopes,
-            stored_in: crate::login::where_kept(&logged_in.unencrypted),
+            stored_in: crate::login::where_kept(&logged_in.target, &logged_in.unencrypted),
         })
     }
 
@@ -284,9 +285,10 @@ impl LiveProject {
     pub async fn oauth_activity(&self, server: &str) -> Result<OAuthActivity, ApiError> {
         let (target, unencrypted) = crate::login::oauth_target(&self.locations, server)?;
         let journal = crate::oauth::journal(&target);
-        let token = crate::oauth::token_state(&target, crate::login::where_kept(&unencrypted))
-            .await
-            .map_err(crate::login::oauth_failure)?;
+        let token =
+            crate::oauth::token_state(&target, crate::login::where_kept(&target, &unencrypted))
+                .await
+                .map_err(crate::login::oauth_failure)?;
         Ok(OAuthActivity {
             server: server.to_string(),
             phase: journal.login_phase(),
@@ -321,6 +323,32 @@ impl LiveProject {
             })
             .map(|entry| entry.name.clone())
             .collect()
+    }
+
+    /// Keeps `server`'s login in `store` from now on, and starts it again with what that
+    /// store holds (Claude Code's login, when it has one).
+    pub async fn set_login_store(
+        &self,
+        server: &str,
+        store: crate::oauth::claude_store::LoginStore,
+    ) -> Result<(), ApiError> {
+        crate::login::choose_store(&self.locations, server, store)?;
+        let (target, _) = crate::login::oauth_target(&self.locations, server)?;
+        crate::oauth::journal(&target).changed();
+        self.restart(server).await
+    }
+
+    /// Forgets the client registered with `server`'s authorization server: its next login
+    /// registers a new one (the old one may be unknown there now).
+    pub async fn forget_registration(&self, server: &str) -> Result<(), ApiError> {
+        let (target, _) = crate::login::oauth_target(&self.locations, server)?;
+        target
+            .secrets
+            .forget_registration()
+            .await
+            .map_err(|err| crate::login::oauth_failure(crate::oauth::OAuthError::Keychain(err)))?;
+        crate::oauth::journal(&target).changed();
+        Ok(())
     }
 
     /// Forgets a server's tokens (revoked first where the server offers revocation) and

@@ -354,3 +354,24 @@ pub async fn open_logged(
     .await
     .unwrap()
 }
+
+/// Claude Code's own program (`@anthropic-ai/claude-code`, installed in `tests/reference` by
+/// `scripts/setup test`): the native one its package installs, or, for the releases before
+/// it, `cli.js` run with node.
+pub fn claude_cli() -> std::process::Command {
+    let package = repo("tests/reference/node_modules/@anthropic-ai/claude-code");
+    let native = package.join("bin/claude.exe");
+    let script = package.join("cli.js");
+    if native.exists() {
+        std::process::Command::new(native)
+    } else {
+        assert!(
+            script.exists(),
+            "Claude Code is not installed in {}: run `scripts/setup test` (npm ci in tests/reference)",
+            package.display()
+        );
+        let mut node = std::process::Command::new("node");
+        node.arg(script);
+        node
+    }
+}

@@ -51,11 +51,48 @@ pub struct CatalogEntry {
     pub disabled: bool,
     /// Kept from starting by enterprise policy ([`super::policy`]).
     pub blocked: Option<PolicyBlock>,
+    /// A plugin server: its plugin's id ([`super::plugins`]).
+    pub plugin: Option<String>,
+    /// A plugin server Claude Code leaves out because an entry before it runs the same
+    /// command line or URL: that entry's name.
+    pub duplicate_of: Option<String>,
+    /// Values put into `${NAME}`s only when the server starts, never shown (a plugin's
+    /// sensitive options, `user_config.KEY`).
+    pub variables: Vec<(String, String)>,
     /// [`ServerConfig::content_hash`].
     pub hash: String,
 }
 
 impl CatalogEntry {
+    /// The entry with every `${VAR}` put in: its own [`CatalogEntry::variables`] first, then
+    /// the process environment. What was missing comes with it.
+    pub fn expanded(&self) -> (ServerConfig, Vec<super::expand::MissingVariable>) {
+        let lookup = |name: &str| {
+            self.variables
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| super::expand::process_env(name))
+        };
+        super::expand::expand_config(&self.config, &lookup)
+    }
+
+    /// Claude Code's words for a plugin server it skips as a duplicate.
+    pub fn duplicate_words(&self) -> Option<String> {
+        let of = self.duplicate_of.as_ref()?;
+        let other = match of.strip_prefix("plugin:") {
+            Some(rest) => format!(
+                "one provided by plugin \"{}\"",
+                rest.split(':').next().unwrap_or("?")
+            ),
+            None => format!("already-configured \"{of}\""),
+        };
+        Some(format!(
+            "MCP server \"{}\" skipped — same server as {other}",
+            self.name
+        ))
+    }
+
     /// Where it stands: [`Standing`].
     pub fn standing(&self) -> Standing {
         match self {
@@ -63,6 +100,7 @@ impl CatalogEntry {
                 Standing::SetAsideByManaged
             }
             e if e.shadowed_by.is_some() => Standing::Shadowed,
+            e if e.duplicate_of.is_some() => Standing::Duplicate,
             e if e.blocked.is_some() => Standing::Blocked,
             e if e.approval == Some(Approval::Pending) => Standing::PendingApproval,
             e if e.approval == Some(Approval::Rejected) => Standing::Rejected,
@@ -77,6 +115,7 @@ impl CatalogEntry {
     pub fn will_start(&self) -> bool {
         self.shadowed_by.is_none()
             && self.blocked.is_none()
+            && self.duplicate_of.is_none()
             && !self.disabled
             && !self.changed_since_approval
             && matches!(self.approval, None | Some(Approval::Approved))
@@ -94,6 +133,8 @@ pub enum Standing {
     Shadowed,
     /// `managed-mcp.json` has exclusive control: only its servers run.
     SetAsideByManaged,
+    /// A plugin server that runs what an entry before it runs (Claude Code skips it).
+    Duplicate,
     /// Enterprise policy blocks it (Claude Code drops it without a word).
     Blocked,
     /// A project server nobody approved.
@@ -116,6 +157,7 @@ impl Standing {
             Standing::SetAsideByManaged => {
                 "⊘ Set aside: managed-mcp.json has exclusive control over MCP servers"
             }
+            Standing::Duplicate => "↷ Skipped: same server as one configured before it",
             Standing::Blocked => "⊗ Blocked by enterprise policy",
             Standing::PendingApproval => "⏸ Pending approval",
             Standing::Rejected => "✘ Rejected (see disabledMcpjsonServers in settings)",
@@ -144,6 +186,8 @@ pub struct Catalog {
     pub managed: Option<PathBuf>,
     /// The managed settings files that were read (they may hold policy).
     pub managed_settings: Vec<PathBuf>,
+    /// Claude Code plugins, on and off; their servers are among `entries`.
+    pub plugins: Vec<super::plugins::Plugin>,
 }
 
 impl Catalog {
@@ -211,6 +255,27 @@ impl Catalog {
         if let Some(doc) = &claude_json {
             catalog.add_entries(Scope::User, &claude_json_path, doc, &["mcpServers"]);
         }
+        let mut plugins = super::plugins::PluginSet::load(locations);
+        for error in std::mem::take(&mut plugins.problems) {
+            catalog.problems.push(CatalogProblem {
+                scope: Scope::Plugin,
+                error,
+            });
+        }
+        let mut needs_approval = Vec::new();
+        for server in plugins.servers.iter().filter(|s| !s.bundle) {
+            let doc = serde_json::json!({ "mcpServers": { &server.name: &server.raw } });
+            let before = catalog.entries.len();
+            catalog.add_entries(Scope::Plugin, &server.file, &doc, &["mcpServers"]);
+            if let Some(entry) = catalog.entries.get_mut(before) {
+                entry.plugin = Some(server.plugin.clone());
+                entry.variables = server.secrets.clone();
+                if server.needs_approval {
+                    needs_approval.push(entry.name.clone());
+                }
+            }
+        }
+        catalog.plugins = plugins.plugins;
 
         let approved_here = document::read(&super::approval::approvals_file(locations))
             .ok()
@@ -230,10 +295,10 @@ impl Catalog {
                 &entry.name,
                 &entry.config,
                 entry.scope == Scope::Managed,
-                false,
+                entry.scope == Scope::Plugin,
             );
             entry.trusted_folder = approvals.trusted;
-            if entry.scope == Scope::Project {
+            if entry.scope == Scope::Project || needs_approval.contains(&entry.name) {
                 entry.approval = Some(approvals.status(&entry.name));
                 entry.waiting_for_trust = approvals
                     .waiting_for_trust(&entry.name)
@@ -246,7 +311,34 @@ impl Catalog {
                         .is_some_and(|hash| hash != entry.hash);
             }
         }
+        catalog.mark_duplicates();
         catalog
+    }
+
+    /// Marks each plugin server that runs what a configured server, or a plugin server
+    /// before it, runs (after `${VAR}` expansion): Claude Code starts only the first.
+    fn mark_duplicates(&mut self) {
+        let signature = |entry: &CatalogEntry| -> String {
+            match entry.expanded().0.transport {
+                super::entry::Transport::Stdio { command, args, .. } => {
+                    serde_json::json!([command, args]).to_string()
+                }
+                super::entry::Transport::Remote { url, .. } => url,
+            }
+        };
+        let mut seen: Vec<(String, String)> = self
+            .entries
+            .iter()
+            .filter(|e| e.scope != Scope::Plugin && e.shadowed_by.is_none())
+            .map(|e| (signature(e), e.name.clone()))
+            .collect();
+        for entry in self.entries.iter_mut().filter(|e| e.scope == Scope::Plugin) {
+            let own = signature(entry);
+            match seen.iter().find(|(s, _)| *s == own) {
+                Some((_, first)) => entry.duplicate_of = Some(first.clone()),
+                None => seen.push((own, entry.name.clone())),
+            }
+        }
     }
 
     fn read(&mut self, scope: Scope, path: &std::path::Path) -> Option<Value> {
@@ -284,6 +376,9 @@ impl Catalog {
                     changed_since_approval: false,
                     disabled: false,
                     blocked: None,
+                    plugin: None,
+                    duplicate_of: None,
+                    variables: Vec::new(),
                 }),
                 Err(error) => self.problems.push(CatalogProblem { scope, error }),
             }

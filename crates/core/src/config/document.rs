@@ -105,8 +105,16 @@ pub fn parse(path: &Path, text: &str) -> Result<Value, ConfigError> {
 }
 
 /// Renders a value in the given layout (`JSON.stringify(value, null, indent)` for the
-/// default layout).
+/// default layout; compact when the indentation is empty).
 pub fn render(value: &Value, layout: &Layout) -> String {
+    if layout.indent.is_empty() {
+        // No indentation: `JSON.stringify(value)`, as Claude Code writes its credentials.
+        let mut text = value.to_string();
+        if layout.final_newline {
+            text.push('\n');
+        }
+        return text;
+    }
     let mut out = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(layout.indent.as_bytes());
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);

@@ -214,10 +214,13 @@ pub fn check(
     let (config, more) = to_config(draft);
     problems.extend(more);
     problems.extend(name_problems(&catalog, draft, original));
-    if draft.scope == Scope::Managed {
+    if matches!(draft.scope, Scope::Managed | Scope::Plugin) {
         problems.push(note(
             "scope",
-            "the managed scope is read-only: choose local, project or user",
+            &format!(
+                "the {} scope is read-only: choose local, project or user",
+                draft.scope
+            ),
         ));
     }
     if let Some(managed) = &catalog.managed {
@@ -602,7 +605,8 @@ pub(crate) fn servers_location(
             vec!["mcpServers".into()],
             NewFileMode::Private,
         ),
-        Scope::Local | Scope::Managed => (
+        // Managed and plugin entries are never written (refused before); local's place.
+        Scope::Local | Scope::Managed | Scope::Plugin => (
             locations.claude_json(),
             vec![
                 "projects".into(),

@@ -235,6 +235,14 @@ impl ServerConfig {
         }
     }
 
+    /// The time a tool call may take, from `timeout`: Claude Code ignores a value below its
+    /// 1000 ms minimum.
+    pub fn tool_timeout(&self) -> Option<std::time::Duration> {
+        self.timeout
+            .filter(|ms| *ms >= 1000)
+            .map(std::time::Duration::from_millis)
+    }
+
     pub fn kind(&self) -> TransportKind {
         match &self.transport {
             Transport::Stdio { .. } => TransportKind::Stdio,

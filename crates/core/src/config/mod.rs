@@ -13,6 +13,7 @@
 //! - [`review`]: a project server's whole entry and its risks, shown before approving it.
 //! - [`trust`]: workspace trust, without which a project's own approvals do not count.
 //! - [`policy`]: enterprise policy: allow and deny lists, `managedMcpServers`, plugin-only.
+//! - [`plugins`]: Claude Code plugins and the servers they declare.
 //! - [`permissions`]: Allow / Ask / Deny rules for MCP tools in Claude Code's settings files.
 //! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
 //!   enablement and a content hash per entry.
@@ -30,6 +31,7 @@ pub mod interop;
 mod lock;
 pub mod names;
 pub mod permissions;
+pub mod plugins;
 pub mod policy;
 pub mod review;
 pub mod trust;

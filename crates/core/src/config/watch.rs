@@ -178,6 +178,8 @@ fn watched_folders(locations: &Locations) -> Vec<PathBuf> {
         locations.project_root().join(".claude"),
         locations.project_root(),
         locations.managed_dir.clone(),
+        locations.managed_dir.join("managed-settings.d"),
+        super::plugins::plugins_root(locations),
     ];
     folders.extend(locations.project.ancestors().map(PathBuf::from));
     folders.sort();
