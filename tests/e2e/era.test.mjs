@@ -123,7 +123,7 @@ test("a tool a 2026-07-28 server adds is heard over subscriptions/listen and sho
   // list again.
   await browser.$('[data-testid="tool-row"][data-tool="extra-1"]').waitForExist({ timeout: 15_000, timeoutMsg: "the new tool is listed" });
   await eventually(async () => (await counts.getText()) !== before, `the count of tools changes from "${before}"`);
-  assert.match(await counts.getText(), /^10 tools/);
+  assert.match(await counts.getText(), /^✔ 10 tools/);
   await browser.$('[data-testid="tab-protocol"]').click();
   await type(browser.$('[data-testid="protocol-filter"]'), "notifications/tools/list_changed");
   await eventually(async () => (await browser.$$('[data-testid="protocol-message"]').length) >= 1, "the notification is in the protocol log");

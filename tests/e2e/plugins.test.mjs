@@ -5,7 +5,7 @@
 // them.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { eventually, everything, launch, open, row, sandbox, screenshot, waitForState } from "./harness.mjs";
 
@@ -76,12 +76,17 @@ test("a plugin server is disabled for this project where Claude Code reads it, a
     () => (readJson(join(box.home, ".claude.json")).projects?.[key]?.disabledMcpServers ?? []).includes("plugin:notes:echo"),
     "disabledMcpServers has the full name",
   );
+  // Off for this project only: the person's own settings for it, which win over theirs.
+  await browser.$("#plugin-settings").selectByAttribute("value", "local");
   const toggle = browser.$('[data-testid="plugin-row"][data-plugin="tools-plugin@fake-mkt"] [data-testid="plugin-toggle"]');
   await toggle.click();
   await eventually(
-    () => readJson(join(box.home, ".claude/settings.json")).enabledPlugins["tools-plugin@fake-mkt"] === false,
-    "enabledPlugins says false",
+    () =>
+      existsSync(join(box.project, ".claude/settings.local.json")) &&
+      readJson(join(box.project, ".claude/settings.local.json")).enabledPlugins?.["tools-plugin@fake-mkt"] === false,
+    "enabledPlugins says false in .claude/settings.local.json",
   );
+  assert.equal(readJson(join(box.home, ".claude/settings.json")).enabledPlugins["tools-plugin@fake-mkt"], true, "the person's settings are untouched");
   await row(browser, "plugin:tools-plugin:everything", "plugin").waitForExist({ reverse: true, timeout: 15_000, timeoutMsg: "its server leaves the list" });
   assert.equal(
     await browser.$('[data-testid="plugin-row"][data-plugin="tools-plugin@fake-mkt"]').getAttribute("data-enabled"),

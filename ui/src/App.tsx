@@ -272,8 +272,8 @@ export function App({
                   setRooting(false);
                   setSelected(rowKey(server));
                 }}
-                onTogglePlugin={async (plugin, enabled) => {
-                  const outcome = await backend.actions.setPluginEnabled(plugin.id, enabled);
+                onTogglePlugin={async (plugin, enabled, settings) => {
+                  const outcome = await backend.actions.setPluginEnabled(plugin.id, enabled, settings);
                   return outcome.ok ? null : outcome.error;
                 }}
               />

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { ApiError, ResetChoices, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
-import { describeCounts, describeListening, STATE_LABEL, stateBadges, stateOf, TRANSPORT_LABEL } from "./present";
+import { describeCounts, describeListening, LIVE_WORDS, STATE_LABEL, stateBadges, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 import type { LoginApi } from "../login/api";
 import { LoginProgress } from "../login/LoginProgress";
@@ -419,7 +419,7 @@ function StatusBlock({
   if (!state) return null;
   return (
     <div data-testid="detail-status" data-state={state} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
-      <p className="font-semibold">{state === "disabled" ? (stateBadges(server)[0] ?? STATE_LABEL[state]) : STATE_LABEL[state]}</p>
+      <p className="font-semibold">{state === "disabled" ? (stateBadges(server)[0] ?? STATE_LABEL[state]) : LIVE_WORDS[state]}</p>
       {server.blocked && (
         <p data-testid="policy-block" className="mt-1 text-slate-600 dark:text-slate-400">
           {server.blocked.denied

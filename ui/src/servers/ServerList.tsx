@@ -1,7 +1,7 @@
 // The servers of every scope, each row with its live state; thin over the stores.
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { useState } from "react";
-import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary } from "../bindings";
+import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary, SettingsFile } from "../bindings";
 import type { Statuses } from "./statusStore";
 import {
   describeCounts,
@@ -31,7 +31,7 @@ export function ServerList({
   selected: string | null;
   onSelect: (server: ServerSummary) => void;
   /** Turns a plugin on or off; the refusal, if any. */
-  onTogglePlugin?: (plugin: Plugin, enabled: boolean) => Promise<ApiError | null>;
+  onTogglePlugin?: (plugin: Plugin, enabled: boolean, settings: SettingsFile) => Promise<ApiError | null>;
 }) {
   const shown = list.servers.filter((server) => matches(server, query));
   return (
@@ -78,14 +78,31 @@ function Plugins({
   onToggle,
 }: {
   plugins: Plugin[];
-  onToggle: (plugin: Plugin, enabled: boolean) => Promise<ApiError | null>;
+  onToggle: (plugin: Plugin, enabled: boolean, settings: SettingsFile) => Promise<ApiError | null>;
 }) {
   const [error, setError] = useState<ApiError | null>(null);
+  const [settings, setSettings] = useState<SettingsFile>("user");
   return (
     <section data-testid="plugins" aria-labelledby="plugins-title">
-      <h2 id="plugins-title" className="mb-2 text-sm font-semibold">
-        Claude Code plugins
-      </h2>
+      <div className="mb-2 flex items-baseline gap-2">
+        <h2 id="plugins-title" className="text-sm font-semibold whitespace-nowrap">
+          Claude Code plugins
+        </h2>
+        <label htmlFor="plugin-settings" className="ml-auto text-xs whitespace-nowrap text-slate-500">
+          On/off writes to
+        </label>
+        <select
+          id="plugin-settings"
+          data-testid="plugin-settings"
+          value={settings}
+          onChange={(e) => setSettings(e.target.value as SettingsFile)}
+          className="rounded border border-slate-300 bg-transparent px-1 py-0.5 text-xs dark:border-slate-700"
+        >
+          <option value="user">~/.claude/settings.json (yours)</option>
+          <option value="project">.claude/settings.json (the project's)</option>
+          <option value="local">.claude/settings.local.json (yours, here)</option>
+        </select>
+      </div>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
         {plugins.map((plugin) => (
           <li key={plugin.id} data-testid="plugin-row" data-plugin={plugin.id} data-enabled={plugin.enabled} className="flex items-center gap-3 px-4 py-2">
@@ -98,7 +115,7 @@ function Plugins({
                 type="button"
                 data-testid="plugin-toggle"
                 aria-label={`${plugin.enabled ? "Turn off" : "Turn on"} plugin ${plugin.id}`}
-                onClick={async () => setError(await onToggle(plugin, !plugin.enabled))}
+                onClick={async () => setError(await onToggle(plugin, !plugin.enabled, settings))}
                 className="shrink-0 rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
               >
                 {plugin.enabled ? "Turn off" : "Turn on"}
@@ -297,11 +314,12 @@ function LiveState({ status }: { status: ServerStatus | undefined }) {
       case "pending":
         return status.attempt > 1 ? `reconnecting (attempt ${status.attempt})` : "connecting";
       case "connected":
+        // Compact in the row; the detail says "✔ Connected" in full.
         return `✔ ${describeCounts(status.counts) || "Connected"}`;
       case "failed":
         return "✘ Failed to connect";
       case "needs-auth":
-        return STATE_LABEL["needs-auth"];
+        return "! Needs authentication";
       case "disabled":
         return STATE_LABEL.disabled;
     }

@@ -139,6 +139,14 @@ export const STATE_LABEL: Record<StateName, string> = {
   disabled: "not running",
 };
 
+/** Claude Code's words for a live state, as the detail shows them. */
+export const LIVE_WORDS: Record<Exclude<StateName, "disabled">, string> = {
+  connected: "✔ Connected",
+  pending: "Connecting…",
+  "needs-auth": "! Needs authentication",
+  failed: "✘ Failed to connect",
+};
+
 /**
  * How many of the servers that are used (not shadowed) are in each state. A server with no
  * status yet counts as pending when it will start and as not running when it will not.
