@@ -787,3 +787,67 @@ fn entry_fields_claude_code_knows_are_kept_and_shown_as_it_shows_them() {
         serde_json::from_str::<Value>(entry).unwrap()
     );
 }
+
+#[test]
+fn approvals_older_claude_code_kept_in_claude_json_count_as_they_do_for_claude_code() {
+    let sides = [Side::new(), Side::new()];
+    for side in &sides {
+        write(
+            &side.project.join(".mcp.json"),
+            r#"{"mcpServers":{"p1":{"command":"/bin/true"},"p2":{"command":"/bin/true","args":["2"]},"p3":{"command":"/bin/true","args":["3"]}}}"#,
+        );
+        write(
+            &side.home.join(".claude.json"),
+            &serde_json::json!({"projects": {side.project.to_str().unwrap(): {
+                "hasTrustDialogAccepted": true,
+                "enabledMcpjsonServers": ["p1"],
+                "disabledMcpjsonServers": ["p2"]
+            }}})
+            .to_string(),
+        );
+    }
+    // Ours first: Claude Code moves the keys into .claude/settings.local.json when it runs.
+    let ours = String::from_utf8_lossy(&mcpctl(&sides[1], &["status"]).output().unwrap().stdout)
+        .into_owned();
+    let claude =
+        String::from_utf8_lossy(&claude_mcp(&sides[0], &["list"]).output().unwrap().stdout)
+            .into_owned();
+    let word = |text: &str, name: &str| -> Option<String> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .and_then(|rest| {
+                rest.rsplit_once(" - ")
+                    .map(|(_, s)| s.chars().take(12).collect())
+            })
+    };
+    assert!(
+        word(&claude, "p1").unwrap().starts_with("✘ Failed"),
+        "{claude}"
+    );
+    assert!(
+        word(&ours, "p1").unwrap().starts_with("✘ Failed"),
+        "approved: it ran. {ours}"
+    );
+    assert!(
+        word(&claude, "p3").unwrap().starts_with("⏸ Pending"),
+        "{claude}"
+    );
+    assert!(
+        word(&ours, "p3").unwrap().starts_with("⏸ Pending"),
+        "{ours}"
+    );
+    assert!(
+        word(&ours, "p2").unwrap().starts_with("✘ Rejected"),
+        "{ours}"
+    );
+    assert!(
+        word(&claude, "p2").is_none(),
+        "Claude Code's list leaves the rejected one out"
+    );
+    // We read them where they are and do not move them.
+    assert!(
+        sides[1].claude_json()["projects"][sides[1].project.to_str().unwrap()]
+            ["enabledMcpjsonServers"]
+            .is_array()
+    );
+}

@@ -4,7 +4,8 @@
 //! none of its servers until the person approves them. The choice lives in
 //! `enabledMcpjsonServers`, `disabledMcpjsonServers` and `enableAllProjectMcpServers` of the
 //! settings files, read from `~/.claude/settings.json`, `.claude/settings.json` and
-//! `.claude/settings.local.json`; a name in any `disabledMcpjsonServers` is rejected whatever
+//! `.claude/settings.local.json` (and from the project's entry in `~/.claude.json`, where
+//! older Claude Code kept them and 2.1.332 still reads them); a name in any `disabledMcpjsonServers` is rejected whatever
 //! else says (rejection wins); names are compared after [`normalize`]. Choices made here are
 //! written to `.claude/settings.local.json`, which is the person's own and not committed.
 //!
@@ -69,6 +70,23 @@ impl ApprovalSettings {
                 Ok(Some(doc)) => settings.absorb(&path, &doc.value),
                 Ok(None) => {}
                 Err(err) => settings.problems.push(err),
+            }
+        }
+        // Older Claude Code kept the same three keys under the project's entry in
+        // `~/.claude.json`; 2.1.332 still honours them (it moves them into
+        // `.claude/settings.local.json` the next time it runs), so they count as that file does.
+        let claude_json = locations.claude_json();
+        if let Ok(Some(doc)) = document::read(&claude_json) {
+            if let Some(project) = doc
+                .value
+                .get("projects")
+                .and_then(|p| p.get(locations.project_key()))
+            {
+                if settings.trusted {
+                    settings.absorb(&claude_json, project);
+                } else {
+                    settings.absorb_untrusted(&claude_json, project);
+                }
             }
         }
         settings
