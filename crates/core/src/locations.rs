@@ -258,6 +258,20 @@ impl Locations {
             .join("settings.local.json")
     }
 
+    /// Every project settings file Claude Code reads, lowest first: the project root's
+    /// `.claude/settings.json` and `settings.local.json`, then, when the project folder is
+    /// below the root, that folder's own two (Claude Code 2.1.332 reads both places, not the
+    /// folders between).
+    pub fn project_settings_files(&self) -> Vec<PathBuf> {
+        let mut files = vec![self.project_settings(), self.project_local_settings()];
+        if self.project != self.project_root() {
+            let own = self.project.join(".claude");
+            files.push(own.join("settings.json"));
+            files.push(own.join("settings.local.json"));
+        }
+        files
+    }
+
     /// `managed-mcp.json` in the administrator's folder.
     pub fn managed_mcp_json(&self) -> PathBuf {
         self.managed_dir.join("managed-mcp.json")

@@ -851,3 +851,64 @@ fn approvals_older_claude_code_kept_in_claude_json_count_as_they_do_for_claude_c
             .is_array()
     );
 }
+
+#[test]
+fn in_a_subfolder_the_settings_of_the_folder_and_of_the_root_both_count_as_in_claude_code() {
+    let side = Side::new();
+    let root = &side.project;
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    write(
+        &root.join(".mcp.json"),
+        r#"{"mcpServers":{"p1":{"command":"/bin/true"},"p2":{"command":"/bin/true","args":["2"]}}}"#,
+    );
+    write(
+        &root.join("sub/.claude/settings.local.json"),
+        r#"{"enabledMcpjsonServers":["p1"]}"#,
+    );
+    write(
+        &root.join(".claude/settings.local.json"),
+        r#"{"enabledMcpjsonServers":["p2"]}"#,
+    );
+    write(
+        &side.home.join(".claude.json"),
+        &serde_json::json!({"projects": {root.to_str().unwrap(): {"hasTrustDialogAccepted": true}}}).to_string(),
+    );
+    for (folder, p1_approved) in [("sub", true), ("sub/deeper", false)] {
+        let cwd = root.join(folder);
+        std::fs::create_dir_all(&cwd).unwrap();
+        let claude = claude_mcp(&side, &["list"])
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
+        let claude = String::from_utf8_lossy(&claude.stdout).into_owned();
+        let ours = Command::new(env!("CARGO_BIN_EXE_mcpctl"))
+            .arg("--project")
+            .arg(&cwd)
+            .arg("status")
+            .env("HOME", &side.home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("MCP_MANAGER_MANAGED_DIR", side.home.join("managed"))
+            .output()
+            .unwrap();
+        let ours = String::from_utf8_lossy(&ours.stdout).into_owned();
+        for text in [&claude, &ours] {
+            let p1 = text
+                .lines()
+                .find(|l| l.starts_with("p1: "))
+                .unwrap_or_default();
+            let p2 = text
+                .lines()
+                .find(|l| l.starts_with("p2: "))
+                .unwrap_or_default();
+            assert_eq!(
+                p1.contains("Pending approval"),
+                !p1_approved,
+                "{folder}: {text}"
+            );
+            assert!(
+                p2.contains("Failed to connect"),
+                "the root's approval counts: {text}"
+            );
+        }
+    }
+}

@@ -58,11 +58,13 @@ impl ApprovalSettings {
             trusted: super::trust::is_trusted(locations),
             ..ApprovalSettings::default()
         };
-        for (path, from_project) in [
-            (locations.user_settings(), false),
-            (locations.project_settings(), true),
-            (locations.project_local_settings(), true),
-        ] {
+        let files = std::iter::once((locations.user_settings(), false)).chain(
+            locations
+                .project_settings_files()
+                .into_iter()
+                .map(|path| (path, true)),
+        );
+        for (path, from_project) in files {
             match document::read(&path) {
                 Ok(Some(doc)) if from_project && !settings.trusted => {
                     settings.absorb_untrusted(&path, &doc.value)

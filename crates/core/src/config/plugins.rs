@@ -118,11 +118,8 @@ pub fn data_dir(locations: &Locations, id: &str) -> PathBuf {
 
 /// The settings files `enabledPlugins` and `pluginConfigs` are merged from, lowest first.
 fn settings_files(locations: &Locations) -> Vec<PathBuf> {
-    let mut files = vec![
-        locations.user_settings(),
-        locations.project_settings(),
-        locations.project_local_settings(),
-    ];
+    let mut files = vec![locations.user_settings()];
+    files.extend(locations.project_settings_files());
     files.extend(super::policy::managed_settings_files(locations));
     files
 }

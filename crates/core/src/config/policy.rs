@@ -230,17 +230,18 @@ impl Policy {
         let mut allow_managed_only = false;
         let mut managed_allowed: Option<Vec<Listed>> = None;
         let mut other_allowed: Option<Vec<Listed>> = None;
-        let sources = [
-            (locations.user_settings(), false, false),
-            (locations.project_settings(), false, true),
-            (locations.project_local_settings(), false, true),
-        ]
-        .into_iter()
-        .chain(
-            managed_settings_files(locations)
-                .into_iter()
-                .map(|p| (p, true, false)),
-        );
+        let sources = std::iter::once((locations.user_settings(), false, false))
+            .chain(
+                locations
+                    .project_settings_files()
+                    .into_iter()
+                    .map(|p| (p, false, true)),
+            )
+            .chain(
+                managed_settings_files(locations)
+                    .into_iter()
+                    .map(|p| (p, true, false)),
+            );
         for (path, managed, from_project) in sources {
             let value = match document::read(&path) {
                 Ok(Some(doc)) => doc.value,

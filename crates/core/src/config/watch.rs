@@ -176,6 +176,7 @@ fn watched_folders(locations: &Locations) -> Vec<PathBuf> {
             .map(PathBuf::from)
             .unwrap_or_default(),
         locations.project_root().join(".claude"),
+        locations.project.join(".claude"),
         locations.project_root(),
         locations.managed_dir.clone(),
         locations.managed_dir.join("managed-settings.d"),
