@@ -151,6 +151,15 @@ test("the OAuth debugger lists every step of the login with its RFC, and the tok
   for (const issued of await json("/issued")) assert.ok(!page.includes(issued), "no token in the debugger");
 });
 
+test("Register a new client forgets the kept client registration, so that the next login registers anew", async () => {
+  await browser.$('[data-testid="tab-oauth"]').click();
+  const forget = browser.$('[data-testid="forget-registration"]');
+  await forget.waitForExist({ timeout: 10_000, timeoutMsg: "the kept registration is offered to be replaced" });
+  await forget.click();
+  await forget.waitForExist({ reverse: true, timeout: 10_000, timeoutMsg: "no registration is kept any more" });
+  await browser.$('[data-testid="tab-overview"]').click();
+});
+
 test("Open file hands the entry's file to the person's default application", async () => {
   await browser.$('[data-testid="tab-overview"]').click();
   await browser.$('[data-testid="open-file"]').click();
