@@ -912,3 +912,30 @@ fn in_a_subfolder_the_settings_of_the_folder_and_of_the_root_both_count_as_in_cl
         }
     }
 }
+
+#[test]
+fn a_plugin_server_is_listed_called_and_examined_like_any_other_with_its_plugin_variables() {
+    let side = Side::new();
+    write(
+        &side.home.join(".claude/skills/ev/.claude-plugin/plugin.json"),
+        &serde_json::json!({"name": "ev", "mcpServers": {"everything": {"command": "node", "args": [support::everything(), "stdio"]}}}).to_string(),
+    );
+    let tools = output_of(&side, false, &["tools", "plugin:ev:everything"]);
+    assert!(tools.contains("plugin:ev:everything  echo"), "{tools}");
+    let env = output_of(&side, false, &["call", "plugin:ev:everything", "get-env"]);
+    let root = side.home.join(".claude/skills/ev");
+    let data = side.home.join(".claude/plugins/data/ev");
+    assert!(
+        env.contains(&format!("\"CLAUDE_PLUGIN_ROOT\": \"{}\"", root.display())),
+        "{env}"
+    );
+    assert!(
+        env.contains(&format!("\"CLAUDE_PLUGIN_DATA\": \"{}\"", data.display())),
+        "{env}"
+    );
+    let doctor = output_of(&side, false, &["doctor", "plugin:ev:everything"]);
+    assert!(
+        doctor.contains("plugin:ev:everything is healthy"),
+        "{doctor}"
+    );
+}
