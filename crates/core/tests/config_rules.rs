@@ -573,3 +573,59 @@ fn a_timeout_below_claude_codes_minimum_is_ignored() {
         Some(std::time::Duration::from_secs(90))
     );
 }
+
+#[test]
+fn a_plugins_options_are_put_in_and_its_sensitive_ones_only_when_it_starts() {
+    use mcp_manager_core::config::catalog::Catalog;
+    use mcp_manager_core::config::entry::Transport;
+    use mcp_manager_core::Locations;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (home, project) = (root.join("home"), root.join("project"));
+    let manifest = home.join(".claude/skills/sk/.claude-plugin/plugin.json");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        &manifest,
+        r#"{"name":"sk","mcpServers":{"s":{"command":"tool","args":["--region","${user_config.region}","${CLAUDE_PROJECT_DIR}"],"env":{"TOKEN":"${user_config.token}"}}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        r#"{"pluginConfigs":{"sk":{"options":{"region":"eu"}}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".claude/.credentials.json"),
+        r#"{"pluginSecrets":{"sk":{"token":"s3cret"}}}"#,
+    )
+    .unwrap();
+    let mut locations = Locations::new(home, None, &project).unwrap();
+    locations.managed_dir = root.join("managed");
+    let catalog = Catalog::load(&locations);
+    let entry = catalog
+        .effective("plugin:sk:s")
+        .expect("the plugin's server");
+    let Transport::Stdio { args, env, .. } = &entry.config.transport else {
+        panic!("stdio")
+    };
+    assert_eq!(args, &["--region", "eu", project.to_str().unwrap()]);
+    let token = env.iter().find(|(k, _)| k == "TOKEN").unwrap();
+    assert_eq!(token.1, "${user_config.token}", "shown as written");
+    let listed = mcp_manager_core::list_servers(&locations);
+    assert!(
+        !format!("{listed:?}").contains("s3cret"),
+        "never in what is listed"
+    );
+    assert!(
+        !format!("{entry:?}").contains("s3cret"),
+        "nor in a debug print"
+    );
+    let Transport::Stdio { env, .. } = entry.expanded().0.transport else {
+        panic!("stdio")
+    };
+    assert!(
+        env.contains(&("TOKEN".into(), "s3cret".into())),
+        "put in when it starts"
+    );
+}

@@ -58,7 +58,7 @@ pub struct CatalogEntry {
     pub duplicate_of: Option<String>,
     /// Values put into `${NAME}`s only when the server starts, never shown (a plugin's
     /// sensitive options, `user_config.KEY`).
-    pub variables: Vec<(String, String)>,
+    pub variables: Vec<(String, crate::secrets::Secret)>,
     /// [`ServerConfig::content_hash`].
     pub hash: String,
 }
@@ -71,7 +71,7 @@ impl CatalogEntry {
             self.variables
                 .iter()
                 .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| v.expose().to_string())
                 .or_else(|| super::expand::process_env(name))
         };
         super::expand::expand_config(&self.config, &lookup)

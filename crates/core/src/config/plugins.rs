@@ -66,7 +66,7 @@ pub struct PluginServer {
     /// The entry with the plugin's variables put in (sensitive options excepted).
     pub raw: Value,
     /// Sensitive options, `user_config.KEY` → value: put in only when the server starts.
-    pub secrets: Vec<(String, String)>,
+    pub secrets: Vec<(String, crate::secrets::Secret)>,
     /// A project skills plugin's server: it needs approval like a `.mcp.json` server.
     pub needs_approval: bool,
     /// A `.mcpb`/`.dxt` bundle: listed, not run.
@@ -294,7 +294,9 @@ impl PluginSet {
                     name: name.clone(),
                     root: Some(dir.clone()),
                     options: options.get(&name).cloned(),
-                    secrets: None,
+                    secrets: secrets_doc
+                        .as_ref()
+                        .and_then(|d| d.get("pluginSecrets")?.get(&name).cloned()),
                     needs_approval: from_project,
                 };
                 let servers = context.servers(&dir, &mut set.problems);
@@ -447,7 +449,11 @@ impl Context<'_> {
 
     /// The entry with the plugin's variables put in; a stdio entry also gets
     /// `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` in its `env`.
-    fn substitute(&self, entry: &Value, secrets: &mut Vec<(String, String)>) -> Value {
+    fn substitute(
+        &self,
+        entry: &Value,
+        secrets: &mut Vec<(String, crate::secrets::Secret)>,
+    ) -> Value {
         let root = self
             .root
             .as_ref()
@@ -475,7 +481,10 @@ impl Context<'_> {
                     // A sensitive option: kept as written, put in when the server starts.
                     if let Some(secret) = self.secrets.as_ref().and_then(|s| s.get(key)) {
                         if !secrets.iter().any(|(n, _)| n == name) {
-                            secrets.push((name.to_string(), text_of(secret.clone())));
+                            secrets.push((
+                                name.to_string(),
+                                crate::secrets::Secret::new(text_of(secret.clone())),
+                            ));
                         }
                     }
                     None
