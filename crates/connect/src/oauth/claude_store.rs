@@ -17,8 +17,10 @@
 //! [`ClaudeCodeStore`] is a [`SecretStore`] that keeps this server's `tokens:` and
 //! `registration:` accounts in that file, translated to and from Claude Code's fields, and
 //! every other account (the binding, a pre-registered client's secret) in the keychain as
-//! before. Each write re-reads the file under Claude Code's lock (`<file>.lock`), changes only
-//! this server's entry, and replaces the file atomically, keeping every other key as it was.
+//! before. Each write re-reads the file under Claude Code's lock (the `proper-lockfile`
+//! directory `.storage-write.lock` beside it, which Claude Code 2.1.332 takes around every
+//! write of its store), changes only this server's entry, and replaces the file atomically,
+//! keeping every other key as it was.
 //! The refresh lock of [`super::store`] still keeps two refreshes with one rotating refresh
 //! token from both being sent by MCP Manager's processes.
 
@@ -60,9 +62,16 @@ pub struct LoginStores {
 }
 
 impl LoginStores {
+    /// Claude Code's store folder: `$CLAUDE_SECURESTORAGE_CONFIG_DIR` when set (empty: the
+    /// home's `.claude`), else its config folder.
     pub fn of(locations: &Locations) -> LoginStores {
+        let folder = match std::env::var_os("CLAUDE_SECURESTORAGE_CONFIG_DIR") {
+            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+            Some(_) => locations.home.join(".claude"),
+            None => locations.claude_dir(),
+        };
         LoginStores {
-            credentials: locations.claude_dir().join(".credentials.json"),
+            credentials: folder.join(".credentials.json"),
             choices: locations.app_data_dir().join("login-stores.json"),
         }
     }
@@ -198,41 +207,53 @@ impl ClaudeCodeStore {
             indent: String::new(),
             final_newline: false,
         };
-        document::update_in(&self.file, NewFileMode::Private, Some(compact), |doc| {
-            let Some(root) = doc.as_object_mut() else {
-                return Err(mcp_manager_core::ConfigError::Shape {
-                    path: self.file.clone(),
-                    message: "Claude Code's credentials file is not a JSON object".into(),
+        // Claude Code's own lock around writes of its store: `.storage-write.lock` beside it.
+        let lock_for = self
+            .file
+            .parent()
+            .map(|folder| folder.join(".storage-write"))
+            .unwrap_or_else(|| PathBuf::from(".storage-write"));
+        document::update_under(
+            &lock_for,
+            &self.file,
+            NewFileMode::Private,
+            Some(compact),
+            |doc| {
+                let Some(root) = doc.as_object_mut() else {
+                    return Err(mcp_manager_core::ConfigError::Shape {
+                        path: self.file.clone(),
+                        message: "Claude Code's credentials file is not a JSON object".into(),
+                    });
+                };
+                let servers = root
+                    .entry("mcpOAuth")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                let Some(servers) = servers.as_object_mut() else {
+                    return Err(mcp_manager_core::ConfigError::Shape {
+                        path: self.file.clone(),
+                        message: "\"mcpOAuth\" is not an object".into(),
+                    });
+                };
+                let mut entry = servers
+                    .get(&self.claude_key)
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                edit(&mut entry);
+                let empty = ["accessToken", "refreshToken", "clientId"].iter().all(|k| {
+                    entry
+                        .get(*k)
+                        .and_then(Value::as_str)
+                        .is_none_or(str::is_empty)
                 });
-            };
-            let servers = root
-                .entry("mcpOAuth")
-                .or_insert_with(|| Value::Object(Map::new()));
-            let Some(servers) = servers.as_object_mut() else {
-                return Err(mcp_manager_core::ConfigError::Shape {
-                    path: self.file.clone(),
-                    message: "\"mcpOAuth\" is not an object".into(),
-                });
-            };
-            let mut entry = servers
-                .get(&self.claude_key)
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            edit(&mut entry);
-            let empty = ["accessToken", "refreshToken", "clientId"].iter().all(|k| {
-                entry
-                    .get(*k)
-                    .and_then(Value::as_str)
-                    .is_none_or(str::is_empty)
-            });
-            if empty {
-                servers.remove(&self.claude_key);
-            } else {
-                servers.insert(self.claude_key.clone(), Value::Object(entry));
-            }
-            Ok(())
-        })
+                if empty {
+                    servers.remove(&self.claude_key);
+                } else {
+                    servers.insert(self.claude_key.clone(), Value::Object(entry));
+                }
+                Ok(())
+            },
+        )
         .map_err(|err| SecretError::Failed(err.to_string()))
     }
 
@@ -499,6 +520,34 @@ mod tests {
             std::fs::read_to_string(dir.path().join(".credentials.json")).unwrap(),
             other
         );
+    }
+
+    #[test]
+    fn a_write_waits_for_claude_codes_store_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, secrets, config) = store(dir.path());
+        let lock = dir.path().join(".storage-write.lock");
+        std::fs::create_dir(&lock).unwrap();
+        let release = std::thread::spawn({
+            let lock = lock.clone();
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(400));
+                std::fs::remove_dir(&lock).unwrap();
+            }
+        });
+        let started = std::time::Instant::now();
+        secrets
+            .set(
+                &format!("registration:{}", server_key("demo", &config)),
+                &Secret::new(r#"{"client_id":"c1","redirect_uri":"http://127.0.0.1:5/callback"}"#),
+            )
+            .unwrap();
+        assert!(
+            started.elapsed() >= std::time::Duration::from_millis(350),
+            "the write waited for the lock Claude Code holds"
+        );
+        release.join().unwrap();
+        assert!(!lock.exists(), "and let it go");
     }
 
     #[cfg(unix)]

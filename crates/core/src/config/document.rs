@@ -230,6 +230,29 @@ pub fn update_in<T>(
     Ok(outcome)
 }
 
+/// [`update_in`] while also holding the `proper-lockfile` lock of `lock_for` (the directory
+/// `<lock_for>.lock`): Claude Code guards its credential store with such a lock on
+/// `~/.claude/.storage-write` rather than on the file itself.
+pub fn update_under<T>(
+    lock_for: &Path,
+    path: &Path,
+    mode: NewFileMode,
+    layout: Option<Layout>,
+    change: impl FnOnce(&mut Value) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    if let Some(folder) = lock_for.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|source| ConfigError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    let _outer = FileLock::acquire(lock_for).map_err(|source| ConfigError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    update_in(path, mode, layout, change)
+}
+
 /// The strings of the list at `key` of `value` (Claude Code's lists of names); anything else
 /// there counts as no list.
 pub fn strings(value: Option<&Value>, key: &str) -> Vec<String> {
