@@ -629,3 +629,58 @@ fn a_plugins_options_are_put_in_and_its_sensitive_ones_only_when_it_starts() {
         "put in when it starts"
     );
 }
+
+#[test]
+fn plugin_only_policy_keeps_marketplace_plugin_servers_and_nothing_else() {
+    use mcp_manager_core::config::catalog::{Catalog, Standing};
+    use mcp_manager_core::Locations;
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (home, project) = (root.join("home"), root.join("project"));
+    let write = |path: std::path::PathBuf, value: serde_json::Value| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, value.to_string()).unwrap();
+    };
+    let plugin = root.join("installed/mp");
+    write(
+        plugin.join(".mcp.json"),
+        json!({"mcpServers": {"a": {"command": "market-server"}}}),
+    );
+    write(
+        home.join(".claude/plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {"mp@mkt": [{"scope": "user", "installPath": plugin}]}}),
+    );
+    write(
+        home.join(".claude/plugins/known_marketplaces.json"),
+        json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": root.join("mkt")}}),
+    );
+    write(
+        home.join(".claude/skills/sk/.claude-plugin/plugin.json"),
+        json!({"name": "sk", "mcpServers": {"b": {"command": "skills-server"}}}),
+    );
+    write(
+        home.join(".claude/settings.json"),
+        json!({"enabledPlugins": {"mp@mkt": true}}),
+    );
+    write(
+        home.join(".claude.json"),
+        json!({"mcpServers": {"mine": {"command": "mine"}}}),
+    );
+    write(
+        root.join("managed/managed-settings.json"),
+        json!({"strictPluginOnlyCustomization": true}),
+    );
+    std::fs::create_dir_all(&project).unwrap();
+    let mut locations = Locations::new(home, None, &project).unwrap();
+    locations.managed_dir = root.join("managed");
+    let catalog = Catalog::load(&locations);
+    let starts = |name: &str| catalog.effective(name).unwrap().will_start();
+    assert!(starts("plugin:mp:a"), "a marketplace plugin's server runs");
+    assert!(!starts("plugin:sk:b"), "a skills folder plugin's does not");
+    assert!(!starts("mine"), "nor a configured one");
+    assert_eq!(
+        catalog.effective("mine").unwrap().standing(),
+        Standing::Blocked
+    );
+}

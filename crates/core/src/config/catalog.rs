@@ -295,7 +295,8 @@ impl Catalog {
                 &entry.name,
                 &entry.config,
                 entry.scope == Scope::Managed,
-                entry.scope == Scope::Plugin,
+                // A marketplace plugin's (`NAME@MARKETPLACE`), not a skills folder's.
+                entry.plugin.as_deref().is_some_and(|id| id.contains('@')),
             );
             entry.trusted_folder = approvals.trusted;
             if entry.scope == Scope::Project || needs_approval.contains(&entry.name) {

@@ -19,7 +19,7 @@
 //! - `managedMcpServers` (managed settings only) are servers the organization provides: `http`
 //!   or `sse` only, with no `${VAR}`; they win over a same-named entry of any scope.
 //! - `strictPluginOnlyCustomization` (`true`, or a list holding `"mcp"`) keeps only servers
-//!   that come from plugins, besides the organization's own.
+//!   that come from marketplace plugins, besides the organization's own.
 //!
 //! Claude Code drops a blocked server without a word. We keep it in the list, never start it,
 //! and say which rule of which file blocks it, so the person knows whom to ask.
@@ -364,7 +364,8 @@ impl Policy {
     }
 
     /// Why policy keeps this server from starting, if it does. `provided_by_org`: it comes
-    /// from `managed-mcp.json` or `managedMcpServers`; `from_plugin`: a plugin declares it.
+    /// from `managed-mcp.json` or `managedMcpServers`; `from_plugin`: a marketplace plugin
+    /// declares it.
     pub fn check(
         &self,
         name: &str,
