@@ -27,16 +27,6 @@ pub fn oauth_target(
     locations: &Locations,
     name: &str,
 ) -> Result<(Target, Option<PathBuf>), ApiError> {
-    oauth_target_in(locations, name, None)
-}
-
-/// [`oauth_target`] with its login kept in `store` (`None`: the person's choice, else Claude
-/// Code's store when it already holds a login for the server, else the keychain).
-pub fn oauth_target_in(
-    locations: &Locations,
-    name: &str,
-    store: Option<LoginStore>,
-) -> Result<(Target, Option<PathBuf>), ApiError> {
     let catalog = Catalog::load(locations);
     let entry = catalog.require(name)?;
     let (expanded, _) = entry.expanded();
@@ -48,7 +38,8 @@ pub fn oauth_target_in(
     };
     let (base, unencrypted) = mcp_manager_core::secrets::configured_store();
     let stores = LoginStores::of(locations);
-    let store = store.unwrap_or_else(|| stores.store_of(name, &entry.config, &expanded));
+    // The person's choice, else Claude Code's store when it holds a login, else the keychain.
+    let store = stores.store_of(name, &entry.config, &expanded);
     let target = Target::of(name, &entry.config, url, base)
         .expect("a remote entry has a target")
         .from_entry(entry.scope, &entry.path)

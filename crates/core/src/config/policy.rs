@@ -230,6 +230,7 @@ impl Policy {
         let mut allow_managed_only = false;
         let mut managed_allowed: Option<Vec<Listed>> = None;
         let mut other_allowed: Option<Vec<Listed>> = None;
+        let managed_files = managed_settings_files(locations);
         let sources = std::iter::once((locations.user_settings(), false, false))
             .chain(
                 locations
@@ -237,11 +238,7 @@ impl Policy {
                     .into_iter()
                     .map(|p| (p, false, true)),
             )
-            .chain(
-                managed_settings_files(locations)
-                    .into_iter()
-                    .map(|p| (p, true, false)),
-            );
+            .chain(managed_files.iter().map(|p| (p.clone(), true, false)));
         for (path, managed, from_project) in sources {
             let value = match document::read(&path) {
                 Ok(Some(doc)) => doc.value,
@@ -314,9 +311,7 @@ impl Policy {
             }
         }
         policy.allowed = if allow_managed_only {
-            policy
-                .allowed_files
-                .retain(|f| managed_settings_files(locations).contains(f));
+            policy.allowed_files.retain(|f| managed_files.contains(f));
             managed_allowed
         } else {
             match (managed_allowed, other_allowed) {
