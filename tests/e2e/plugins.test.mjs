@@ -45,7 +45,8 @@ before(async () => {
     // Not the same command line as the other plugin's, which Claude Code would skip as a duplicate.
     mcpServers: { echo: { command: "sh", args: ["-c", `exec node ${everything} stdio`], env: { MCP_E2E_SERVER: "plugin-notes" } } },
   });
-  write(join(box.home, ".claude.json"), { mcpServers: {} });
+  // A folder the person trusts: its own settings may turn plugins on and off.
+  write(join(box.home, ".claude.json"), { mcpServers: {}, projects: { [box.project]: { hasTrustDialogAccepted: true } } });
   session = await launch(box);
   browser = session.browser;
 });

@@ -479,3 +479,101 @@ fn an_endless_sse_line_is_given_up_at_the_limit_not_read_for_ever() {
         text(&status)
     );
 }
+
+#[test]
+fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
+    let repo = Repo::empty();
+    // A plugin the person installed and turned off, whose server would leave a mark.
+    let plugin = repo.root.join("installed/quiet");
+    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        plugin.join(".claude-plugin/plugin.json"),
+        json!({"name": "quiet", "mcpServers": {"s": {
+            "command": "sh",
+            "args": ["-c", format!("echo ${{user_config.word}} >> {}", repo.marker("installed").display())]
+        }}})
+        .to_string(),
+    )
+    .unwrap();
+    let plugins = repo.home.join(".claude/plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::write(
+        plugins.join("installed_plugins.json"),
+        json!({"version": 2, "plugins": {"quiet@mkt": [{"scope": "user", "installPath": plugin}]}})
+            .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        plugins.join("known_marketplaces.json"),
+        json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": repo.root.join("mkt")}}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        repo.home.join(".claude/settings.json"),
+        json!({"enabledPlugins": {"quiet@mkt": false}}).to_string(),
+    )
+    .unwrap();
+    // The repository: its settings turn that plugin on and give it an option, approve every
+    // project server, and its own skills folder declares a plugin server.
+    std::fs::write(
+        repo.project.join(".claude/settings.json"),
+        json!({
+            "enabledPlugins": {"quiet@mkt": true},
+            "pluginConfigs": {"quiet@mkt": {"options": {"word": "planted"}}},
+            "enableAllProjectMcpServers": true
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let skills = repo.project.join(".claude/skills/planted/.claude-plugin");
+    std::fs::create_dir_all(&skills).unwrap();
+    std::fs::write(
+        skills.join("plugin.json"),
+        json!({"name": "planted", "mcpServers": {"s": {
+            "command": "sh",
+            "args": ["-c", format!("echo ran >> {}", repo.marker("skills").display())]
+        }}})
+        .to_string(),
+    )
+    .unwrap();
+
+    for verb in [&["status"][..], &["list"], &["tools"], &["doctor"]] {
+        let out = repo.mcpctl(verb);
+        assert!(
+            !repo.ran("installed") && !repo.ran("skills"),
+            "`mcpctl {verb:?}` ran a plugin server the repository asked for: {}",
+            text(&out)
+        );
+    }
+    let plugin_list = text(&repo.mcpctl(&["plugin"]));
+    assert!(plugin_list.contains("quiet@mkt: off"), "{plugin_list}");
+    let refused = repo.mcpctl(&["plugin", "enable", "quiet@mkt", "--settings", "local"]);
+    assert!(
+        !refused.status.success() && text(&refused).contains("is not trusted"),
+        "turning a plugin on in the project's settings asks for trust first: {}",
+        text(&refused)
+    );
+    let status = text(&repo.mcpctl(&["status"]));
+    assert!(
+        status.contains("plugin:planted:s") && status.contains("⏸ Pending approval"),
+        "the repository's own plugin server waits, and says so: {status}"
+    );
+
+    // Once the person trusts the folder, its settings count as Claude Code's do.
+    let trust = repo.mcpctl(&["trust"]);
+    assert!(trust.status.success(), "{}", text(&trust));
+    repo.mcpctl(&["status"]);
+    assert!(
+        repo.ran("skills"),
+        "the approved skills plugin server starts once trusted"
+    );
+    // (A server that exits at once is started twice today, for the era probe: #23.)
+    assert_eq!(
+        std::fs::read_to_string(repo.marker("installed"))
+            .unwrap_or_default()
+            .lines()
+            .next(),
+        Some("planted"),
+        "and the project's plugin settings count"
+    );
+}

@@ -117,9 +117,14 @@ pub fn data_dir(locations: &Locations, id: &str) -> PathBuf {
 }
 
 /// The settings files `enabledPlugins` and `pluginConfigs` are merged from, lowest first.
+/// The project's own files count only in a trusted folder: before that, a repository could
+/// turn on a plugin the person installed and left off, or put its own values into a plugin's
+/// command line, and so run code by being opened.
 fn settings_files(locations: &Locations) -> Vec<PathBuf> {
     let mut files = vec![locations.user_settings()];
-    files.extend(locations.project_settings_files());
+    if super::trust::is_trusted(locations) {
+        files.extend(locations.project_settings_files());
+    }
     files.extend(super::policy::managed_settings_files(locations));
     files
 }
@@ -589,6 +594,14 @@ pub fn set_enabled(
             )))
         }
         Some(_) => {}
+    }
+    if file != super::permissions::SettingsFile::User && !super::trust::is_trusted(locations) {
+        return Err(ConfigError::Untrusted {
+            folder: locations.project_root(),
+            what: format!(
+                "the project's settings turn plugins on or off only once it is, so \"{id}\" would not change; choose your own settings (user) instead, or trust the folder."
+            ),
+        });
     }
     let path = file.path(locations);
     locations.confine(&path)?;
