@@ -588,11 +588,16 @@ pub async fn store_client_secret(
     api::store_client_secret(context.project().locations(), &name, Secret::new(secret))
 }
 
-/// The window painted its first list of servers (start-up is measured up to here).
+/// The window painted its first list of servers (start-up is measured up to here), with the
+/// moments of its start on its clock, which says `now` (`performance.now()`).
 #[tauri::command]
 #[specta::specta]
-pub async fn window_ready(context: State<'_, Context>) -> Result<(), ApiError> {
-    context.window_ready();
+pub async fn window_ready(
+    context: State<'_, Context>,
+    marks: Vec<crate::startup::WindowMark>,
+    now: f64,
+) -> Result<(), ApiError> {
+    context.window_ready(&marks, now);
     Ok(())
 }
 

@@ -15,6 +15,7 @@
 mod commands;
 pub mod launch;
 mod open;
+pub mod startup;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -99,11 +100,13 @@ impl Context {
         }
     }
 
-    /// The window painted its first list of servers: servers may start.
-    pub fn window_ready(&self) {
+    /// The window painted its first list of servers: servers may start. `marks` are the
+    /// window's moments of its start, on its clock, which says `now` (see [`startup`]).
+    pub fn window_ready(&self, marks: &[startup::WindowMark], now: f64) {
         if !*self.painted.borrow() {
             self.painted.send_replace(true);
             report("ready");
+            startup::report(marks, now);
         }
     }
 
@@ -411,6 +414,7 @@ pub fn typescript() -> specta_typescript::Typescript {
 /// the last project the app had open is opened instead, when there is one. When the app is
 /// already running, this hands the arguments to it and exits the process instead.
 pub fn run(locations: Locations, explicit: bool) {
+    startup::mark("run");
     let builder = bindings_builder();
     let single_instance =
         tauri_plugin_single_instance::Builder::new().callback(launch::second_launch);
@@ -436,7 +440,14 @@ pub fn run(locations: Locations, explicit: bool) {
         .plugin(tauri_plugin_opener::init())
         .manage(Context::new())
         .invoke_handler(builder.invoke_handler())
+        .on_page_load(|_, payload| {
+            startup::mark(match payload.event() {
+                tauri::webview::PageLoadEvent::Started => "page-started",
+                tauri::webview::PageLoadEvent::Finished => "page-loaded",
+            })
+        })
         .setup(move |app| {
+            startup::mark("setup");
             builder.mount_events(app);
             let handle = app.handle().clone();
             // The history first: every project's calls go to it.
@@ -454,6 +465,7 @@ pub fn run(locations: Locations, explicit: bool) {
                 eprintln!("mcp-manager: {err}");
             }
             let _ = handle.state::<Context>().history.set(opened);
+            startup::mark("history");
             let locations = match launch::last_project(&handle).filter(|_| !explicit) {
                 Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
                 None => locations,
@@ -465,10 +477,12 @@ pub fn run(locations: Locations, explicit: bool) {
                     .await
             })?;
             leave_on_signals(app.handle().clone());
+            startup::mark("project");
             Ok(())
         })
         .build(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
+    startup::mark("built");
     app.run(|handle, event| {
         if let tauri::RunEvent::Exit = event {
             tauri::async_runtime::block_on(handle.state::<Context>().close());
@@ -497,6 +511,7 @@ pub fn run_empty_window() {
     context.config_mut().app.windows.clear();
     tauri::Builder::default()
         .setup(|app| {
+            startup::mark("setup");
             tauri::WebviewWindowBuilder::new(
                 app,
                 "main",
@@ -506,8 +521,13 @@ pub fn run_empty_window() {
             .title("Empty")
             .inner_size(1120.0, 740.0)
             .on_page_load(|_, payload| {
+                if payload.event() == tauri::webview::PageLoadEvent::Started {
+                    startup::mark("page-started");
+                }
                 if payload.event() == tauri::webview::PageLoadEvent::Finished {
+                    startup::mark("page-loaded");
                     report("ready");
+                    startup::report_own();
                 }
             })
             .build()?;

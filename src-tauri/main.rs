@@ -9,6 +9,7 @@ use clap::Parser;
 use mcp_manager_app::launch::Args;
 
 fn main() -> ExitCode {
+    mcp_manager_app::startup::begin();
     let args = Args::parse();
     if args.empty_window {
         // The reference is Tauri's default window: nothing of the app's own tuning.

@@ -4,6 +4,9 @@
 //   cold start: from exec to the first painted list of servers (the app says "ready" on stderr
 //     when MCP_MANAGER_REPORT_READY is set), with a project of 20 servers; against the same
 //     binary's empty Tauri window (`--empty-window`, ready when its blank page has loaded).
+//     With it, where the time goes: exec to `main`, then each moment the app notes
+//     (src-tauri/startup.rs: plugins, history, project, page asked for and loaded, the script
+//     running, the list asked for and received, painted), medians, beside the empty window's.
 //   memory: PSS summed over the app and its WebKit processes (the servers excluded), idle after
 //     every one of 20 server-everything servers connected; against the empty window, with
 //     Tauri's defaults and with the app's one WebKit setting (painting in software).
@@ -55,8 +58,13 @@ function start(box, emptyWindow, extraEnv = {}) {
   let buffer = "";
   child.stderr.on("data", (chunk) => {
     buffer += chunk;
-    for (const word of ["ready", "settled"]) {
+    for (const word of ["main", "ready", "settled"]) {
       if (seen[word] === undefined && buffer.includes(`mcp-manager: ${word}`)) seen[word] = performance.now() - began;
+    }
+    const startup = /mcp-manager: startup ([^\n]*)\n/.exec(buffer);
+    if (startup && !seen.breakdown) {
+      seen.breakdown = Object.fromEntries(startup[1].split(" ").map((pair) => pair.split("=")).map(([k, v]) => [k, Number(v)]));
+      seen.breakdown["exec→main"] = seen.main;
     }
     for (const w of [...waiters]) if (seen[w.word] !== undefined) w.resolve(seen[w.word]);
   });
@@ -76,7 +84,7 @@ function start(box, emptyWindow, extraEnv = {}) {
       process.kill(-child.pid, "SIGKILL");
     } catch {}
   };
-  return { child, until, stop };
+  return { child, until, stop, seen };
 }
 
 function children() {
@@ -130,12 +138,18 @@ const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
 async function coldStart(emptyWindow) {
   const box = world();
   const times = [];
+  const breakdowns = [];
   try {
     for (let i = 0; i <= RUNS; i++) {
       const run = start(box, emptyWindow);
       try {
         const ready = await run.until("ready");
-        if (i > 0) times.push(ready);
+        // The startup line follows "ready" at once.
+        await new Promise((r) => setTimeout(r, 200));
+        if (i > 0) {
+          times.push(ready);
+          if (run.seen.breakdown) breakdowns.push(run.seen.breakdown);
+        }
       } finally {
         await run.stop();
       }
@@ -144,6 +158,9 @@ async function coldStart(emptyWindow) {
   } finally {
     rmSync(box.dir, { recursive: true, force: true });
   }
+  times.breakdown = Object.fromEntries(
+    [...new Set(breakdowns.flatMap((b) => Object.keys(b)))].map((key) => [key, median(breakdowns.map((b) => b[key]).filter((v) => v !== undefined))]),
+  );
   return times;
 }
 
@@ -198,7 +215,11 @@ const emptyStart = await coldStart(true);
 const appStart = await coldStart(false);
 console.log(`cold start, median of ${RUNS} after a warm-up run (MCP Manager's runs: ${appStart.map(ms).join(", ")}):`);
 console.log(`  empty Tauri window   ${ms(median(emptyStart))}`);
-console.log(`  MCP Manager, 20 servers configured   ${ms(median(appStart))}   (goal: 1 s or less)`);
+console.log(`  MCP Manager, 20 servers configured   ${ms(median(appStart))}   = ${(median(appStart) / median(emptyStart)).toFixed(2)}x (goal: 1.2x or less)`);
+console.log(`where the time goes (medians; exec→main from the benchmark's clock, the rest in ms since main):`);
+const order = (b) => Object.entries(b).sort((x, y) => x[1] - y[1]);
+console.log(`  empty Tauri window: ${order(emptyStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
+console.log(`  MCP Manager:        ${order(appStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
 const empty = await idleMemory(true);
 // The app paints in software (src-tauri/launch.rs); the same setting on the empty window shows
 // what is left of the difference once that choice is taken out.

@@ -267,7 +267,8 @@ describe("the server form", () => {
     const log: string[] = [];
     renderApp(storeOf({ ok: true, value: list }), { drafts: drafts(log) });
     fireEvent.click(await screen.findByTestId("add-server"));
-    fireEvent.change(screen.getByTestId("draft-name"), { target: { value: "bad name" } });
+    // The editor is a chunk of its own, loaded when first opened.
+    fireEvent.change(await screen.findByTestId("draft-name"), { target: { value: "bad name" } });
     const problem = await screen.findByTestId("draft-problem");
     expect(problem.dataset.field).toBe("name");
     expect((screen.getByTestId("draft-save") as HTMLButtonElement).disabled).toBe(true);

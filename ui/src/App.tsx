@@ -1,7 +1,7 @@
 // The window's shell: header (project, state counts, search), the server list, and the
 // selected server's detail or the editor. State lives in the stores; this only arranges it.
 import { ErrorNotice } from "./shared/ErrorNotice";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import type { EntryRef, ServerDraft, ServerSummary } from "./bindings";
 import type { ServerListStore } from "./servers/listStore";
@@ -9,12 +9,11 @@ import type { StatusStore } from "./servers/statusStore";
 import type { ServerActions } from "./servers/actions";
 import { countStates, STATE_LABEL, STATE_ORDER } from "./servers/present";
 import { rowKey, ServerList } from "./servers/ServerList";
-import { Button, ServerDetail } from "./servers/ServerDetail";
-import { ServerEditor, type DraftApi } from "./servers/editor/ServerEditor";
+import { Button } from "./shared/Button";
+import type { DraftApi } from "./servers/editor/ServerEditor";
 import { emptyDraft } from "./servers/editor/draft";
 import type { FollowLog } from "./logs/ProtocolLog";
 import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
-import { ImportExport } from "./interop/ImportExport";
 import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { DoctorApi } from "./doctor/api";
@@ -22,14 +21,54 @@ import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
 import type { AsksApi } from "./asks/api";
 import { AskStore } from "./asks/askStore";
-import { AsksDock } from "./asks/AsksDock";
 import { FollowStore } from "./browse/followStore";
 import type { SessionApi } from "./session/api";
-import { RootsPanel } from "./session/RootsPanel";
-import { AllTools, type Chosen } from "./tools/AllTools";
-import { ToolRunner } from "./tools/ToolRunner";
+import type { Chosen } from "./tools/AllTools";
 import type { TrustApi } from "./trust/api";
 import { TrustBanner } from "./trust/TrustBanner";
+
+// What the first paint needs (the list of servers) is in the first chunk; every panel opened
+// later (a server's details with its forms, Markdown and JSON views, the editor, All tools, a
+// tool's runner, import/export, roots, what a server asks) is a chunk of its own, loaded the
+// first time it is opened.
+const ServerDetail = lazy(() => import("./servers/ServerDetail").then((m) => ({ default: m.ServerDetail })));
+const ServerEditor = lazy(() => import("./servers/editor/ServerEditor").then((m) => ({ default: m.ServerEditor })));
+const ImportExport = lazy(() => import("./interop/ImportExport").then((m) => ({ default: m.ImportExport })));
+const RootsPanel = lazy(() => import("./session/RootsPanel").then((m) => ({ default: m.RootsPanel })));
+const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m.AllTools })));
+const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
+const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
+
+/** A panel's place while its chunk loads (a few milliseconds, once). */
+function Loading({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <p role="status" className="text-sm text-slate-500">
+          Loading…
+        </p>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
+
+/** Follows what servers ask; the dock that shows it is loaded when the first ask comes. */
+function AsksWhenAsked({ store, api }: { store: AskStore; api: AsksApi }) {
+  const asks = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  useEffect(() => {
+    void store.load();
+    const stop = api.onChanged(() => void store.load());
+    return () => void stop.then((s) => s());
+  }, [store, api]);
+  if (asks.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <AsksDock store={store} api={api} />
+    </Suspense>
+  );
+}
 
 export interface Backend {
   /**
@@ -120,11 +159,23 @@ export function App({
 
   const list = state.status === "ready" ? state.list : null;
   const painted = useRef(false);
+  useLayoutEffect(() => {
+    if (!list || painted.current) return;
+    // For the start-up breakdown: React has made the list's DOM; then the page lays it out.
+    performance.mark("list-committed");
+    void document.body.offsetHeight;
+    performance.mark("list-laid-out");
+  }, [list]);
   useEffect(() => {
     if (!list || painted.current) return;
     painted.current = true;
-    // Two frames: the list has been laid out and painted by then.
-    requestAnimationFrame(() => requestAnimationFrame(() => backend.onFirstPaint?.()));
+    // The frame that shows the list is made after this animation-frame callback; a message
+    // posted from it is handled once that frame is painted.
+    requestAnimationFrame(() => {
+      const after = new MessageChannel();
+      after.port1.onmessage = () => backend.onFirstPaint?.();
+      after.port2.postMessage(null);
+    });
   }, [list, backend]);
   const current = list?.servers.find((server) => rowKey(server) === selected) ?? null;
   const counts = list ? countStates(list.servers, statuses) : null;
@@ -238,6 +289,7 @@ export function App({
               <ErrorNotice error={state.error} testId="load-error" />
             )}
             {showingTools && backend.tools ? (
+              <Loading>
               <AllTools
                 api={backend.tools}
                 refreshKey={toolsKey}
@@ -249,6 +301,7 @@ export function App({
                   setChosenTool(tool);
                 }}
               />
+              </Loading>
             ) : list && (
               <>
               {backend.trust && (
@@ -282,6 +335,7 @@ export function App({
           </main>
           {editing && backend.drafts && list ? (
             <aside className={ASIDE}>
+              <Loading>
               <ServerEditor
                 key={editing.original ? `${editing.original.scope}:${editing.original.name}` : "new"}
                 initial={editing.initial}
@@ -294,6 +348,7 @@ export function App({
                   if (saved) setSelected(`${saved.scope}:${saved.name}`);
                 }}
               />
+              </Loading>
             </aside>
           ) : showingTools && chosenTool && backend.tools && !rooting && !interchanging ? (
             <aside className={ASIDE}>
@@ -303,6 +358,7 @@ export function App({
                   Close
                 </button>
               </div>
+              <Loading>
               <ToolRunner
                 key={`${chosenTool.server}\n${chosenTool.tool.name}`}
                 server={chosenTool.server}
@@ -316,18 +372,24 @@ export function App({
                 loaded={null}
                 onCalled={() => {}}
               />
+              </Loading>
             </aside>
           ) : rooting && backend.session ? (
             <aside className={ASIDE}>
-              <RootsPanel api={backend.session} chooseFolder={backend.projects?.chooseFolder} onClose={() => setRooting(false)} />
+              <Loading>
+                <RootsPanel api={backend.session} chooseFolder={backend.projects?.chooseFolder} onClose={() => setRooting(false)} />
+              </Loading>
             </aside>
           ) : interchanging && backend.interop ? (
             <aside className={ASIDE}>
-              <ImportExport api={backend.interop} onClose={() => setInterchanging(false)} />
+              <Loading>
+                <ImportExport api={backend.interop} onClose={() => setInterchanging(false)} />
+              </Loading>
             </aside>
           ) : (
             current && (
               <aside className={ASIDE}>
+                <Loading>
                 <ServerDetail
                   server={current}
                   status={statuses.get(current.name)}
@@ -349,11 +411,12 @@ export function App({
                     });
                   }}
                 />
+                </Loading>
               </aside>
             )
           )}
         </div>
-        {askStore && backend.asks && <AsksDock store={askStore} api={backend.asks} />}
+        {askStore && backend.asks && <AsksWhenAsked store={askStore} api={backend.asks} />}
       </div>
     </Tooltip.Provider>
   );

@@ -120,8 +120,11 @@ export const commands = {
 	copyServer: (name: string, from: Scope, to: Scope) => typedError<Written, ApiError>(__TAURI_INVOKE("copy_server", { name, from, to })),
 	/**  Keeps a remote server's OAuth client secret in the OS keychain (never in a file). */
 	storeClientSecret: (name: string, secret: string) => typedError<null, ApiError>(__TAURI_INVOKE("store_client_secret", { name, secret })),
-	/**  The window painted its first list of servers (start-up is measured up to here). */
-	windowReady: () => typedError<null, ApiError>(__TAURI_INVOKE("window_ready")),
+	/**
+	 *  The window painted its first list of servers (start-up is measured up to here), with the
+	 *  moments of its start on its clock, which says `now` (`performance.now()`).
+	 */
+	windowReady: (marks: WindowMark[], now: number | null) => typedError<null, ApiError>(__TAURI_INVOKE("window_ready", { marks, now })),
 	/**
 	 *  What the servers ask of the person now (elicitation, sampling), oldest first; changes
 	 *  arrive as `asks-changed` events.
@@ -1127,6 +1130,12 @@ export type WaitingApproval = {
 	servers: string[],
 	/**  It says `enableAllProjectMcpServers: true`: every server of `.mcp.json`, now and later. */
 	all: boolean,
+};
+
+/**  A moment of the window's start, on its clock (`performance.now()`, in milliseconds). */
+export type WindowMark = {
+	name: string,
+	at: number | null,
 };
 
 /**  Where a change was written. */

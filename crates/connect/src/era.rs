@@ -2,20 +2,28 @@
 //!
 //! MCP has two eras: the `initialize` handshake (2024-11-05 to 2025-11-25) and the stateless
 //! 2026-07-28 protocol (`server/discover`, per-request `_meta`, no session). A server may speak
-//! either or both, and nothing in an entry says which, so every server is negotiated
+//! either or both, and nothing in an entry says which, so every server is negotiated unless
+//! its entry sets `"protocol"` (`"auto"`, `"2026-07-28"` or `"legacy"`, a key Claude Code
+//! ignores). A local server's first start races an `initialize` start and a `server/discover`
+//! start side by side (`connection/race.rs`, which says why): no fixed wait, no second start
+//! after the first, one stderr. A remote server is probed on its connection
 //! ([`Handshake::Probe`]: `server/discover` first; a correlated JSON-RPC error, or no answer
-//! in 10 s, means the `initialize` era on the same connection) unless its entry sets
-//! `"protocol"` (`"auto"`, `"2026-07-28"` or `"legacy"`, a key Claude Code ignores). The
-//! opening itself (`connection/open.rs`) also recovers from what probing does to real servers:
-//! a stdio server that exits or closes its pipe on the probe is started again with
-//! `initialize`, and an `initialize` answered with -32022 is followed by `server/discover` at
-//! a version the server lists. An authorization refusal (401, 403) is never taken as evidence.
+//! in 10 s, means the `initialize` era on the same connection). The opening
+//! (`connection/open.rs`) also recovers from what probing does to real servers: an HTTP server
+//! that answers the probe 4xx is opened again with `initialize`, and an `initialize` answered
+//! with -32022 is followed by `server/discover` at a version the server lists. An
+//! authorization refusal (401, 403) is never taken as evidence.
 //!
 //! The [`Verdict`] and its evidence ("server/discover → 2026-07-28", "legacy: -32601",
-//! "initialize → -32022, then 2026-07-28", "legacy: probe timed out") are part of the connected
-//! status. [`EraCache`] remembers each verdict by the entry's content hash in the app's data
-//! folder, so a one-shot `mcpctl` command does not pay for a probe each time; a remembered
-//! verdict that fails is probed again once.
+//! "legacy: the server exited (status 2) on server/discover", "legacy: no answer to
+//! server/discover within 1710 ms (initialize answered in 1650 ms)", "initialize → -32022,
+//! then 2026-07-28") are part of the connected status. [`EraCache`] remembers each verdict by
+//! the program the entry runs ([`ServerConfig::program_hash`]: its command and arguments, or
+//! its URL), so an edit of its `env` or `timeout` keeps it, in the app's data folder, so a
+//! one-shot `mcpctl` command does not pay for a probe each time; a remembered verdict that
+//! fails is probed again once.
+//!
+//! [`ServerConfig::program_hash`]: mcp_manager_core::config::entry::ServerConfig::program_hash
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -160,7 +168,7 @@ where
     }
 }
 
-/// The verdicts remembered, by entry content hash: `eras.json` in the app's data folder,
+/// The verdicts remembered, by the program's hash: `eras.json` in the app's data folder,
 /// `{"<hash>": {"era": "legacy", "evidence": "legacy: -32601"}}`. Shared by the window and
 /// `mcpctl`; a file that cannot be read is an empty memory, and one that cannot be written
 /// only means the next start probes again.
@@ -193,12 +201,12 @@ impl EraCache {
             .unwrap_or_default()
     }
 
-    /// The verdict remembered for an entry of this content hash.
+    /// The verdict remembered for the program of this hash.
     pub fn get(&self, hash: &str) -> Option<Verdict> {
         serde_json::from_value(self.read().get(hash)?.clone()).ok()
     }
 
-    /// Remembers `verdict` for the entry of this content hash (a changed entry has another).
+    /// Remembers `verdict` for the program of this hash (another command line has another).
     pub fn put(&self, hash: &str, verdict: &Verdict) {
         // Servers connect at once: their verdicts are written one at a time in a process.
         let _turn = WRITING.lock().expect("era cache lock");

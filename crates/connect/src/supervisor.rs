@@ -220,7 +220,7 @@ impl Supervisor {
             .lock()
             .expect("eras lock")
             .as_ref()
-            .and_then(|cache| cache.get(&entry.config.content_hash()));
+            .and_then(|cache| cache.get(&entry.config.program_hash()));
         let limits = crate::Limits {
             remembered: remembered.as_ref().map(|v| v.era),
             ..self.limits()
@@ -246,13 +246,24 @@ impl Supervisor {
                 connection.set_era_evidence(format!("remembered: {}", verdict.evidence));
             }
             _ if info.era_evidence.starts_with("set in the entry") => {}
-            _ => cache.put(
-                &entry.config.content_hash(),
-                &crate::era::Verdict {
-                    era: info.era,
-                    evidence: info.era_evidence.clone(),
-                },
-            ),
+            _ => {
+                let key = entry.config.program_hash();
+                cache.put(
+                    &key,
+                    &crate::era::Verdict {
+                        era: info.era,
+                        evidence: info.era_evidence.clone(),
+                    },
+                );
+                // Decided on the probe's silence: what it says later is remembered instead.
+                if let Some(late) = connection.take_late_verdict() {
+                    tokio::spawn(async move {
+                        if let Ok(verdict) = late.await {
+                            cache.put(&key, &verdict);
+                        }
+                    });
+                }
+            }
         }
     }
 

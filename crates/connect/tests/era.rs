@@ -4,6 +4,14 @@
 //! `initialize` era that exits on any request before it. Each connects without a setting, with
 //! the evidence of its era; a remembered era is used without a probe and probed again when it
 //! no longer holds; the entry's `protocol` key forces an era, with a clear error when wrong.
+//!
+//! The first start of a local server races an `initialize` start and a probe (`race.rs`): every
+//! kind of real server is found out with what happened as evidence, all at once as the window
+//! starts them: the Python SDK of spring 2025 (mcp-server-sqlite, silent on the probe), the
+//! current Python SDK (mcp-server-time and mcp-server-git, both eras), npm's server-filesystem
+//! (-32601), the SDK 2.4 server of 2026-07-28 only, a server that exits on the probe, and one
+//! slow to start. A server that fails at start shows its stderr once; one that cannot run twice
+//! at once still starts; a verdict survives an edit of the entry's `env`.
 
 mod support;
 
@@ -270,4 +278,217 @@ async fn a_multi_round_call_is_answered_and_retried_with_the_servers_state() {
         );
         connection.shutdown().await;
     }
+}
+
+/// One of each kind of local server, and what its first start must find.
+fn every_kind(scratch: &std::path::Path) -> Vec<(&'static str, ServerConfig, Era, String)> {
+    let discover = "server/discover → 2026-07-28".to_string();
+    let repository = scratch.join("repository");
+    std::fs::create_dir_all(&repository).unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repository)
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let db = scratch.join("notes.db").display().to_string();
+    vec![
+        (
+            "sqlite of spring 2025",
+            ServerConfig::stdio(
+                support::python_server("spring-2025", "mcp-server-sqlite"),
+                vec!["--db-path".into(), db],
+                vec![],
+            ),
+            Era::Legacy,
+            "legacy: no answer to server/discover within ".into(),
+        ),
+        (
+            "time",
+            ServerConfig::stdio(
+                support::python_server("current", "mcp-server-time"),
+                vec![],
+                vec![],
+            ),
+            Era::Modern,
+            discover.clone(),
+        ),
+        (
+            "git",
+            ServerConfig::stdio(
+                support::python_server("current", "mcp-server-git"),
+                vec!["--repository".into(), repository.display().to_string()],
+                vec![],
+            ),
+            Era::Modern,
+            discover.clone(),
+        ),
+        (
+            "filesystem",
+            support::filesystem_stdio(scratch),
+            Era::Legacy,
+            "legacy: -32601".into(),
+        ),
+        (
+            "modern only",
+            support::modern_stdio(&[]),
+            Era::Modern,
+            discover.clone(),
+        ),
+        (
+            "exits on the probe",
+            strict_legacy(),
+            Era::Legacy,
+            "legacy: the server exited (status 2) on server/discover".into(),
+        ),
+        (
+            "slow to start",
+            support::modern_stdio(&[("MODERN_START_MS", "3000")]),
+            Era::Modern,
+            discover,
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn every_kind_of_local_server_is_found_out_on_its_first_start_all_at_once() {
+    let scratch = tempfile::tempdir().unwrap();
+    let kinds = every_kind(scratch.path());
+    let opened = futures::future::join_all(kinds.iter().map(|(_, config, _, _)| async move {
+        let began = std::time::Instant::now();
+        (open(config, None).await, began.elapsed())
+    }))
+    .await;
+    for ((name, _, era, evidence), (connection, took)) in kinds.iter().zip(opened) {
+        let connection = connection.unwrap_or_else(|err| panic!("{name}: {err}"));
+        let info = connection.info();
+        assert_eq!(info.era, *era, "{name}: {}", info.era_evidence);
+        assert!(
+            info.era_evidence.starts_with(evidence.as_str()),
+            "{name}: {:?} is not {evidence:?}",
+            info.era_evidence
+        );
+        assert!(
+            !support::tool_names(&connection).await.is_empty(),
+            "{name}: its tools are listed"
+        );
+        if *name == "slow to start" {
+            assert!(took >= Duration::from_secs(3), "{name} took {took:?}");
+        }
+        connection.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_fails_at_start_shows_its_stderr_once() {
+    let world = support::World::with_servers(json!({
+        "broken": {"command": "node", "args": [support::edge()], "env": {"EDGE_FAULT": "exit"}},
+    }));
+    let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+    supervisor.start(&Catalog::load(&world.locations)).await;
+    let status = supervisor.statuses().remove(0).status;
+    let ServerStatus::Failed { error: message } = status else {
+        panic!("{status:?}")
+    };
+    assert_eq!(
+        message.matches("EDGE_API_KEY is not set").count(),
+        1,
+        "{message}"
+    );
+    assert_eq!(
+        supervisor.stderr("broken").unwrap().lines(),
+        ["edge-server: EDGE_API_KEY is not set"]
+    );
+    supervisor.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_run_twice_at_once_still_starts() {
+    // Whichever of the two starts takes the port, the session opens: when the `initialize`
+    // one lost, it is started again alone, after a line that says so.
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..6 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+            .to_string();
+        let config = ServerConfig::stdio(
+            "node",
+            vec![support::edge()],
+            vec![
+                ("EDGE_FAULT".into(), "single".into()),
+                ("EDGE_PORT".into(), port),
+            ],
+        );
+        let stderr = StderrLog::default();
+        let connection = Connection::open_authorized(
+            "single",
+            &config,
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            stderr.clone(),
+            Arc::new(Decline),
+            mcp_manager_connect::Roots::default(),
+            None,
+        )
+        .await
+        .unwrap();
+        let evidence = connection.info().era_evidence.clone();
+        assert_eq!(connection.info().era, Era::Legacy, "{evidence}");
+        let lines = stderr.lines();
+        let taken = lines.iter().filter(|l| l.contains("is taken")).count();
+        if evidence.ends_with("; started again alone") {
+            assert_eq!(taken, 1, "{lines:?}");
+            assert!(lines.iter().any(|l| l.contains("started again, alone")));
+        } else {
+            // The probe's start lost the port (its stderr is not the server's) or answered.
+            assert!(
+                [
+                    "legacy: -32601",
+                    "legacy: the server exited (status 4) on server/discover"
+                ]
+                .contains(&evidence.as_str()),
+                "{evidence}"
+            );
+            assert_eq!(taken, 0, "{lines:?}");
+        }
+        assert!(!support::tool_names(&connection).await.is_empty());
+        connection.shutdown().await;
+        seen.insert(evidence);
+    }
+    eprintln!("single: {seen:?}");
+}
+
+#[tokio::test]
+async fn a_verdict_survives_an_edit_of_env_and_not_of_the_command_line() {
+    let data = tempfile::tempdir().unwrap();
+    let evidence_of = |servers: serde_json::Value| {
+        let data = data.path().to_path_buf();
+        async move {
+            let world = support::World::with_servers(servers);
+            let supervisor = Supervisor::new(world.locations.project.clone(), Settings::default());
+            supervisor.set_era_cache(EraCache::in_dir(&data));
+            supervisor.start(&Catalog::load(&world.locations)).await;
+            let status = supervisor.statuses().remove(0).status;
+            supervisor.shutdown().await;
+            match status {
+                ServerStatus::Connected(info) => info.era_evidence,
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    let modern = support::repo("tests/fixtures/servers/modern-server.mjs");
+    let first = evidence_of(json!({"m": {"command": "node", "args": [modern]}})).await;
+    assert_eq!(first, "server/discover → 2026-07-28");
+    let edited = evidence_of(json!({"m": {"command": "node", "args": [modern],
+        "env": {"MODERN_TOOLS_TTL_MS": "5000"}, "timeout": 20000}}))
+    .await;
+    assert_eq!(edited, "remembered: server/discover → 2026-07-28");
+    let moved = evidence_of(json!({"m": {"command": "node", "args": [modern, "--marker"]}})).await;
+    assert_eq!(
+        moved, "server/discover → 2026-07-28",
+        "a new command line is probed"
+    );
 }

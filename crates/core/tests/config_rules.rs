@@ -268,6 +268,40 @@ fn content_hash_changes_only_with_what_affects_the_connection() {
 }
 
 #[test]
+fn the_program_hash_survives_env_and_timeout_edits_and_not_a_changed_command_or_url() {
+    let base = ServerConfig::stdio("uvx", vec!["mcp-server-time".into()], vec![]);
+    let mut edited = ServerConfig::stdio(
+        "uvx",
+        vec!["mcp-server-time".into()],
+        vec![("TZ".into(), "Europe/Paris".into())],
+    );
+    edited.timeout = Some(5000);
+    assert_ne!(base.content_hash(), edited.content_hash());
+    assert_eq!(
+        base.program_hash(),
+        edited.program_hash(),
+        "env and timeout"
+    );
+    for other in [
+        ServerConfig::stdio("npx", vec!["mcp-server-time".into()], vec![]),
+        ServerConfig::stdio("uvx", vec!["mcp-server-git".into()], vec![]),
+        ServerConfig::stdio("uvx", vec![], vec![]),
+    ] {
+        assert_ne!(base.program_hash(), other.program_hash(), "{other:?}");
+    }
+    let http = ServerConfig::remote(TransportKind::Http, "http://a/mcp", vec![]);
+    let with_header = ServerConfig::remote(
+        TransportKind::Http,
+        "http://a/mcp",
+        vec![("Authorization".into(), "Bearer x".into())],
+    );
+    let moved = ServerConfig::remote(TransportKind::Http, "http://b/mcp", vec![]);
+    assert_eq!(http.program_hash(), with_header.program_hash());
+    assert_ne!(http.program_hash(), moved.program_hash());
+    assert_eq!(base.program_hash().len(), 64, "SHA-256 in hex");
+}
+
+#[test]
 fn approval_rules() {
     use mcp_manager_core::Locations;
     use serde_json::json;

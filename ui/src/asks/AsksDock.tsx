@@ -2,7 +2,7 @@
 // rendered by the tools' form engine), a page to open (URL elicitation, opened only on a
 // click, after the address is shown), or a completion to write by hand or refuse (sampling,
 // shown in full). The server's request waits until one of these buttons is pressed.
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useMemo, useState, useSyncExternalStore } from "react";
 import type { PendingAsk } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { AsksApi } from "./api";
@@ -17,11 +17,6 @@ const PRIMARY = "rounded bg-indigo-600 px-2 py-1 text-xs font-semibold text-whit
 
 export function AsksDock({ store, api }: { store: AskStore; api: AsksApi }) {
   const asks = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  useEffect(() => {
-    void store.load();
-    const stop = api.onChanged(() => void store.load());
-    return () => void stop.then((s) => s());
-  }, [store, api]);
   const ask = asks[0];
   if (!ask) return null;
   return (

@@ -3,7 +3,7 @@
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { useState } from "react";
 import type { ApiError, Client, ExportReport, ImportPreview, Scope } from "../bindings";
-import { Button } from "../servers/ServerDetail";
+import { Button } from "../shared/Button";
 import { TRANSPORT_LABEL } from "../servers/present";
 import { CLIENTS, type InteropApi } from "./api";
 

@@ -9,11 +9,17 @@ export type ServerListState =
   | { status: "error"; error: ApiError };
 
 export class ServerListStore {
-  private state: ServerListState = { status: "loading" };
+  private state: ServerListState;
   private readonly listeners = new Set<() => void>();
   private generation = 0;
 
-  constructor(private readonly load: () => Promise<Outcome<ServerList>>) {}
+  /** `first`: a list already read (at start-up, before the first render), shown at once. */
+  constructor(
+    private readonly load: () => Promise<Outcome<ServerList>>,
+    first?: Outcome<ServerList>,
+  ) {
+    this.state = first ? stateOf(first) : { status: "loading" };
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -27,9 +33,13 @@ export class ServerListStore {
     const generation = ++this.generation;
     const outcome = await this.load();
     if (generation !== this.generation) return;
-    this.state = outcome.ok
-      ? { status: "ready", list: outcome.value }
-      : { status: "error", error: outcome.error };
+    // The very list shown already (the start-up one): nothing to draw again.
+    if (outcome.ok && this.state.status === "ready" && this.state.list === outcome.value) return;
+    this.state = stateOf(outcome);
     for (const listener of this.listeners) listener();
   }
+}
+
+function stateOf(outcome: Outcome<ServerList>): ServerListState {
+  return outcome.ok ? { status: "ready", list: outcome.value } : { status: "error", error: outcome.error };
 }

@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import type { ApiError } from "../bindings";
 import { ErrorNotice } from "../shared/ErrorNotice";
-import { Button } from "../servers/ServerDetail";
+import { Button } from "../shared/Button";
 import type { SessionApi } from "./api";
 
 export function RootsPanel({

@@ -4,6 +4,7 @@
 //! - [`open`](self::open): opening a session per transport (stdio with our own fast path for
 //!   calls, streamable HTTP with its fallback to legacy SSE, SSE), the OAuth-authorized open,
 //!   and why an open failed in words (the stderr tail of a local server that died).
+//! - [`race`]: the first start of a local server of unknown era, two processes side by side.
 //! - [`process`]: a local server's process. It runs in its own process group with the
 //!   expanded `env` on top of ours and the project as working folder; its stderr goes to a
 //!   bounded [`StderrLog`] whose tail is attached to a start-up failure. We own the child
@@ -19,6 +20,7 @@
 mod listen;
 mod open;
 mod process;
+mod race;
 mod requests;
 mod tasks;
 
@@ -220,6 +222,8 @@ pub struct Connection {
     listener: Option<listen::Listener>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
     calls: Option<std::sync::Arc<crate::stdio::Calls>>,
+    /// The era probe's answer, when it came too late for this session (see `race.rs`).
+    late_verdict: Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>>,
     info: ConnectedInfo,
     stderr: Option<StderrLog>,
     process: Option<Process>,
@@ -281,6 +285,14 @@ impl Connection {
     }
 
     /// Says how the era was found out, when the opener knew more than the opening.
+    /// The era probe's answer still to come, when the session was opened in the era before
+    /// without it: a 2026-07-28 result is the verdict to remember instead.
+    pub(crate) fn take_late_verdict(
+        &mut self,
+    ) -> Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>> {
+        self.late_verdict.take()
+    }
+
     pub(crate) fn set_era_evidence(&mut self, evidence: String) {
         self.info.era_evidence = evidence;
     }

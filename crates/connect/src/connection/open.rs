@@ -39,10 +39,15 @@ fn sse_challenge(err: &(dyn std::error::Error + 'static)) -> Option<String> {
 }
 
 /// Why an attempt to open failed, as far as the era negotiation cares.
-enum Failed {
+pub(super) enum Failed {
     /// `initialize` was refused with -32022; the versions the server says it serves.
     Unsupported {
         supported: Vec<String>,
+        error: ConnectError,
+    },
+    /// A `server/discover` was answered with this JSON-RPC error: a server of the era before.
+    Refused {
+        code: i64,
         error: ConnectError,
     },
     /// The server went away while a probe was out (a stdio process exited or closed its pipe,
@@ -58,13 +63,24 @@ impl Failed {
     fn into_error(self) -> ConnectError {
         match self {
             Failed::Unsupported { error, .. }
+            | Failed::Refused { error, .. }
             | Failed::GoneOnProbe { error, .. }
             | Failed::Other(error) => error,
         }
     }
 
+    /// The same failure, saying nothing of the era (for an opening that was no probe).
+    pub(super) fn plain(self) -> Failed {
+        match self {
+            Failed::Refused { error, .. } | Failed::GoneOnProbe { error, .. } => {
+                Failed::Other(error)
+            }
+            other => other,
+        }
+    }
+
     /// Classifies an rmcp opening error (already put in words as `error`).
-    fn of(
+    pub(super) fn of(
         handshake: Handshake,
         err: &rmcp::service::ClientInitializeError,
         error: ConnectError,
@@ -85,6 +101,12 @@ impl Failed {
                     .unwrap_or_default();
                 return Failed::Unsupported { supported, error };
             }
+            if handshake == Handshake::Discover {
+                return Failed::Refused {
+                    code: i64::from(data.code.0),
+                    error,
+                };
+            }
         }
         // A server of the era before that answers any request it does not know with an
         // empty result (the conformance suite's do): not a discover result, so not this era.
@@ -95,7 +117,7 @@ impl Failed {
         );
         let gone = gone.or_else(|| answered_otherwise.then(|| "an answer of another kind".into()));
         match gone {
-            Some(why) if handshake == Handshake::Probe && !err.is_authorization_required() => {
+            Some(why) if handshake != Handshake::Initialize && !err.is_authorization_required() => {
                 Failed::GoneOnProbe { why, error }
             }
             _ => Failed::Other(error),
@@ -104,16 +126,18 @@ impl Failed {
 }
 
 /// A session opened by one attempt, before it becomes a [`Connection`].
-struct Opened {
-    service: RunningService<RoleClient, Handler>,
-    process: Option<Process>,
-    calls: Option<std::sync::Arc<crate::stdio::Calls>>,
-    probe: ProbeWatch,
+pub(super) struct Opened {
+    pub(super) service: RunningService<RoleClient, Handler>,
+    pub(super) process: Option<Process>,
+    pub(super) calls: Option<std::sync::Arc<crate::stdio::Calls>>,
+    pub(super) probe: ProbeWatch,
+    /// A verdict still to come, when the era was decided before the probe answered.
+    pub(super) late: Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>>,
 }
 
 impl Opened {
     /// The evidence of a probe that opened the session.
-    fn probe_evidence(&self) -> String {
+    pub(super) fn probe_evidence(&self) -> String {
         let version = self
             .service
             .peer_info()
@@ -173,18 +197,19 @@ impl Opened {
             }
         }
         connection.calls = self.calls;
+        connection.late_verdict = self.late;
         connection
     }
 }
 
 /// What every attempt to open a server's session shares.
-struct Opening<'a> {
-    handler: &'a Handler,
-    config: &'a ServerConfig,
-    project: &'a Path,
-    limits: Limits,
-    stderr: &'a StderrLog,
-    auth: Option<&'a crate::oauth::Target>,
+pub(super) struct Opening<'a> {
+    pub(super) handler: &'a Handler,
+    pub(super) config: &'a ServerConfig,
+    pub(super) project: &'a Path,
+    pub(super) limits: Limits,
+    pub(super) stderr: &'a StderrLog,
+    pub(super) auth: Option<&'a crate::oauth::Target>,
 }
 
 /// A failure that says nothing of the era: the server could not be reached or started, or
@@ -200,7 +225,7 @@ fn opening_refused(error: &ConnectError) -> bool {
 }
 
 /// rmcp's lifecycle for a handshake.
-fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
+pub(super) fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
     let modern = vec![rmcp::model::ProtocolVersion::V_2026_07_28];
     match handshake {
         Handshake::Initialize => ClientLifecycleMode::Initialize,
@@ -215,10 +240,15 @@ fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
 }
 
 impl Opening<'_> {
-    /// A probe, and its evidence. A server the probe made leave (rmcp-built stdio servers
-    /// close their pipe on a request before initialize; a 2025 HTTP server answers 400) is
-    /// of the era before: opened again with `initialize`.
+    /// A probe, and its evidence. A local server races two starts ([`super::race`]). A remote
+    /// server is probed on its connection; one the probe made leave (a 2025 HTTP server
+    /// answers 400) is of the era before: opened again with `initialize`.
     async fn probe(&self) -> Result<(Opened, String), Failed> {
+        if let Transport::Stdio { command, args, env } = &self.config.transport {
+            let start =
+                super::race::StdioStart::new(self.handler.clone(), command, args, env, self);
+            return start.race(self.stderr).await;
+        }
         match self.attempt(Handshake::Probe).await {
             Ok(opened) => {
                 let evidence = opened.probe_evidence();
@@ -238,7 +268,8 @@ impl Opening<'_> {
         let handler = self.handler.clone();
         match &self.config.transport {
             Transport::Stdio { command, args, env } => {
-                self.attempt_stdio(handler, handshake, command, args, env)
+                super::race::StdioStart::new(handler, command, args, env, self)
+                    .run(handshake, self.stderr.clone())
                     .await
             }
             Transport::Remote { kind, url, headers } => {
@@ -257,102 +288,10 @@ impl Opening<'_> {
                     process: None,
                     calls: None,
                     probe,
+                    late: None,
                 })
             }
         }
-    }
-
-    async fn attempt_stdio(
-        &self,
-        handler: Handler,
-        handshake: Handshake,
-        command: &str,
-        args: &[String],
-        env: &[(String, String)],
-    ) -> Result<Opened, Failed> {
-        let timeout = self.limits.connect;
-        let stderr = self.stderr;
-        let mut cmd = server_process(command.as_ref(), args, env, self.project);
-        let mut child = cmd.spawn().map_err(|source| {
-            Failed::Other(ConnectError::Spawn {
-                command: command.to_string(),
-                source,
-            })
-        })?;
-        let pid = child.id();
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let collector = child
-            .stderr
-            .take()
-            .map(|pipe| tokio::spawn(stderr.clone().collect(pipe)));
-        let process = Process::watch(child, pid);
-        let transport =
-            crate::stdio::Lines::new(stdout, stdin, MAX_MESSAGE, handler.protocol.clone());
-        let calls = transport.calls();
-        let (transport, probe) = crate::era::witness(transport);
-        let started = tokio::time::timeout(
-            timeout,
-            handler.serve_with_lifecycle(transport, lifecycle(handshake)),
-        )
-        .await;
-        let service = match started {
-            Ok(Ok(service)) => service,
-            Ok(Err(err)) => {
-                // The process may be on its way out: give it, and the stderr reader, a
-                // moment, so the message can say how it ended and what it said.
-                let status = process.wait_for_exit(Duration::from_millis(500)).await;
-                if let Some(collector) = collector {
-                    let _ = tokio::time::timeout(Duration::from_millis(500), collector).await;
-                }
-                let exited = process.has_exited();
-                process.terminate().await;
-                let tail = stderr.tail(20);
-                let closed = matches!(
-                    err,
-                    rmcp::service::ClientInitializeError::ConnectionClosed(_)
-                        | rmcp::service::ClientInitializeError::TransportError { .. }
-                );
-                let gone = if exited {
-                    Some(format!(
-                        "the server exited ({})",
-                        exit_detail(status, "").trim_end_matches("; no output on stderr")
-                    ))
-                } else if closed {
-                    Some("the server closed its pipe".to_string())
-                } else {
-                    None
-                };
-                let error = match &err {
-                    _ if exited => ConnectError::Exited {
-                        detail: exit_detail(status, &tail),
-                    },
-                    rmcp::service::ClientInitializeError::ConnectionClosed(_) => {
-                        ConnectError::Exited {
-                            detail: format!("stdout closed; {}", stderr_or_nothing(&tail)),
-                        }
-                    }
-                    other => ConnectError::Initialize {
-                        message: plain(&other.to_string()),
-                        stderr: tail,
-                    },
-                };
-                return Err(Failed::of(handshake, &err, error, gone));
-            }
-            Err(_) => {
-                process.terminate().await;
-                return Err(Failed::Other(ConnectError::Timeout {
-                    timeout,
-                    stderr: stderr.tail(20),
-                }));
-            }
-        };
-        Ok(Opened {
-            service,
-            process: Some(process),
-            calls: Some(calls),
-            probe,
-        })
     }
 }
 
@@ -436,7 +375,8 @@ impl Connection {
             _ => opening
                 .attempt(first)
                 .await
-                .map(|opened| (opened, why.to_string())),
+                .map(|opened| (opened, why.to_string()))
+                .map_err(Failed::plain),
         };
         let (opened, evidence) = match first_try {
             Ok(opened) => opened,
@@ -771,6 +711,7 @@ impl Connection {
             dropped,
             listener,
             calls: None,
+            late_verdict: None,
             info,
             stderr,
             process,

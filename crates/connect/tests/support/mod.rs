@@ -63,6 +63,35 @@ impl World {
     }
 }
 
+/// A program of a Python server from PyPI, in its virtual environment under
+/// tests/reference/python (`scripts/setup test` makes them): `spring-2025` (the SDK 1.6 of
+/// mcp-server-sqlite 2025.4.25) or `current`.
+pub fn python_server(environment: &str, program: &str) -> String {
+    let path = repo(&format!(
+        "tests/reference/python/{environment}/bin/{program}"
+    ));
+    assert!(
+        path.exists(),
+        "{} is missing: run scripts/setup test",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// npm's server-filesystem (the initialize era, -32601 to server/discover) over `folder`.
+pub fn filesystem_stdio(folder: &Path) -> mcp_manager_core::config::entry::ServerConfig {
+    mcp_manager_core::config::entry::ServerConfig::stdio(
+        "node",
+        vec![
+            repo("tests/reference/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+                .display()
+                .to_string(),
+            folder.display().to_string(),
+        ],
+        vec![],
+    )
+}
+
 /// server-everything over stdio.
 pub fn everything_stdio() -> mcp_manager_core::config::entry::ServerConfig {
     mcp_manager_core::config::entry::ServerConfig::stdio(

@@ -325,77 +325,103 @@ impl ServerConfig {
         Value::Object(out)
     }
 
+    /// SHA-256 (hex) over what names the program a server is: its type, and its command and
+    /// arguments or its URL. What protocol a server speaks depends on this alone, so the era
+    /// found for it (`crates/connect`'s era memory) survives a changed `env` value, header,
+    /// `timeout` or login setting, and not a changed command, argument or URL.
+    pub fn program_hash(&self) -> String {
+        hash_fields(|field| {
+            field("type", self.kind().as_str());
+            match &self.transport {
+                Transport::Stdio { command, args, .. } => {
+                    field("command", command);
+                    for arg in args {
+                        field("arg", arg);
+                    }
+                }
+                Transport::Remote { url, .. } => field("url", url),
+            }
+        })
+    }
+
     /// SHA-256 (hex) over the fields that affect the connection, in a fixed order; the scope,
     /// the order of `env` and `headers`, and keys Claude Code does not know do not count.
     /// Equal hashes mean a running connection need not restart.
     pub fn content_hash(&self) -> String {
-        let mut hasher = Sha256::new();
-        let mut field = |name: &str, value: &str| {
-            hasher.update(name.as_bytes());
-            hasher.update([0]);
-            hasher.update((value.len() as u64).to_le_bytes());
-            hasher.update(value.as_bytes());
-        };
-        field("type", self.kind().as_str());
-        let sorted = |pairs: &[(String, String)]| {
-            let mut pairs = pairs.to_vec();
-            pairs.sort();
-            pairs
-        };
-        match &self.transport {
-            Transport::Stdio { command, args, env } => {
-                field("command", command);
-                for arg in args {
-                    field("arg", arg);
+        hash_fields(|field| {
+            field("type", self.kind().as_str());
+            let sorted = |pairs: &[(String, String)]| {
+                let mut pairs = pairs.to_vec();
+                pairs.sort();
+                pairs
+            };
+            match &self.transport {
+                Transport::Stdio { command, args, env } => {
+                    field("command", command);
+                    for arg in args {
+                        field("arg", arg);
+                    }
+                    for (k, v) in sorted(env) {
+                        field("env", &k);
+                        field("=", &v);
+                    }
                 }
-                for (k, v) in sorted(env) {
-                    field("env", &k);
-                    field("=", &v);
-                }
-            }
-            Transport::Remote { url, headers, .. } => {
-                field("url", url);
-                for (k, v) in sorted(headers) {
-                    field("header", &k);
-                    field("=", &v);
+                Transport::Remote { url, headers, .. } => {
+                    field("url", url);
+                    for (k, v) in sorted(headers) {
+                        field("header", &k);
+                        field("=", &v);
+                    }
                 }
             }
-        }
-        if let Some(helper) = &self.headers_helper {
-            field("headersHelper", helper);
-        }
-        if let Some(oauth) = &self.oauth {
-            field("oauth", "");
-            if let Some(v) = &oauth.client_id {
-                field("clientId", v);
+            if let Some(helper) = &self.headers_helper {
+                field("headersHelper", helper);
             }
-            if let Some(v) = oauth.callback_port {
-                field("callbackPort", &v.to_string());
-            }
-            if let Some(v) = &oauth.auth_server_metadata_url {
-                field("authServerMetadataUrl", v);
-            }
-            for scope in oauth.scopes.iter().flatten() {
-                field("scope", scope);
-            }
-            if let Some(v) = &oauth.client_metadata_url {
-                field("clientMetadataUrl", v);
-            }
-            for (key, value) in oauth.machine.fields() {
-                if let Some(value) = value {
-                    field(key, value);
+            if let Some(oauth) = &self.oauth {
+                field("oauth", "");
+                if let Some(v) = &oauth.client_id {
+                    field("clientId", v);
+                }
+                if let Some(v) = oauth.callback_port {
+                    field("callbackPort", &v.to_string());
+                }
+                if let Some(v) = &oauth.auth_server_metadata_url {
+                    field("authServerMetadataUrl", v);
+                }
+                for scope in oauth.scopes.iter().flatten() {
+                    field("scope", scope);
+                }
+                if let Some(v) = &oauth.client_metadata_url {
+                    field("clientMetadataUrl", v);
+                }
+                for (key, value) in oauth.machine.fields() {
+                    if let Some(value) = value {
+                        field(key, value);
+                    }
                 }
             }
-        }
-        if let Some(timeout) = self.timeout {
-            field("timeout", &timeout.to_string());
-        }
-        if self.protocol != ProtocolChoice::Auto {
-            field("protocol", self.protocol.as_str());
-        }
-        let digest = hasher.finalize();
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+            if let Some(timeout) = self.timeout {
+                field("timeout", &timeout.to_string());
+            }
+            if self.protocol != ProtocolChoice::Auto {
+                field("protocol", self.protocol.as_str());
+            }
+        })
     }
+}
+
+/// SHA-256 (hex) over the named fields `fill` gives, each one length-prefixed so that no two
+/// lists of fields hash alike.
+fn hash_fields(fill: impl FnOnce(&mut dyn FnMut(&str, &str))) -> String {
+    let mut hasher = Sha256::new();
+    fill(&mut |name: &str, value: &str| {
+        hasher.update(name.as_bytes());
+        hasher.update([0]);
+        hasher.update((value.len() as u64).to_le_bytes());
+        hasher.update(value.as_bytes());
+    });
+    let digest = hasher.finalize();
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// An entry given whole (`add-json`) as Claude Code stores it: the keys it knows in its

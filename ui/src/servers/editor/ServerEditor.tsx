@@ -4,7 +4,7 @@ import { ErrorNotice } from "../../shared/ErrorNotice";
 import { useEffect, useRef, useState } from "react";
 import type { ApiError, DraftCheck, DraftNote, EntryRef, KeyValue, Scope, ServerDraft, TransportKind } from "../../bindings";
 import type { Outcome } from "../../ipc/api";
-import { Button } from "../ServerDetail";
+import { Button } from "../../shared/Button";
 import { TRANSPORT_LABEL } from "../present";
 import { applySuggestion, emptyRow, move, notesFor, setRowValue, type RowList } from "./draft";
 
