@@ -211,6 +211,9 @@ async function idleMemory(emptyWindow, extraEnv = {}) {
 }
 
 console.log(`binary: ${app}`);
+// BENCH_ONLY=start or BENCH_ONLY=memory measures one of the two.
+const only = process.env.BENCH_ONLY ?? "";
+if (only !== "memory") {
 const emptyStart = await coldStart(true);
 const appStart = await coldStart(false);
 console.log(`cold start, median of ${RUNS} after a warm-up run (MCP Manager's runs: ${appStart.map(ms).join(", ")}):`);
@@ -220,6 +223,8 @@ console.log(`where the time goes (medians; exec→main from the benchmark's cloc
 const order = (b) => Object.entries(b).sort((x, y) => x[1] - y[1]);
 console.log(`  empty Tauri window: ${order(emptyStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
 console.log(`  MCP Manager:        ${order(appStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
+}
+if (only !== "start") {
 const empty = await idleMemory(true);
 // The app paints in software (src-tauri/launch.rs); the same setting on the empty window shows
 // what is left of the difference once that choice is taken out.
@@ -232,3 +237,4 @@ console.log(`  empty Tauri window painting in software, as the app does   ${mib(
 console.log(`  MCP Manager, ${full.servers} servers connected   ${mib(full.pss)}`);
 console.log(`    = ${times(full.pss, empty.pss)} the empty window (goal: 1.2x or less)`);
 console.log(`    = ${times(full.pss, emptySoftware.pss)} the empty window painting in software`);
+}

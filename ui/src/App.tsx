@@ -2,7 +2,6 @@
 // selected server's detail or the editor. State lives in the stores; this only arranges it.
 import { ErrorNotice } from "./shared/ErrorNotice";
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import * as Tooltip from "@radix-ui/react-tooltip";
 import type { EntryRef, ServerDraft, ServerSummary } from "./bindings";
 import type { ServerListStore } from "./servers/listStore";
 import type { StatusStore } from "./servers/statusStore";
@@ -188,7 +187,7 @@ export function App({
   const showingTools = view === "tools" && !!backend.tools;
 
   return (
-    <Tooltip.Provider delayDuration={300}>
+    <>
       <div className="flex h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
         <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-5 py-3 dark:border-slate-800 dark:bg-slate-900">
           <Logo />
@@ -418,7 +417,7 @@ export function App({
         </div>
         {askStore && backend.asks && <AsksWhenAsked store={askStore} api={backend.asks} />}
       </div>
-    </Tooltip.Provider>
+    </>
   );
 }
 

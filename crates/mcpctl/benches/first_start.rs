@@ -10,7 +10,7 @@
 //! server-filesystem through `npx -y` with an empty npm cache (a first download: slow to
 //! start). `scripts/setup test` installs them.
 //!
-//! Run: `cargo bench -p mcpctl --bench first_start` (`FIRST_START_RUNS=N`, default 3).
+//! Run: `cargo bench -p mcpctl --bench first_start` (`FIRST_START_RUNS=N`, default 5).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -115,9 +115,10 @@ impl Sandbox {
             .iter()
             .map(|server| {
                 let name = server["name"].as_str().unwrap_or("?").to_string();
-                let what = match server["eraEvidence"].as_str() {
+                let status = &server["status"];
+                let what = match status["eraEvidence"].as_str() {
                     Some(evidence) => evidence.to_string(),
-                    None => format!("{} {}", server["status"], server["error"]),
+                    None => format!("{}: {}", status["state"], status["error"]),
                 };
                 (name, what)
             })
@@ -157,7 +158,7 @@ fn main() {
     let runs: usize = std::env::var("FIRST_START_RUNS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(5);
     let sandbox = Sandbox::new();
     let repository = sandbox.scratch.join("repository");
     std::fs::create_dir_all(&repository).unwrap();

@@ -1,5 +1,4 @@
 // The servers of every scope, each row with its live state; thin over the stores.
-import * as Tooltip from "@radix-ui/react-tooltip";
 import { useState } from "react";
 import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary, SettingsFile } from "../bindings";
 import type { Statuses } from "./statusStore";
@@ -282,24 +281,13 @@ function ServerRow({
         )}
         {state && server.willStart && <LiveState status={status} />}
         {server.shadowedBy && (
-          <Tooltip.Root>
-            <Tooltip.Trigger asChild>
-              <span
-                data-testid="shadowed"
-                className="shrink-0 rounded bg-slate-200 px-1.5 py-0.5 text-xs dark:bg-slate-800"
-              >
-                shadowed by {server.shadowedBy}
-              </span>
-            </Tooltip.Trigger>
-            <Tooltip.Portal>
-              <Tooltip.Content
-                sideOffset={4}
-                className="max-w-xs rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow dark:bg-slate-100 dark:text-slate-900"
-              >
-                The {server.shadowedBy} scope defines “{server.name}” too; that entry is used whole.
-              </Tooltip.Content>
-            </Tooltip.Portal>
-          </Tooltip.Root>
+          <span
+            data-testid="shadowed"
+            title={`The ${server.shadowedBy} scope defines “${server.name}” too; that entry is used whole.`}
+            className="shrink-0 rounded bg-slate-200 px-1.5 py-0.5 text-xs dark:bg-slate-800"
+          >
+            shadowed by {server.shadowedBy}
+          </span>
         )}
       </button>
     </li>

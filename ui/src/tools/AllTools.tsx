@@ -7,12 +7,12 @@
 // last 1,000 of each: from the input event to the list filtered, rendered and laid out again
 // (`window.__mcpToolsFilterMs`), and to the frame after it was painted
 // (`window.__mcpToolsPaintMs`).
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { Badges } from "./Badges";
-import { catalog, qualified, rows } from "./catalog";
+import { catalog, qualified, rows, type Row } from "./catalog";
 
 declare global {
   interface Window {
@@ -127,9 +127,7 @@ export function AllTools({
                 onClick={() => onChoose({ server: row.server, tool: row.tool })}
                 className={`flex items-center gap-2 px-3 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${selected ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
-                <code className="shrink-0 whitespace-nowrap font-semibold">{row.tool.name}</code>
-                <Badges annotations={row.tool.annotations} />
-                <span className="min-w-0 truncate text-xs text-slate-500">{(row.tool.description ?? "").split("\n")[0]}</span>
+                <ToolLine row={row} />
               </button>
             );
           })}
@@ -138,3 +136,14 @@ export function AllTools({
     </div>
   );
 }
+
+/** What a tool's row shows; the same row (catalog.ts keeps them) is not drawn again. */
+const ToolLine = memo(function ToolLine({ row }: { row: Extract<Row, { kind: "tool" }> }) {
+  return (
+    <>
+      <code className="shrink-0 whitespace-nowrap font-semibold">{row.tool.name}</code>
+      <Badges annotations={row.tool.annotations} />
+      <span className="min-w-0 truncate text-xs text-slate-500">{(row.tool.description ?? "").split("\n")[0]}</span>
+    </>
+  );
+});

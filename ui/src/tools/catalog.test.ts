@@ -45,4 +45,18 @@ describe("every server's tools in one list", () => {
     // A server whose list failed is shown only while nothing is searched.
     expect(rows(list, "read").some((r) => r.server === "broken")).toBe(false);
   });
+
+  it("narrows from the last query and gives back the same rows for a query seen before", () => {
+    const fresh = catalog(lists);
+    const names = (q: string) => rows(fresh, q).flatMap((r) => (r.kind === "tool" ? [r.tool.name] : []));
+    expect(names("e")).toEqual(["create_issue", "search_code", "read_file"]);
+    expect(names("ea")).toEqual(["create_issue", "search_code", "read_file"]);
+    expect(names("ear")).toEqual(["search_code"]);
+    // Erasing: the very rows shown before, not a search again.
+    expect(rows(fresh, "ea")).toBe(rows(fresh, "ea"));
+    expect(names("")).toHaveLength(3);
+    // A query that does not extend a kept one searches everything.
+    expect(names("file")).toEqual(["read_file"]);
+  });
 });
+

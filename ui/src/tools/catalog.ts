@@ -1,6 +1,9 @@
 // Every server's tools as one list: grouped by server, each row ready to filter by name, by
-// `mcp__server__tool` and by description. The lower-cased text each row is matched against is
-// made once per list, so a keystroke costs one pass of `includes` over the rows.
+// `mcp__server__tool` and by description. What a keystroke costs is kept small, so that the
+// list of 5,000 tools follows typing frame by frame: the lower-cased text each row is
+// matched against, and the row itself, are made once per list; a query that extends the last
+// one searches only what the last one found; and the rows of the last queries are kept, so
+// erasing a key costs nothing.
 import type { ServerTools, ToolView } from "../bindings";
 
 export type Row =
@@ -8,17 +11,32 @@ export type Row =
   | { kind: "tool"; key: string; server: string; tool: ToolView };
 
 interface Entry {
-  server: string;
-  tool: ToolView;
   haystack: string;
+  row: Extract<Row, { kind: "tool" }>;
+}
+
+interface Group {
+  server: string;
+  problem: string | null;
+  entries: Entry[];
+}
+
+/** What a query found: per group (by index), the entries that match. */
+interface Found {
+  needle: string;
+  groups: Entry[][];
+  rows: Row[];
 }
 
 export interface Catalog {
-  groups: { server: string; problem: string | null; entries: Entry[] }[];
+  groups: Group[];
   total: number;
-  /** The rows with nothing searched, made once (erasing the search is a keystroke too). */
-  everything?: Row[];
+  /** The last queries' results, newest last. */
+  found: Found[];
 }
+
+/** How many queries' rows are kept. */
+const KEPT = 64;
 
 /** Claude Code's name for a tool: `mcp__server__tool`. */
 export const qualified = (server: string, tool: string) => `mcp__${server}__${tool}`;
@@ -31,32 +49,40 @@ export function catalog(lists: readonly ServerTools[]): Catalog {
       server: list.server,
       problem: list.problem,
       entries: list.tools.map((tool) => ({
-        server: list.server,
-        tool,
         haystack: `${qualified(list.server, tool.name)}\n${tool.title ?? ""}\n${tool.description ?? ""}`.toLowerCase(),
+        row: { kind: "tool" as const, key: `t:${list.server}\n${tool.name}`, server: list.server, tool },
       })),
     };
   });
-  return { groups, total };
+  return { groups, total, found: [] };
 }
 
 /** The rows to show for `query`: each server with a match, then its matching tools. */
 export function rows(list: Catalog, query: string): Row[] {
   const needle = query.trim().toLowerCase();
-  if (!needle && list.everything) return list.everything;
-  const out: Row[] = [];
-  for (const group of list.groups) {
-    const header = out.length;
-    out.push({ kind: "server", key: `s:${group.server}`, server: group.server, count: group.entries.length, shown: 0, problem: group.problem });
-    let shown = 0;
-    for (const entry of group.entries) {
-      if (needle && !entry.haystack.includes(needle)) continue;
-      shown++;
-      out.push({ kind: "tool", key: `t:${group.server}\n${entry.tool.name}`, server: group.server, tool: entry.tool });
-    }
-    if (shown === 0 && (needle || !group.problem)) out.pop();
-    else out[header] = { ...(out[header] as Extract<Row, { kind: "server" }>), shown };
+  const kept = list.found.findIndex((found) => found.needle === needle);
+  if (kept !== -1) {
+    const [found] = list.found.splice(kept, 1);
+    list.found.push(found!);
+    return found!.rows;
   }
-  if (!needle) list.everything = out;
+  // The longest kept query this one extends: only its matches can match.
+  let from: Found | undefined;
+  for (const found of list.found) {
+    if (needle.startsWith(found.needle) && (!from || found.needle.length > from.needle.length)) from = found;
+  }
+  const matched = list.groups.map((group, i) => {
+    const candidates = from ? from.groups[i]! : group.entries;
+    return needle ? candidates.filter((entry) => entry.haystack.includes(needle)) : candidates;
+  });
+  const out: Row[] = [];
+  list.groups.forEach((group, i) => {
+    const shown = matched[i]!;
+    if (shown.length === 0 && (needle || !group.problem)) return;
+    out.push({ kind: "server", key: `s:${group.server}`, server: group.server, count: group.entries.length, shown: shown.length, problem: group.problem });
+    for (const entry of shown) out.push(entry.row);
+  });
+  list.found.push({ needle, groups: matched, rows: out });
+  if (list.found.length > KEPT) list.found.shift();
   return out;
 }
