@@ -148,6 +148,10 @@ test("a server that fails at start says why, with its exit status and stderr", a
     timeout: 5_000,
     timeoutMsg: "the stderr tail is shown",
   });
+  // One failure, one stderr: its first start ran beside its era probe, whose stderr is not shown.
+  const times = (text) => text.split("boom: the API key is missing").length - 1;
+  assert.equal(times(await stderr.getText()), 1, "the stderr line is shown once");
+  assert.equal(times(failure), 1, "and said once in the failure");
   await screenshot(browser, "server-failed");
 });
 

@@ -45,8 +45,9 @@ pub const GRACE_FLOOR: Duration = Duration::from_millis(100);
 /// How the probe's silence is judged once the `initialize` start answered.
 ///
 /// Both processes did the same work to get there, so the probe's process has caught up when it
-/// has used about as much CPU time (its whole process group: `npx` and the server it starts)
-/// as the other had when it answered. Caught up and idle (asleep, with no CPU time, for
+/// has used about as much CPU time (three quarters of it, at least: its whole process group,
+/// `npx` and the server it starts) as the other had when it answered (the one that answered
+/// went on working a little: its answer, our `notifications/initialized`). Caught up and idle (asleep, with no CPU time, for
 /// [`IDLE_LOOKS`] looks in a row) means it waits for something it will not get: silence. A process that is merely
 /// behind (the two shared the CPU with the other servers starting) is still using CPU time,
 /// and is waited for, at most as long again as `initialize` took. Where CPU time cannot be
@@ -106,7 +107,7 @@ impl Silence {
         let Some(usage) = group_cpu(probe) else {
             return false;
         };
-        let caught_up = usage.ticks * 10 >= target * 9;
+        let caught_up = usage.ticks * 4 >= target * 3;
         self.idle = match self.last {
             Some(last) if caught_up && usage.asleep && usage.ticks == last => self.idle + 1,
             _ => 0,
