@@ -1,6 +1,7 @@
 //! Tauri commands: one line each, into `mcp_manager_core::api` or the hosted
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
+use mcp_manager_apps::AppOpening;
 use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
@@ -712,4 +713,84 @@ pub async fn set_roots(
 #[specta::specta]
 pub async fn all_tools(context: State<'_, Context>) -> Result<Vec<ServerTools>, ApiError> {
     Ok(context.project().all_tools().await)
+}
+
+/// Prepares the App of `tool` of server `name`: its view, what it declares, and, once the
+/// person allowed Apps of that server, its session and the relay's one-time URL.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_app(
+    context: State<'_, Context>,
+    name: String,
+    tool: String,
+) -> Result<AppOpening, ApiError> {
+    context.open_app(&name, &tool).await
+}
+
+/// The person allows Apps of server `name`, reaching `domains` (as shown to them).
+#[tauri::command]
+#[specta::specta]
+pub async fn allow_apps(
+    context: State<'_, Context>,
+    name: String,
+    domains: Vec<String>,
+) -> Result<(), ApiError> {
+    context.allow_apps(&name, domains)
+}
+
+/// A `tools/call` an App asked for: refused unless its own server lists the tool as callable
+/// by Apps. The CallToolResult as JSON text.
+#[tauri::command]
+#[specta::specta]
+pub async fn app_call_tool(
+    context: State<'_, Context>,
+    session: String,
+    tool: String,
+    arguments_json: String,
+) -> Result<String, ApiError> {
+    context
+        .app_call_tool(&session, &tool, &arguments_json)
+        .await
+}
+
+/// A `resources/read` an App asked for, of its own server (JSON text).
+#[tauri::command]
+#[specta::specta]
+pub async fn app_read_resource(
+    context: State<'_, Context>,
+    session: String,
+    uri: String,
+) -> Result<String, ApiError> {
+    context.app_read_resource(&session, &uri).await
+}
+
+/// `resources/list` (or the templates) of an App's own server (JSON text).
+#[tauri::command]
+#[specta::specta]
+pub async fn app_list_resources(
+    context: State<'_, Context>,
+    session: String,
+    templates: bool,
+) -> Result<String, ApiError> {
+    context.app_list_resources(&session, templates).await
+}
+
+/// Opens a link an App asked for, after the person's click: http and https only.
+#[tauri::command]
+#[specta::specta]
+pub async fn app_open_link(
+    app: AppHandle,
+    context: State<'_, Context>,
+    session: String,
+    url: String,
+) -> Result<(), ApiError> {
+    context.app_open_link(&app, &session, &url)
+}
+
+/// Ends an App's session: nothing it asks is answered after.
+#[tauri::command]
+#[specta::specta]
+pub async fn close_app(context: State<'_, Context>, session: String) -> Result<(), ApiError> {
+    context.close_app(&session);
+    Ok(())
 }

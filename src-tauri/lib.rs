@@ -12,6 +12,7 @@
 //! TypeScript bindings in `ui/src/bindings.ts`; the `bindings` test fails when that file has
 //! drifted.
 
+mod apps;
 mod commands;
 pub mod launch;
 mod open;
@@ -85,6 +86,8 @@ pub struct Context {
     /// Whether the window has painted its first list of servers: until then servers wait, so
     /// that starting them (20 Node processes, say) does not compete with the first paint.
     painted: tokio::sync::watch::Sender<bool>,
+    /// The Apps shown in the window (set up once the data folder is known).
+    apps: std::sync::OnceLock<mcp_manager_apps::AppHost>,
 }
 
 impl Context {
@@ -97,6 +100,7 @@ impl Context {
             subscriptions: Mutex::new(HashMap::new()),
             history: std::sync::OnceLock::new(),
             painted: tokio::sync::watch::channel(false).0,
+            apps: std::sync::OnceLock::new(),
         }
     }
 
@@ -129,6 +133,10 @@ impl Context {
         locations: Locations,
     ) -> Result<(), ApiError> {
         let _turn = self.opening.lock().await;
+        // The old project's Apps are asked nothing more.
+        if let Some(apps) = self.apps() {
+            apps.close_all();
+        }
         let project = LiveProject::open(locations, Settings::from_env());
         project.supervisor().keep_protocol_logs();
         let asks = Asks::new();
@@ -393,6 +401,13 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::roots,
             commands::set_roots,
             commands::all_tools,
+            commands::open_app,
+            commands::allow_apps,
+            commands::app_call_tool,
+            commands::app_read_resource,
+            commands::app_list_resources,
+            commands::app_open_link,
+            commands::close_app,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
@@ -440,6 +455,19 @@ pub fn run(locations: Locations, explicit: bool) {
         .plugin(tauri_plugin_opener::init())
         .manage(Context::new())
         .invoke_handler(builder.invoke_handler())
+        // MCP Apps, each server's on an origin of its own (src-tauri/apps.rs). Only the main
+        // window's frames are answered.
+        .register_asynchronous_uri_scheme_protocol(
+            mcp_manager_apps::SCHEME,
+            |context, request, responder| {
+                let response = if context.webview_label() == "main" {
+                    apps::serve(context.app_handle(), &request)
+                } else {
+                    apps::not_found()
+                };
+                responder.respond(response)
+            },
+        )
         .on_page_load(|_, payload| {
             startup::mark(match payload.event() {
                 tauri::webview::PageLoadEvent::Started => "page-started",
@@ -465,6 +493,11 @@ pub fn run(locations: Locations, explicit: bool) {
                 eprintln!("mcp-manager: {err}");
             }
             let _ = handle.state::<Context>().history.set(opened);
+            let data_dir = app.path().app_data_dir().ok();
+            let _ = handle
+                .state::<Context>()
+                .apps
+                .set(mcp_manager_apps::AppHost::new(data_dir.as_deref()));
             startup::mark("history");
             let locations = match launch::last_project(&handle).filter(|_| !explicit) {
                 Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),

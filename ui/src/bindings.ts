@@ -155,6 +155,26 @@ export const commands = {
 	setRoots: (folders: string[]) => typedError<string[], ApiError>(__TAURI_INVOKE("set_roots", { folders })),
 	/**  The tools of every connected server, by server. */
 	allTools: () => typedError<ServerTools[], ApiError>(__TAURI_INVOKE("all_tools")),
+	/**
+	 *  Prepares the App of `tool` of server `name`: its view, what it declares, and, once the
+	 *  person allowed Apps of that server, its session and the relay's one-time URL.
+	 */
+	openApp: (name: string, tool: string) => typedError<AppOpening, ApiError>(__TAURI_INVOKE("open_app", { name, tool })),
+	/**  The person allows Apps of server `name`, reaching `domains` (as shown to them). */
+	allowApps: (name: string, domains: string[]) => typedError<null, ApiError>(__TAURI_INVOKE("allow_apps", { name, domains })),
+	/**
+	 *  A `tools/call` an App asked for: refused unless its own server lists the tool as callable
+	 *  by Apps. The CallToolResult as JSON text.
+	 */
+	appCallTool: (session: string, tool: string, argumentsJson: string) => typedError<string, ApiError>(__TAURI_INVOKE("app_call_tool", { session, tool, argumentsJson })),
+	/**  A `resources/read` an App asked for, of its own server (JSON text). */
+	appReadResource: (session: string, uri: string) => typedError<string, ApiError>(__TAURI_INVOKE("app_read_resource", { session, uri })),
+	/**  `resources/list` (or the templates) of an App's own server (JSON text). */
+	appListResources: (session: string, templates: boolean) => typedError<string, ApiError>(__TAURI_INVOKE("app_list_resources", { session, templates })),
+	/**  Opens a link an App asked for, after the person's click: http and https only. */
+	appOpenLink: (session: string, url: string) => typedError<null, ApiError>(__TAURI_INVOKE("app_open_link", { session, url })),
+	/**  Ends an App's session: nothing it asks is answered after. */
+	closeApp: (session: string) => typedError<null, ApiError>(__TAURI_INVOKE("close_app", { session })),
 };
 
 /** Events */
@@ -171,6 +191,26 @@ export const events = {
 export type ApiError = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  An App about to be shown: what it is and, once allowed, where it is served. */
+export type AppOpening = {
+	server: string,
+	tool: string,
+	resourceUri: string,
+	/**  `mcpapp://<host>`: the origin of this server's Apps. */
+	origin: string,
+	declared: DeclaredDomains,
+	/**  `_meta.ui.permissions` as JSON text: shown, not granted. */
+	permissions: string | null,
+	prefersBorder: boolean,
+	/**  The Content-Security-Policy the App is served with. */
+	csp: string,
+	/**  Whether the person must allow Apps of this server (or its new origins) first. */
+	consentNeeded: boolean,
+	/**  Once allowed: the session's token and the relay's one-time URL. */
+	session: string | null,
+	relayUrl: string | null,
 };
 
 /**  Whether a project server may start. */
@@ -352,6 +392,16 @@ export type ConnectedInfo = {
 	 *  followed live, or why nothing is); `None` in the initialize era.
 	 */
 	listening: ListenState | null,
+};
+
+/**  What an App declared, each list checked. */
+export type DeclaredDomains = {
+	connect: string[],
+	resource: string[],
+	frame: string[],
+	baseUri: string[],
+	/**  Entries that were not accepted, as declared. */
+	dropped: string[],
 };
 
 /**  One line of a file change. */

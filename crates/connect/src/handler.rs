@@ -95,7 +95,12 @@ impl Handler {
             "capabilities": {
                 "roots": { "listChanged": true },
                 "elicitation": { "form": {}, "url": {} },
-                "sampling": {}
+                "sampling": {},
+                // MCP Apps: tools may name an HTML view, which the window hosts
+                // (crates/apps). Servers may then list app-only tools and views.
+                "extensions": {
+                    "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] }
+                }
             },
             "clientInfo": {
                 "name": "mcp-manager",

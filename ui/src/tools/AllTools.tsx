@@ -142,7 +142,7 @@ const ToolLine = memo(function ToolLine({ row }: { row: Extract<Row, { kind: "to
   return (
     <>
       <code className="shrink-0 whitespace-nowrap font-semibold">{row.tool.name}</code>
-      <Badges annotations={row.tool.annotations} />
+      <Badges annotations={row.tool.annotations} meta={row.tool.meta} />
       <span className="min-w-0 truncate text-xs text-slate-500">{(row.tool.description ?? "").split("\n")[0]}</span>
     </>
   );

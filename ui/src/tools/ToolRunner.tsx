@@ -2,7 +2,7 @@
 // annotations, _meta), its Allow / Ask / Deny rule, the form generated from its inputSchema
 // (or its arguments as raw JSON), Run with progress and Cancel, and the result. Arguments are
 // checked against the schema before anything is sent.
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { ApiError, CallRecord, Progress, ToolCallView, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import type { BrowseApi } from "../browse/api";
@@ -12,6 +12,11 @@ import { validate, type Problems } from "./form/validate";
 import { ToolForm } from "./form/ToolForm";
 import { ResultView } from "./ResultView";
 import { Permission } from "./Permission";
+import { toolUi } from "../apps/view";
+import { appsApi } from "../apps/api";
+
+// The App's frame and bridge (ext-apps) load only when a tool with an App is run.
+const AppFrame = lazy(() => import("../apps/AppFrame"));
 
 function Details({ title, text, testId }: { title: string; text: string; testId: string }) {
   return (
@@ -63,6 +68,9 @@ export function ToolRunner({
   const [asTask, setAsTask] = useState(false);
   const annotations = tool.annotations ? (JSON.parse(tool.annotations) as Record<string, unknown>) : {};
   const destructive = annotations.destructiveHint === true;
+  const ui = useMemo(() => toolUi(tool.meta), [tool.meta]);
+  // Each run shows its App afresh, with that run's arguments.
+  const [appRun, setAppRun] = useState<{ n: number; args: JsonObject } | null>(null);
 
   const arguments_ = (): JsonObject | null => {
     if (raw === null) return toJson(state);
@@ -89,6 +97,11 @@ export function ToolRunner({
     setRunning(true);
     setFailure(null);
     setProgress(null);
+    if (ui.resourceUri) {
+      // The new App must not be given the last run's result.
+      setCall(null);
+      setAppRun((last) => ({ n: (last?.n ?? 0) + 1, args }));
+    }
     const outcome = await api.call(server, tool.name, JSON.stringify(args), tasks && asTask, setProgress, setCallId);
     setRunning(false);
     setCallId(null);
@@ -194,10 +207,20 @@ export function ToolRunner({
         </div>
       )}
       <div>
+        {!ui.model && (
+          <p data-testid="app-only" className="mb-1 text-xs text-slate-600 dark:text-slate-400">
+            Hidden from Claude: its _meta.ui.visibility lets only its App call it. Run a tool of this server that has the App to use it.
+          </p>
+        )}
+        {ui.problem && (
+          <p data-testid="app-problem" role="alert" className="mb-1 text-xs text-red-700 dark:text-red-300">
+            Its App is not shown: {ui.problem}.
+          </p>
+        )}
         <button
           type="button"
           data-testid="run-tool"
-          disabled={running}
+          disabled={running || !ui.model}
           onClick={() => void run(false)}
           className="rounded-md border border-indigo-600 bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
         >
@@ -238,7 +261,18 @@ export function ToolRunner({
           {failure.message}
         </p>
       )}
-      {call && <ResultView call={call} server={server} tool={tool.name} api={api} browse={browse} />}
+      <div className="flex flex-wrap items-start gap-3">
+        {call && (
+          <div className="min-w-[320px] flex-1">
+            <ResultView call={call} server={server} tool={tool.name} api={api} browse={browse} />
+          </div>
+        )}
+        {appRun && (
+          <Suspense fallback={<p className="text-xs text-slate-500">Loading the App host…</p>}>
+            <AppFrame key={appRun.n} server={server} tool={tool} args={appRun.args} call={call} api={appsApi} onClose={() => setAppRun(null)} />
+          </Suspense>
+        )}
+      </div>
     </div>
   );
 }

@@ -80,7 +80,7 @@ export function ToolsPanel({
                 className={`flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${t.name === chosen ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
                 <code className="shrink-0 whitespace-nowrap font-semibold">{t.name}</code>
-                <Badges annotations={t.annotations} />
+                <Badges annotations={t.annotations} meta={t.meta} />
                 <span className="min-w-0 truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
               </button>
             </li>

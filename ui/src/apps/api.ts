@@ -1,0 +1,16 @@
+// The Apps' door to the backend. Everything an App asks goes through its session token, so
+// Rust (crates/apps) decides which server answers and whether it may.
+import { commands } from "../bindings";
+import { call } from "../ipc/api";
+
+export const appsApi = {
+  open: (server: string, tool: string) => call(() => commands.openApp(server, tool)),
+  allow: (server: string, domains: string[]) => call(() => commands.allowApps(server, domains)),
+  callTool: (session: string, tool: string, argumentsJson: string) => call(() => commands.appCallTool(session, tool, argumentsJson)),
+  readResource: (session: string, uri: string) => call(() => commands.appReadResource(session, uri)),
+  listResources: (session: string, templates: boolean) => call(() => commands.appListResources(session, templates)),
+  openLink: (session: string, url: string) => call(() => commands.appOpenLink(session, url)),
+  close: (session: string) => call(() => commands.closeApp(session)),
+};
+
+export type AppsApi = typeof appsApi;
