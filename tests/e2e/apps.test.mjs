@@ -18,6 +18,7 @@ let browser;
 let declared;
 let undeclared;
 const probeLog = () => join(box.dir, "probe-calls.log");
+const browserLog = () => (existsSync(join(box.dir, "browser.log")) ? readFileSync(join(box.dir, "browser.log"), "utf8") : "");
 const probeCalls = () => (existsSync(probeLog()) ? readFileSync(probeLog(), "utf8").split("\n").filter(Boolean) : []);
 
 /** A loopback HTTP origin answering "reached PORT" to anyone (CORS open). */
@@ -71,17 +72,20 @@ async function openTool(server, tool) {
 }
 
 /** Runs the open tool, allows its server's Apps when asked, and waits for the frame. */
-async function runApp(server, { allow = true } = {}) {
+async function runApp(server) {
   await browser.$('[data-testid="run-tool"]').click();
   const view = browser.$(`[data-testid="app-view"][data-server="${server}"]`);
   await view.waitForExist({ timeout: 15_000 });
-  if (allow) {
-    const consent = browser.$('[data-testid="app-consent"]');
-    if (await consent.isExisting().catch(() => false)) await browser.$('[data-testid="app-allow"]').click();
-    else await browser.waitUntil(async () => (await browser.$('[data-testid="app-consent"]').isExisting()) || (await browser.$('[data-testid="app-frame"]').isExisting()), { timeout: 15_000 });
-    if (await browser.$('[data-testid="app-consent"]').isExisting()) await browser.$('[data-testid="app-allow"]').click();
-    await browser.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 });
-  }
+  const shown = async () => {
+    for (const id of ["app-consent", "app-frame", "app-problem"]) if (await view.$(`[data-testid="${id}"]`).isExisting()) return id;
+    return null;
+  };
+  await browser.waitUntil(async () => (await shown()) !== null, { timeout: 15_000, timeoutMsg: `the App of ${server} showed nothing` });
+  if ((await shown()) === "app-consent") await view.$('[data-testid="app-allow"]').click();
+  await view.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 }).catch(async (error) => {
+    await screenshot(browser, `failed-app-${server}`);
+    throw error;
+  });
   return view;
 }
 
@@ -103,6 +107,7 @@ test("the probe's App: consent first, then its own origin, not the window's, and
   await browser.$('[data-testid="run-tool"]').click();
   const consent = browser.$('[data-testid="app-consent"]');
   await consent.waitForExist({ timeout: 15_000 });
+  await consent.scrollIntoView();
   const text = await consent.getText();
   assert.match(text, /http:\/\/127\.0\.0\.1:\d+/, "the declared origin is listed");
   await screenshot(browser, "app-consent");
@@ -133,7 +138,6 @@ test("the probe's App: consent first, then its own origin, not the window's, and
       })(),
     });
   });
-  console.log(facts);
   assert.match(facts.origin, /^mcpapp:\/\/[0-9a-f]{16}$/);
   assert.equal(facts.parentIsTop, false);
   assert.match(facts.top, /^threw/);
@@ -142,4 +146,264 @@ test("the probe's App: consent first, then its own origin, not the window's, and
   assert.equal(facts.input, "{}");
   assert.equal(facts.result, "probed");
   await screenshot(browser, "app-probe");
+});
+
+/** Sends a JSON-RPC request from inside the App to its parent, as any App could; its answer. */
+function askFromApp(method, params, waitMs = 10_000) {
+  return insideApp(
+    (method, params, waitMs, done) => {
+      const id = 90_000 + Math.floor(Math.random() * 1000);
+      const heard = (event) => {
+        if (event.data?.id !== id) return;
+        window.removeEventListener("message", heard);
+        // (Not "error": WebDriver would take the answer for a failure of its own.)
+        done(event.data.error ? { refused: event.data.error.message } : { result: event.data.result });
+      };
+      window.addEventListener("message", heard);
+      window.parent.postMessage({ jsonrpc: "2.0", id, method, params }, "*");
+      setTimeout(() => done({ refused: "no answer" }), waitMs);
+    },
+    method,
+    params,
+    waitMs,
+  );
+}
+
+test("the probe's App reaches what it declared and nothing else: not another origin, not IPC", async () => {
+  const port = declared.address().port;
+  const reached = await insideApp(
+    async (declaredUrl, undeclaredUrl, done) => {
+      const violations = [];
+      document.addEventListener("securitypolicyviolation", (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+      const attempt = (url) =>
+        fetch(url).then(
+          (response) => response.text(),
+          (error) => `failed: ${error.name}`,
+        );
+      const results = [await attempt(declaredUrl), await attempt(undeclaredUrl), await attempt("ipc://localhost/list_servers"), await attempt("http://ipc.localhost/list_servers")];
+      await new Promise((r) => setTimeout(r, 200));
+      done({ results, violations });
+    },
+    `http://127.0.0.1:${port}/`,
+    `http://127.0.0.1:${undeclared.address().port}/`,
+  );
+  assert.equal(reached.results[0], `reached ${port}`, "the declared origin answers");
+  assert.deepEqual(reached.results.slice(1), ["failed: TypeError", "failed: TypeError", "failed: TypeError"]);
+  const violations = reached.violations.join("\n");
+  assert.match(violations, new RegExp(`connect-src http://127\\.0\\.0\\.1:${undeclared.address().port}`));
+  assert.match(violations, /connect-src ipc:\/\/localhost/);
+  assert.match(violations, /connect-src http:\/\/ipc\.localhost/);
+});
+
+test("an App may call its server's app-only tools, never a model-only one: the server never sees it", async () => {
+  const before = probeCalls().length;
+  const refreshed = await askFromApp("tools/call", { name: "probe-refresh", arguments: {} });
+  assert.match(refreshed.result?.content?.[0]?.text ?? JSON.stringify(refreshed), /^refreshed \d+$/);
+  const refused = await askFromApp("tools/call", { name: "secret-admin", arguments: {} });
+  assert.match(refused.refused ?? "", /for the model only/);
+  const unknown = await askFromApp("tools/call", { name: "get-time", arguments: {} });
+  assert.match(unknown.refused ?? "", /does not offer/);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(probeCalls().slice(before), ["probe-refresh"], "only the app-only call reached the server");
+  // Resources of its own server.
+  const read = await askFromApp("resources/read", { uri: "ui://probe/plain.html" });
+  assert.equal(read.result?.contents?.[0]?.text, "<p>plain</p>");
+});
+
+test("the frame follows the App's height up to a maximum", async () => {
+  const frame = browser.$('[data-testid="app-frame"]');
+  await insideApp((done) => {
+    window.tell("ui/notifications/size-changed", { height: 5000 });
+    done();
+  });
+  await eventually(async () => (await frame.getSize("height")) === 720, "the frame stops at 720 px");
+  await insideApp((done) => {
+    window.tell("ui/notifications/size-changed", { height: 123 });
+    done();
+  });
+  await eventually(async () => (await frame.getSize("height")) === 123, "the frame shrinks to 123 px");
+});
+
+test("closing an App asks it to tear down and waits for its answer", async () => {
+  const before = probeCalls().length;
+  await browser.$('[data-testid="app-close"]').click();
+  await eventually(async () => !(await browser.$('[data-testid="app-view"]').isExisting()), "the App is gone");
+  assert.deepEqual(probeCalls().slice(before), ["probe-refresh"], "the App saved its state before it went");
+});
+
+test("a view of the wrong type, or not ui://, is refused with a visible error", async () => {
+  await openTool("probe", "wrong-type");
+  await browser.$('[data-testid="run-tool"]').click();
+  const problem = browser.$('[data-testid="app-view"] [data-testid="app-problem"]');
+  await problem.waitForExist({ timeout: 15_000 });
+  assert.match(await problem.getText(), /of type text\/html, not text\/html;profile=mcp-app/);
+  assert.equal(await browser.$('[data-testid="app-frame"]').isExisting(), false);
+  await openTool("probe", "not-ui");
+  const notUi = browser.$('[data-testid="tool-runner"] [data-testid="app-problem"]');
+  await notUi.waitForExist({ timeout: 5_000 });
+  assert.match(await notUi.getText(), /https:\/\/example\.com\/app\.html.*is not a ui:\/\/ resource/);
+  // An app-only tool is not run from the window.
+  await openTool("probe", "probe-refresh");
+  assert.equal(await browser.$('[data-testid="run-tool"]').isEnabled(), false);
+  assert.match(await browser.$('[data-testid="app-only"]').getText(), /Hidden from Claude/);
+});
+
+test("a 2026-07-28 server's App works, on an origin of its own", async () => {
+  await openTool("modern", "probe");
+  await runApp("modern");
+  const facts = await insideApp(async (done) => {
+    for (let i = 0; i < 100 && document.getElementById("result")?.textContent === "(none yet)"; i++) await new Promise((r) => setTimeout(r, 100));
+    done({ origin: location.origin, result: document.getElementById("result")?.textContent });
+  });
+  assert.equal(facts.result, "probed");
+  assert.match(facts.origin, /^mcpapp:\/\/[0-9a-f]{16}$/);
+  await openTool("probe", "probe");
+  await runApp("probe");
+  const probeOrigin = await insideApp((done) => done(location.origin));
+  assert.notEqual(facts.origin, probeOrigin, "two servers, two origins");
+});
+
+test("an App cannot navigate its frame away, nor have the browser open the page instead", async () => {
+  const port = declared.address().port;
+  await insideApp((url, done) => {
+    location.href = url;
+    done();
+  }, `http://127.0.0.1:${port}/elsewhere`);
+  await new Promise((r) => setTimeout(r, 1_500));
+  assert.match(await insideApp((done) => done(location.origin)), /^mcpapp:\/\/[0-9a-f]{16}$/, "the frame stays on its App");
+  assert.doesNotMatch(browserLog(), /elsewhere/, "nothing was opened in the browser");
+  assert.match(await browser.getUrl(), /^tauri:\/\/localhost/, "the window stays where it was");
+});
+
+test("server-basic-vanillajs: get-time is an App; its button calls the tool again, seen in the protocol log", async () => {
+  await openTool("basic", "get-time");
+  assert.ok(await browser.$('[data-testid="tool-row"][data-tool="get-time"] [data-testid="app-badge"]').isExisting(), "marked in the Tools tab");
+  await runApp("basic");
+  const time = async () =>
+    insideApp(async (done) => {
+      const shown = () => document.getElementById("server-time")?.textContent ?? "";
+      for (let i = 0; i < 100 && !/^\d{4}-/.test(shown()); i++) await new Promise((r) => setTimeout(r, 100));
+      done(shown());
+    });
+  const first = await time();
+  assert.match(first, /^\d{4}-\d\d-\d\dT/);
+  assert.match(await insideApp((done) => done(document.body.innerText)), /Server Time:/);
+  await browser.$('[data-testid="app-frame"]').scrollIntoView();
+  await screenshot(browser, "app-basic");
+  await new Promise((r) => setTimeout(r, 1100));
+  // The App's own button, clicked as a person does, inside its frame.
+  await browser.switchToFrame(await browser.$('[data-testid="app-frame"]'));
+  await browser.switchToFrame(await browser.$("iframe"));
+  await browser.$("#get-time-btn").click();
+  await browser.switchToFrame(null);
+  await eventually(async () => (await time()) !== first, "the App shows a new time");
+  await browser.$('[data-testid="tab-protocol"]').click();
+  await eventually(
+    async () => (await browser.$$('[data-testid="protocol-message"][data-direction="out"][data-method="tools/call"]').length) >= 2,
+    "the Run and the App's button each sent a tools/call",
+  );
+  await browser.$('[data-testid="tab-tools"]').click();
+  // In All tools too.
+  await browser.$('[data-testid="view-tools"]').click();
+  await type(browser.$('[data-testid="all-tools-search"]'), "get-time");
+  await browser.$('[data-testid="all-tools"] [data-testid="tool-row"][data-tool="get-time"] [data-testid="app-badge"]').waitForExist({ timeout: 5_000 });
+  await type(browser.$('[data-testid="all-tools-search"]'), "debug-refresh");
+  await browser.$('[data-testid="all-tools"] [data-testid="tool-row"][data-tool="debug-refresh"] [data-testid="app-only-badge"]').waitForExist({ timeout: 5_000 });
+  await browser.$('[data-testid="view-servers"]').click();
+});
+
+/** Clicks `selector` inside the App's document, as a person does. */
+async function clickInApp(selector) {
+  await browser.switchToFrame(await browser.$('[data-testid="app-frame"]'));
+  try {
+    await browser.switchToFrame(await browser.$("iframe"));
+    await browser.$(selector).click();
+  } finally {
+    await browser.switchToFrame(null);
+  }
+}
+
+
+test("server-debug: its app-only tool from its App, another server's tool refused unseen, links on the person's click only, no top navigation or popup", async () => {
+  await openTool("debug", "debug-tool");
+  assert.ok(await browser.$('[data-testid="tool-row"][data-tool="debug-refresh"] [data-testid="app-only-badge"]').isExisting(), "debug-refresh is hidden from Claude");
+  await runApp("debug");
+  await browser.waitUntil(async () => (await insideApp((done) => done(!!document.getElementById("call-debug-refresh-btn")))) === true, { timeout: 15_000 });
+  await clickInApp("#call-debug-refresh-btn");
+  const refused = await askFromApp("tools/call", { name: "get-time", arguments: {} });
+  assert.match(refused.refused ?? "", /"get-time", which "debug" does not offer/);
+
+  // A link: asked for, shown, opened only on the person's click.
+  await insideApp((done) => {
+    document.getElementById("link-url").value = "https://example.com/from-the-debug-app";
+    done();
+  });
+  await clickInApp("#open-link-btn");
+  const ask = browser.$('[data-testid="app-link"]');
+  await ask.waitForExist({ timeout: 10_000 });
+  assert.match(await ask.getText(), /https:\/\/example\.com\/from-the-debug-app/);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.doesNotMatch(browserLog(), /from-the-debug-app/, "nothing opened before the click");
+  await ask.$('[data-testid="app-link-open"]').click();
+  await eventually(() => browserLog().includes("opened /from-the-debug-app"), "the browser was handed the link");
+
+  // No way out of the frame: top navigation and popups change nothing.
+  const url = await browser.getUrl();
+  const tried = await insideApp((done) => {
+    let top = "assigned";
+    try {
+      window.top.location.href = "https://example.com/top-navigation";
+    } catch (error) {
+      top = `threw ${error.name}`;
+    }
+    let popup;
+    try {
+      popup = window.open("https://example.com/popup") === null ? "null" : "a window";
+    } catch (error) {
+      popup = `threw ${error.name}`;
+    }
+    done({ top, popup });
+  });
+  assert.equal(tried.popup, "null", "no popup window");
+  await new Promise((r) => setTimeout(r, 1_000));
+  assert.equal(await browser.getUrl(), url, "the window's own page is unchanged");
+  assert.equal((await browser.getWindowHandles()).length, 1);
+  assert.doesNotMatch(browserLog(), /top-navigation|popup/);
+
+  // What the server saw: the Run and the App's app-only calls, never get-time.
+  await browser.$('[data-testid="tab-protocol"]').click();
+  const calls = () => browser.$$('[data-testid="protocol-message"][data-direction="out"][data-method="tools/call"]');
+  await eventually(async () => (await calls().length) >= 2, "two calls were sent");
+  const sent = [];
+  for (const message of await calls()) {
+    await message.$("button").click();
+    sent.push(await message.$('[data-testid="protocol-payload"]').getText());
+  }
+  // (Its App also reports each of its events through debug-log, another app-only tool.)
+  assert.ok(sent.some((text) => /"name": "debug-(refresh|log)"/.test(text)), `the App's app-only calls reached its server: ${sent.join("\n")}`);
+  assert.ok(sent.every((text) => !text.includes("get-time")), "get-time never reached debug");
+  await browser.$('[data-testid="tab-tools"]').click();
+});
+
+test("in a dark theme the App is told so, and the consent is remembered across a restart", async () => {
+  await session.quit();
+  session = await launch(box, { GTK_THEME: "Adwaita:dark" });
+  browser = session.browser;
+  await openTool("basic", "get-time");
+  await browser.$('[data-testid="run-tool"]').click();
+  await browser.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 });
+  assert.equal(await browser.$('[data-testid="app-consent"]').isExisting(), false, "allowed once is allowed");
+  await insideApp(async (done) => {
+    for (let i = 0; i < 100 && !/^\d{4}-/.test(document.getElementById("server-time")?.textContent ?? ""); i++) await new Promise((r) => setTimeout(r, 100));
+    done();
+  });
+  await browser.$('[data-testid="app-frame"]').scrollIntoView();
+  await screenshot(browser, "app-basic-dark");
+  await openTool("probe", "probe");
+  await runApp("probe");
+  const theme = await insideApp(async (done) => {
+    for (let i = 0; i < 50 && !document.getElementById("theme")?.textContent; i++) await new Promise((r) => setTimeout(r, 100));
+    done(document.getElementById("theme")?.textContent);
+  });
+  assert.equal(theme, "dark");
 });

@@ -4,7 +4,8 @@
 //! (`mcpapp://<hash of project and server>`), which frames the App's document on the same
 //! origin and passes messages on: from the window to the App, and from the App to the window,
 //! nothing else. So the App's parent is not the window (`window.parent !== window.top`) and
-//! the window's origin is two frames away. The page's script and style are allowed by their
+//! the window's origin is two frames away. Only messages from the App's own origin are passed
+//! on: an App that navigates its frame elsewhere leaves its bridge behind. The page's script and style are allowed by their
 //! hashes alone; it may frame its own origin only.
 
 use base64::Engine;
@@ -24,7 +25,7 @@ pub fn page(origin: &str, app_url: &str, title: &str) -> (String, String) {
   const own = location.origin && location.origin !== "null" ? location.origin : "*";
   window.addEventListener("message", (event) => {{
     if (event.source === window.parent && app.contentWindow) app.contentWindow.postMessage(event.data, own);
-    else if (event.source === app.contentWindow && event.source) window.parent.postMessage(event.data, "*");
+    else if (event.source === app.contentWindow && event.source && event.origin === location.origin) window.parent.postMessage(event.data, "*");
   }});
   document.body.appendChild(app);
   app.src = {url};
@@ -67,5 +68,9 @@ mod tests {
         assert!(csp.starts_with("default-src 'none'; script-src 'sha256-"));
         assert!(csp.contains("frame-src mcpapp://abc;"));
         assert!(!csp.contains("unsafe"));
+        assert!(
+            html.contains("event.origin === location.origin"),
+            "a page navigated to is not relayed"
+        );
     }
 }
