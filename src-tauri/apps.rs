@@ -24,6 +24,11 @@ pub fn serve<R: Runtime>(app: &AppHandle<R>, request: &Request<Vec<u8>>) -> Resp
     let page = app
         .try_state::<Context>()
         .and_then(|context| context.apps().and_then(|apps| apps.page(host, uri.path())));
+    respond(page)
+}
+
+/// A page with its headers, or a bare 404.
+fn respond(page: Option<mcp_manager_apps::Page>) -> Response<Vec<u8>> {
     let builder = Response::builder()
         .header("Cache-Control", "no-store")
         .header("Referrer-Policy", "no-referrer")
@@ -118,5 +123,37 @@ impl Context {
         if let Some(apps) = self.apps() {
             apps.close(session)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_goes_with_its_csp_and_no_cache_and_anything_else_is_a_bare_404() {
+        let page = respond(Some(mcp_manager_apps::Page {
+            html: "<p>app</p>".into(),
+            csp: "default-src 'none'".into(),
+        }));
+        assert_eq!(page.status(), StatusCode::OK);
+        let header = |name: &str| {
+            page.headers()
+                .get(name)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(header("Content-Security-Policy"), "default-src 'none'");
+        assert_eq!(header("Cache-Control"), "no-store");
+        assert_eq!(header("Referrer-Policy"), "no-referrer");
+        assert_eq!(header("X-Content-Type-Options"), "nosniff");
+        assert_eq!(header("Content-Type"), "text/html; charset=utf-8");
+        assert_eq!(page.body(), b"<p>app</p>");
+        let missing = respond(None);
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+        assert!(missing.body().is_empty());
+        assert!(missing.headers().get("Content-Security-Policy").is_none());
     }
 }

@@ -210,18 +210,32 @@ test("an App may call its server's app-only tools, never a model-only one: the s
   assert.equal(read.result?.contents?.[0]?.text, "<p>plain</p>");
 });
 
-test("the frame follows the App's height up to a maximum", async () => {
+test("the frame follows the App's height up to a maximum that follows the window, and the App is told (host-context-changed)", async () => {
   const frame = browser.$('[data-testid="app-frame"]');
+  const told = () => insideApp((done) => done({ width: Number(document.getElementById("width").textContent), maxHeight: Number(document.getElementById("max-height").textContent) }));
+  const first = await told();
+  assert.ok(first.width > 200, `the App was told its width (${first.width})`);
+  assert.equal(String(first.maxHeight), await frame.getAttribute("data-max-height"));
   await insideApp((done) => {
     window.tell("ui/notifications/size-changed", { height: 5000 });
     done();
   });
-  await eventually(async () => (await frame.getSize("height")) === 720, "the frame stops at 720 px");
+  await eventually(async () => (await frame.getSize("height")) === first.maxHeight, `the frame stops at ${first.maxHeight} px`);
   await insideApp((done) => {
     window.tell("ui/notifications/size-changed", { height: 123 });
     done();
   });
   await eventually(async () => (await frame.getSize("height")) === 123, "the frame shrinks to 123 px");
+  // A taller window: a taller maximum, and the App hears of it.
+  const rect = await browser.getWindowRect();
+  await browser.setWindowRect(rect.x, rect.y, rect.width, rect.height + 50);
+  await eventually(async () => (await told()).maxHeight === first.maxHeight + 50, "the App hears the new maximum");
+  await browser.setWindowRect(rect.x, rect.y, rect.width, rect.height);
+  // What this version does not offer Apps is refused.
+  const message = await askFromApp("ui/message", { role: "user", content: [{ type: "text", text: "hi" }] });
+  assert.equal(message.result?.isError, true, "ui/message is not offered");
+  const sampling = await askFromApp("sampling/createMessage", { messages: [], maxTokens: 10 });
+  assert.ok(sampling.refused, "sampling is not offered");
 });
 
 test("closing an App asks it to tear down and waits for its answer", async () => {
@@ -290,6 +304,12 @@ test("server-basic-vanillajs: get-time is an App; its button calls the tool agai
   assert.match(await insideApp((done) => done(document.body.innerText)), /Server Time:/);
   await browser.$('[data-testid="app-frame"]').scrollIntoView();
   await screenshot(browser, "app-basic");
+  // Its log, under it.
+  await clickInApp("#send-log-btn");
+  const log = browser.$('[data-testid="app-log"]');
+  await log.waitForExist({ timeout: 10_000 });
+  await log.$("summary").click();
+  await eventually(async () => (await browser.$$('[data-testid="app-log-line"]').map((line) => line.getText())).some((text) => text.includes("This is log text.")), "the App's log line is shown");
   await new Promise((r) => setTimeout(r, 1100));
   // The App's own button, clicked as a person does, inside its frame.
   await browser.switchToFrame(await browser.$('[data-testid="app-frame"]'));

@@ -9,8 +9,10 @@ import type { AppOpening, ToolCallView, ToolView } from "../bindings";
 import type { AppsApi } from "./api";
 import { connectApp, dark, hostContext, teardown } from "./bridge";
 
-/** The tallest the frame grows to follow its App. */
-export const MAX_APP_HEIGHT = 720;
+/** The tallest the frame grows to follow its App: the window's height less its header, within bounds. */
+export function maxAppHeight(windowHeight: number): number {
+  return Math.round(Math.min(1200, Math.max(240, windowHeight - 120)));
+}
 const SANDBOX = "allow-scripts allow-same-origin allow-forms";
 
 type Props = {
@@ -93,6 +95,9 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
   const box = useRef<HTMLDivElement | null>(null);
   const latest = useRef({ args, call });
   latest.current = { args, call };
+  const [maxHeight, setMaxHeight] = useState(() => maxAppHeight(window.innerHeight));
+  const tallest = useRef(maxHeight);
+  tallest.current = maxHeight;
 
   useEffect(() => {
     let gone = false;
@@ -115,7 +120,7 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
     let connected: AppBridge | null = null;
     const width = () => Math.round(box.current?.clientWidth ?? 480);
     const toolJson = JSON.parse(tool.inputSchema) as unknown;
-    const context = () => hostContext(opening, width(), MAX_APP_HEIGHT, { name: tool.name, title: tool.title, description: tool.description, inputSchema: toolJson });
+    const context = () => hostContext(opening, width(), tallest.current, { name: tool.name, title: tool.title, description: tool.description, inputSchema: toolJson });
     const sendResult = (b: AppBridge) => {
       const result = latest.current.call?.result;
       if (result) void b.sendToolResult(JSON.parse(result) as never).catch(() => undefined);
@@ -134,7 +139,7 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
         },
         link: (url) => setLinks((now) => (now.includes(url) ? now : [...now, url])),
         log: (level, text) => setLog((now) => [...now.slice(-199), { level, text }]),
-        size: (h) => setHeight(Math.max(48, Math.min(MAX_APP_HEIGHT, Math.ceil(h)))),
+        size: (h) => setHeight(Math.max(48, Math.ceil(h))),
         closeAsked: () => void close(),
       },
       context(),
@@ -151,11 +156,19 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
     const themes = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
     const changed = () => connected?.setHostContext(context());
     themes?.addEventListener("change", changed);
+    // The window's size: the frame's maximum follows its height, and the App is told.
+    const resized = () => {
+      tallest.current = maxAppHeight(window.innerHeight);
+      setMaxHeight(tallest.current);
+      changed();
+    };
+    window.addEventListener("resize", resized);
     const observer = typeof ResizeObserver === "function" ? new ResizeObserver(changed) : null;
     if (box.current) observer?.observe(box.current);
     return () => {
       gone = true;
       themes?.removeEventListener("change", changed);
+      window.removeEventListener("resize", resized);
       observer?.disconnect();
       if (connected) void teardown(connected, 500);
       void api.close(session);
@@ -237,7 +250,8 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
             title={`App of ${tool.name} (${server})`}
             sandbox={SANDBOX}
             referrerPolicy="no-referrer"
-            style={{ height, colorScheme: dark() ? "dark" : "light" }}
+            style={{ height: Math.min(height, maxHeight), colorScheme: dark() ? "dark" : "light" }}
+            data-max-height={maxHeight}
             className="block w-full border-0 bg-transparent"
           />
         </div>
