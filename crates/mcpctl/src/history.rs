@@ -148,6 +148,7 @@ pub fn replay(locations: &Locations, id: u32, json: bool) -> Result<bool, ApiErr
             timeout: None,
             elicit: None,
             task: false,
+            save_to: None,
         },
         json,
     )

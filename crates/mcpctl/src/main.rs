@@ -186,6 +186,28 @@ enum Command {
         /// is polled until it ends, its input requests answered; Ctrl-C cancels the task.
         #[arg(long)]
         task: bool,
+        /// Keep the call as a case of this collection (a name, in the project's
+        /// .mcp-collections/, or a path), its outcome and result as what is expected.
+        #[arg(long, value_name = "COLLECTION")]
+        save_to: Option<String>,
+        /// The case's name (default: the tool's).
+        #[arg(long = "as", value_name = "NAME", requires = "save_to")]
+        save_as: Option<String>,
+    },
+    /// Run the cases of collections (default: every one in the project's .mcp-collections/):
+    /// one line per case and a summary; exit 1 when any failed or could not run.
+    Test {
+        /// Collections: names (in .mcp-collections/) or paths.
+        collections: Vec<String>,
+        /// Only the case of this name.
+        #[arg(long = "case", value_name = "NAME")]
+        case: Option<String>,
+        /// Also write a JUnit XML report here.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// A case that fails on its snapshot alone takes the new result as its snapshot.
+        #[arg(long)]
+        update_snapshots: bool,
     },
     /// List a server's resources and resource templates.
     Resources { server: String },
@@ -416,6 +438,7 @@ type Outcome = Result<(), ApiError>;
 mod doctor;
 mod history;
 mod runtime;
+mod tests;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -468,6 +491,8 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             timeout,
             elicit,
             task,
+            save_to,
+            save_as,
         } => {
             let text = match (args, args_file) {
                 (Some(text), _) => Some(text),
@@ -493,6 +518,10 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
                     timeout,
                     elicit: elicit.map(serde_json::Value::Object),
                     task,
+                    save_to: save_to.map(|collection| runtime::SaveTo {
+                        collection,
+                        name: save_as,
+                    }),
                 },
                 json,
             );
@@ -536,6 +565,21 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             )
         }
         Command::Doctor { server } => return doctor::doctor(locations, server.as_deref(), json),
+        Command::Test {
+            collections,
+            case,
+            junit,
+            update_snapshots,
+        } => {
+            return tests::test(
+                locations,
+                &collections,
+                case.as_deref(),
+                junit.as_deref(),
+                update_snapshots,
+                json,
+            )
+        }
         Command::History {
             replay: Some(HistoryCommand::Replay { id }),
             ..
@@ -769,6 +813,7 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
         | Command::Login { .. }
         | Command::Doctor { .. }
         | Command::History { .. }
+        | Command::Test { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;

@@ -14,6 +14,14 @@ use mcp_manager_core::config::catalog::{Catalog, Standing};
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
 use serde_json::Value;
 
+/// Where `mcpctl call --save-to` keeps the call.
+pub struct SaveTo {
+    /// A name (in the project's collections folder) or a path.
+    pub collection: String,
+    /// The case's name; the tool's (made unique) when absent.
+    pub name: Option<String>,
+}
+
 /// What a runtime verb asks of one server.
 pub enum Ask {
     Tools,
@@ -25,6 +33,8 @@ pub enum Ask {
         elicit: Option<Value>,
         /// Offer to run it as a task.
         task: bool,
+        /// Keep the call as a case of a collection.
+        save_to: Option<SaveTo>,
     },
     Resources,
     Read {
@@ -378,6 +388,7 @@ async fn run_ask(
             timeout,
             elicit: _,
             task,
+            save_to,
         } => {
             let conn = connection(&names[0])?;
             let timeout = timeout.or(supervisor.settings().tool_timeout);
@@ -412,6 +423,9 @@ async fn run_ask(
                 let _ = printer.await;
             }
             let outcome = tried(&conn, &server, outcome).await;
+            if let Some(save_to) = save_to {
+                save_case(locations, &conn, &server, &tool, &sent, &outcome, save_to).await?;
+            }
             crate::history::keep(locations, &conn, &server, &tool, sent, at_ms, &outcome).await;
             let outcome = outcome?;
             if json {
@@ -694,4 +708,43 @@ async fn tried<T>(
 
 mod rmcp_error {
     pub type Error = mcp_manager_connect::connection::ServiceError;
+}
+
+/// Keeps a call as a case: its outcome and result (its snapshot) as what is expected, its
+/// secret arguments as `${VAR}`s. Said on stderr, so that stdout stays the result.
+async fn save_case(
+    locations: &Locations,
+    conn: &mcp_manager_connect::Connection,
+    server: &str,
+    tool: &str,
+    sent: &Value,
+    outcome: &Result<mcp_manager_connect::CallOutcome, ApiError>,
+    save_to: SaveTo,
+) -> Result<(), ApiError> {
+    use mcp_manager_collections::{case_from_call, fresh_name, model, Collection};
+    let path = model::locate(&locations.project, &save_to.collection);
+    let mut collection = if path.exists() {
+        Collection::load(&path)?
+    } else {
+        Collection::default()
+    };
+    let schema = conn.tool_schema(tool).await.unwrap_or(Value::Null);
+    let name = save_to
+        .name
+        .unwrap_or_else(|| fresh_name(&collection, tool));
+    let result = match outcome {
+        Ok(outcome) => Ok(&outcome.result),
+        Err(err) => Err(err.message.as_str()),
+    };
+    let arguments = sent.as_object().cloned().unwrap_or_default();
+    let (case, introduced) = case_from_call(&name, server, tool, &arguments, &schema, result);
+    collection.put(case);
+    collection.save(&path)?;
+    eprintln!("saved as case \"{name}\" of {}", path.display());
+    for variable in introduced {
+        eprintln!(
+            "note: a secret argument was not written: it is ${{{variable}}}; set {variable} when you run `mcpctl test`"
+        );
+    }
+    Ok(())
 }
