@@ -2,6 +2,7 @@
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
 use mcp_manager_apps::AppOpening;
+use mcp_manager_collections::{AddedCase, Case, CaseReport, CollectionView};
 use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
@@ -793,4 +794,104 @@ pub async fn app_open_link(
 pub async fn close_app(context: State<'_, Context>, session: String) -> Result<(), ApiError> {
     context.close_app(&session);
     Ok(())
+}
+
+/// The project's collections and the private ones, with their cases.
+#[tauri::command]
+#[specta::specta]
+pub async fn collections(context: State<'_, Context>) -> Result<Vec<CollectionView>, ApiError> {
+    Ok(context.collections())
+}
+
+/// Keeps a call (its arguments, and its result or why it failed) as a case of collection
+/// `collection` (shared: the project's folder; else private), made when new.
+#[tauri::command]
+#[specta::specta]
+#[allow(clippy::too_many_arguments)]
+pub async fn add_to_collection(
+    context: State<'_, Context>,
+    collection: String,
+    shared: bool,
+    case_name: Option<String>,
+    server: String,
+    tool: String,
+    arguments_json: String,
+    result_json: Option<String>,
+    failure: Option<String>,
+) -> Result<AddedCase, ApiError> {
+    context
+        .add_to_collection(
+            &collection,
+            shared,
+            case_name.as_deref(),
+            &server,
+            &tool,
+            &arguments_json,
+            result_json.as_deref(),
+            failure.as_deref(),
+        )
+        .await
+}
+
+/// Keeps call `id` of the history as a case of collection `collection`.
+#[tauri::command]
+#[specta::specta]
+pub async fn add_history_call_to_collection(
+    context: State<'_, Context>,
+    id: u32,
+    collection: String,
+    shared: bool,
+    case_name: Option<String>,
+) -> Result<AddedCase, ApiError> {
+    context
+        .add_history_call_to_collection(id, &collection, shared, case_name.as_deref())
+        .await
+}
+
+/// Runs case `only` of the collection at `path`, that collection, or (no path) every one.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_collections(
+    context: State<'_, Context>,
+    path: Option<String>,
+    only: Option<String>,
+) -> Result<Vec<CaseReport>, ApiError> {
+    context
+        .run_collections(path.as_deref(), only.as_deref())
+        .await
+}
+
+/// Replaces case `name` of the collection at `path` (its expectations edited).
+#[tauri::command]
+#[specta::specta]
+pub async fn update_case(
+    context: State<'_, Context>,
+    path: String,
+    name: String,
+    updated: Case,
+) -> Result<(), ApiError> {
+    context.update_case(&path, &name, updated)
+}
+
+/// Takes `result_json` as case `name`'s new snapshot.
+#[tauri::command]
+#[specta::specta]
+pub async fn accept_snapshot(
+    context: State<'_, Context>,
+    path: String,
+    name: String,
+    result_json: String,
+) -> Result<(), ApiError> {
+    context.accept_snapshot(&path, &name, &result_json)
+}
+
+/// Removes case `name` from the collection at `path`.
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_case(
+    context: State<'_, Context>,
+    path: String,
+    name: String,
+) -> Result<(), ApiError> {
+    context.remove_case(&path, &name)
 }

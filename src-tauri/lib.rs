@@ -13,6 +13,7 @@
 //! drifted.
 
 mod apps;
+mod collections;
 mod commands;
 pub mod launch;
 mod open;
@@ -408,6 +409,13 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::app_list_resources,
             commands::app_open_link,
             commands::close_app,
+            commands::collections,
+            commands::add_to_collection,
+            commands::add_history_call_to_collection,
+            commands::run_collections,
+            commands::update_case,
+            commands::accept_snapshot,
+            commands::remove_case,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

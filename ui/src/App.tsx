@@ -23,6 +23,7 @@ import { AskStore } from "./asks/askStore";
 import { FollowStore } from "./browse/followStore";
 import type { SessionApi } from "./session/api";
 import type { Chosen } from "./tools/AllTools";
+import type { CollectionsApi } from "./collections/api";
 import type { TrustApi } from "./trust/api";
 import { TrustBanner } from "./trust/TrustBanner";
 
@@ -35,6 +36,7 @@ const ServerEditor = lazy(() => import("./servers/editor/ServerEditor").then((m)
 const ImportExport = lazy(() => import("./interop/ImportExport").then((m) => ({ default: m.ImportExport })));
 const RootsPanel = lazy(() => import("./session/RootsPanel").then((m) => ({ default: m.RootsPanel })));
 const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m.AllTools })));
+const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
 
@@ -92,6 +94,8 @@ export interface Backend {
   session?: SessionApi;
   /** Workspace trust and the review before approving a project server. */
   trust?: TrustApi;
+  /** Calls kept as test cases. */
+  collections?: CollectionsApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -121,7 +125,7 @@ export function App({
   const [interchanging, setInterchanging] = useState(false);
   const [rooting, setRooting] = useState(false);
   const [askingTrust, setAskingTrust] = useState(false);
-  const [view, setView] = useState<"servers" | "tools">("servers");
+  const [view, setView] = useState<"servers" | "tools" | "collections">("servers");
   const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
   const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
   const [askStore] = useState(() => (backend.asks ? new AskStore(backend.asks.pending) : null));
@@ -185,6 +189,7 @@ export function App({
     .sort()
     .join(",");
   const showingTools = view === "tools" && !!backend.tools;
+  const showingCollections = view === "collections" && !!backend.collections;
 
   return (
     <>
@@ -206,7 +211,7 @@ export function App({
             ))}
           {backend.tools && (
             <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
-              {(["servers", "tools"] as const).map((v) => (
+              {(backend.collections ? (["servers", "tools", "collections"] as const) : (["servers", "tools"] as const)).map((v) => (
                 <button
                   key={v}
                   type="button"
@@ -216,7 +221,7 @@ export function App({
                   onClick={() => setView(v)}
                   className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
                 >
-                  {v === "servers" ? "Servers" : "All tools"}
+                  {v === "servers" ? "Servers" : v === "tools" ? "All tools" : "Collections"}
                 </button>
               ))}
             </div>
@@ -229,7 +234,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className={`${backend.tools ? "" : "ml-auto "}w-56 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools ? "invisible" : ""}`}
+            className={`${backend.tools ? "" : "ml-auto "}w-44 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button
@@ -287,7 +292,11 @@ export function App({
             {state.status === "error" && (
               <ErrorNotice error={state.error} testId="load-error" />
             )}
-            {showingTools && backend.tools ? (
+            {showingCollections && backend.collections ? (
+              <Loading>
+                <CollectionsView api={backend.collections} />
+              </Loading>
+            ) : showingTools && backend.tools ? (
               <Loading>
               <AllTools
                 api={backend.tools}

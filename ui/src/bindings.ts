@@ -175,6 +175,23 @@ export const commands = {
 	appOpenLink: (session: string, url: string) => typedError<null, ApiError>(__TAURI_INVOKE("app_open_link", { session, url })),
 	/**  Ends an App's session: nothing it asks is answered after. */
 	closeApp: (session: string) => typedError<null, ApiError>(__TAURI_INVOKE("close_app", { session })),
+	/**  The project's collections and the private ones, with their cases. */
+	collections: () => typedError<CollectionView[], ApiError>(__TAURI_INVOKE("collections")),
+	/**
+	 *  Keeps a call (its arguments, and its result or why it failed) as a case of collection
+	 *  `collection` (shared: the project's folder; else private), made when new.
+	 */
+	addToCollection: (collection: string, shared: boolean, caseName: string | null, server: string, tool: string, argumentsJson: string, resultJson: string | null, failure: string | null) => typedError<AddedCase, ApiError>(__TAURI_INVOKE("add_to_collection", { collection, shared, caseName, server, tool, argumentsJson, resultJson, failure })),
+	/**  Keeps call `id` of the history as a case of collection `collection`. */
+	addHistoryCallToCollection: (id: number, collection: string, shared: boolean, caseName: string | null) => typedError<AddedCase, ApiError>(__TAURI_INVOKE("add_history_call_to_collection", { id, collection, shared, caseName })),
+	/**  Runs case `only` of the collection at `path`, that collection, or (no path) every one. */
+	runCollections: (path: string | null, only: string | null) => typedError<CaseReport[], ApiError>(__TAURI_INVOKE("run_collections", { path, only })),
+	/**  Replaces case `name` of the collection at `path` (its expectations edited). */
+	updateCase: (path: string, name: string, updated: Case) => typedError<null, ApiError>(__TAURI_INVOKE("update_case", { path, name, updated })),
+	/**  Takes `result_json` as case `name`'s new snapshot. */
+	acceptSnapshot: (path: string, name: string, resultJson: string) => typedError<null, ApiError>(__TAURI_INVOKE("accept_snapshot", { path, name, resultJson })),
+	/**  Removes case `name` from the collection at `path`. */
+	removeCase: (path: string, name: string) => typedError<null, ApiError>(__TAURI_INVOKE("remove_case", { path, name })),
 };
 
 /** Events */
@@ -187,6 +204,14 @@ export const events = {
 };
 
 /* Types */
+/**  A case just added. */
+export type AddedCase = {
+	path: string,
+	name: string,
+	/**  Variables that now stand for secret arguments: set them before running. */
+	variables: string[],
+};
+
 /**  The one error shape at the IPC boundary. */
 export type ApiError = {
 	code: ErrorCode,
@@ -297,6 +322,44 @@ export type Capabilities = {
 	tasks: boolean,
 };
 
+/**  One kept call and what its result must be. */
+export type Case = {
+	name: string,
+	server: string,
+	/**  A tool to call… */
+	tool?: string | null,
+	/**  …or a resource to read… */
+	resource?: string | null,
+	/**  …or a prompt to get. */
+	prompt?: string | null,
+	arguments?: { [key in string]: unknown },
+	expect?: Expect,
+};
+
+/**  What became of one case. */
+export type CaseReport = {
+	/**  The collection's name (its file's stem) and file. */
+	collection: string,
+	path: string,
+	case: string,
+	server: string,
+	/**  `tool get-sum`, `resource demo://x`, `prompt greet`. */
+	action: string,
+	status: CaseStatus,
+	elapsedMs: number,
+	failures: Failure[],
+	/**  Why it was not run. */
+	problem: string | null,
+	/**  The result that came (JSON text), to accept as the new snapshot. */
+	result: string | null,
+	/**  The snapshot was replaced by this result (`--update-snapshots`). */
+	snapshotUpdated: boolean,
+};
+
+export type CaseStatus = "passed" | "failed" | 
+/**  Not run: its server is not connected, a variable is not set, or the case is invalid. */
+"not-run";
+
 /**  One step of a checkup. */
 export type Check = {
 	/**
@@ -335,6 +398,17 @@ export type Client = "claude-desktop" |
 "gemini" | 
 /**  `.gemini/settings.json` in the project */
 "gemini-project" | "zed";
+
+/**  One collection file as the window shows it. */
+export type CollectionView = {
+	name: string,
+	path: string,
+	/**  In the project's folder (shared with the team) or private. */
+	shared: boolean,
+	cases: Case[],
+	/**  Why the file could not be read (it is left as it is). */
+	problem: string | null,
+};
 
 /**
  *  Which servers changed on disk: added, removed, edited in a way that affects the
@@ -518,6 +592,28 @@ export type Exchange = {
 	millis: number,
 };
 
+/**
+ *  What a case's result must be. Every expectation given is checked; none given, the case
+ *  passes when the call is made.
+ */
+export type Expect = {
+	outcome?: Outcome | null,
+	/**  With outcome `fails`: a regular expression the failure's message matches. */
+	messageMatches?: string | null,
+	values?: ValueCheck[],
+	/**  Each must be found in the result's text. */
+	textContains?: string[],
+	/**  Each regular expression must match the result's text. */
+	textMatches?: string[],
+	/**  The result's `structuredContent` satisfies the tool's `outputSchema`. */
+	outputSchema?: boolean,
+	maxMs?: number | null,
+	/**  The whole result, as it was accepted. */
+	snapshot?: unknown | null,
+	/**  JSON Pointers left out of the snapshot's comparison (times, ids). */
+	ignore?: string[],
+};
+
 /**  What export wrote, and what the target cannot express. */
 export type ExportReport = {
 	target: string,
@@ -529,6 +625,16 @@ export type ExportReport = {
 	notExpressible: string[],
 	/**  Set instead of writing when the target file has comments: the JSON to paste. */
 	printed: string | null,
+};
+
+/**  One expectation that did not hold. */
+export type Failure = {
+	/**  Which expectation: `outcome`, `values /sum`, `textContains`, `snapshot`… */
+	check: string,
+	expected: string,
+	actual: string,
+	/**  For a snapshot or a value: the line diff of expected and actual. */
+	diff: string | null,
 };
 
 /**  What saving would do to one file. */
@@ -693,6 +799,14 @@ export type OAuthActivity = {
 	/**  Oldest first. */
 	traces: Trace[],
 };
+
+export type Outcome = 
+/**  A result, not `isError`. */
+"ok" | 
+/**  A result with `isError: true`. */
+"tool-error" | 
+/**  No result: the request failed (an error answer, a timeout, a refusal). */
+"fails";
 
 /**  A request waiting for the person. */
 export type PendingAsk = {
@@ -1165,6 +1279,21 @@ export type TransportKind =
 "sse" | 
 /**  WebSocket. */
 "ws";
+
+/**
+ *  A value at a JSON Pointer of the result's `structuredContent` (or, with `inText`, of its
+ *  text parsed as JSON).
+ */
+export type ValueCheck = {
+	pointer: string,
+	inText?: boolean,
+	equals?: unknown | null,
+	matches?: string | null,
+	/**  `true`: the pointer must lead somewhere; `false`: it must not. */
+	exists?: boolean | null,
+	min?: number | null,
+	max?: number | null,
+};
 
 /**  How a check came out. */
 export type Verdict = "passed" | 

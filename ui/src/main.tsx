@@ -18,6 +18,7 @@ import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
 import { sessionApi } from "./session/api";
 import { trustApi } from "./trust/api";
+import { collectionsApi } from "./collections/api";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -43,6 +44,7 @@ const backend: Backend = {
   asks: asksApi,
   session: sessionApi,
   trust: trustApi,
+  collections: collectionsApi,
   onFirstPaint: () => {
     const marks = performance
       .getEntriesByType("mark")

@@ -11,10 +11,12 @@ pub mod diff;
 pub mod junit;
 pub mod model;
 pub mod run;
+pub mod store;
 
 pub use check::{Failure, Observed};
 pub use model::{Case, Collection, Expect, Outcome, ValueCheck, PRIVATE_FOLDER, PROJECT_FOLDER};
 pub use run::{case_from_call, fresh_name, run_collection, CaseReport, CaseStatus, RunOptions};
+pub use store::{AddedCase, CollectionView, Shelf};
 
 /// What can go wrong with a collection file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -42,6 +42,7 @@ pub struct Case {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[specta(type = std::collections::BTreeMap<String, specta_typescript::Unknown>)]
     pub arguments: Map<String, Value>,
     #[serde(default)]
     pub expect: Expect,
@@ -72,6 +73,7 @@ pub struct Expect {
     pub max_ms: Option<u32>,
     /// The whole result, as it was accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[specta(type = Option<specta_typescript::Unknown>)]
     pub snapshot: Option<Value>,
     /// JSON Pointers left out of the snapshot's comparison (times, ids).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -98,6 +100,7 @@ pub struct ValueCheck {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_text: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[specta(type = Option<specta_typescript::Unknown>)]
     pub equals: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matches: Option<String>,
@@ -259,9 +262,8 @@ fn replace(value: &mut Value, scrubbed: &Value, key: Option<&str>, introduced: &
                 replace(item, clean_item, key, introduced);
             }
         }
-        (value, Value::String(marker))
-            if marker == mcp_manager_history::NOT_STORED && *value != *scrubbed =>
-        {
+        // A secret value, or one the history already left out ("[not stored]").
+        (value, Value::String(marker)) if marker == mcp_manager_history::NOT_STORED => {
             let already = value
                 .as_str()
                 .is_some_and(|s| s.starts_with("${") && s.ends_with('}'));
@@ -400,6 +402,11 @@ mod tests {
         let (kept, none) = protect(&safe, &schema);
         assert_eq!(kept, safe, "a ${{VAR}} stays");
         assert!(none.is_empty());
+        // What the history already left out becomes a variable too.
+        let stored = json!({"password": "[not stored]", "city": "Oslo"});
+        let (from_history, named) = protect(stored.as_object().unwrap(), &Value::Null);
+        assert_eq!(from_history["password"], "${PASSWORD}");
+        assert_eq!(named, vec!["PASSWORD"]);
         let env = |name: &str| (name == "APIKEY").then(|| "sk-test".to_string());
         assert_eq!(resolve(&safe, &env).unwrap_err(), vec!["PIN"]);
         let env = |name: &str| Some(format!("<{name}>"));

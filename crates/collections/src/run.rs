@@ -62,7 +62,7 @@ pub async fn run_collection(
     collection: &mut Collection,
     only: Option<&str>,
     options: RunOptions,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Result<Vec<CaseReport>, crate::CollectionError> {
     let name = path
         .file_stem()
@@ -141,7 +141,7 @@ fn not_run(case: &Case, action: String, problem: String) -> CaseReport {
 async fn run_case(
     project: &LiveProject,
     case: &Case,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: &(dyn Fn(&str) -> Option<String> + Sync),
     schemas: &mut OutputSchemas,
 ) -> CaseReport {
     let (kind, target) = match case.action() {

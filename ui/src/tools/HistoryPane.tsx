@@ -1,6 +1,8 @@
 // The calls kept of this server (SQLite, in the app's data folder): newest first, searchable,
 // filtered by outcome; each can be loaded into its tool's form, run again, or saved under a
 // name. A history that could not be opened says why; calls still work without it.
+import { AddToCollection } from "../collections/AddToCollection";
+import { collectionsApi } from "../collections/api";
 import { useEffect, useState } from "react";
 import type { ApiError, CallRecord, CallStatus } from "../bindings";
 import type { ToolsApi } from "./api";
@@ -97,6 +99,7 @@ export function HistoryPane({
                   {call.arguments}
                 </code>
                 {call.error && <p className="text-red-700 dark:text-red-300">{call.error}</p>}
+                <AddToCollection api={collectionsApi} tool={call.tool} save={(collection, shared, caseName) => collectionsApi.addFromHistory(call.id, collection, shared, caseName)} />
                 {naming === call.id && (
                   <form
                     className="flex gap-1"

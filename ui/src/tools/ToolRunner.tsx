@@ -14,6 +14,8 @@ import { ResultView } from "./ResultView";
 import { Permission } from "./Permission";
 import { toolUi } from "../apps/view";
 import { appsApi } from "../apps/api";
+import { AddToCollection } from "../collections/AddToCollection";
+import { collectionsApi } from "../collections/api";
 
 // The App's frame and bridge (ext-apps) load only when a tool with an App is run.
 const AppFrame = lazy(() => import("../apps/AppFrame"));
@@ -71,6 +73,8 @@ export function ToolRunner({
   const ui = useMemo(() => toolUi(tool.meta), [tool.meta]);
   // Each run shows its App afresh, with that run's arguments.
   const [appRun, setAppRun] = useState<{ n: number; args: JsonObject } | null>(null);
+  // The arguments of the last call sent, for "Add to collection".
+  const [sent, setSent] = useState<JsonObject | null>(null);
 
   const arguments_ = (): JsonObject | null => {
     if (raw === null) return toJson(state);
@@ -94,6 +98,7 @@ export function ToolRunner({
       return;
     }
     setConfirming(false);
+    setSent(args);
     setRunning(true);
     setFailure(null);
     setProgress(null);
@@ -257,14 +262,30 @@ export function ToolRunner({
         </div>
       )}
       {failure && (
-        <p data-testid="call-failure" className="text-sm text-red-700 dark:text-red-300">
-          {failure.message}
-        </p>
+        <div className="flex flex-col gap-1">
+          <p data-testid="call-failure" className="text-sm text-red-700 dark:text-red-300">
+            {failure.message}
+          </p>
+          {sent && (
+            <AddToCollection
+              api={collectionsApi}
+              tool={tool.name}
+              save={(collection, shared, caseName) => collectionsApi.add(collection, shared, caseName, server, tool.name, JSON.stringify(sent), null, failure.message)}
+            />
+          )}
+        </div>
       )}
       <div className="flex flex-wrap items-start gap-3">
         {call && (
           <div className="min-w-[320px] flex-1">
             <ResultView call={call} server={server} tool={tool.name} api={api} browse={browse} />
+            {sent && (
+              <AddToCollection
+                api={collectionsApi}
+                tool={tool.name}
+                save={(collection, shared, caseName) => collectionsApi.add(collection, shared, caseName, server, tool.name, JSON.stringify(sent), call.result, null)}
+              />
+            )}
           </div>
         )}
         {appRun && (

@@ -1,0 +1,277 @@
+//! The collections a project sees: its own folder (`.mcp-collections/`, committed with
+//! `.mcp.json`) and the private one in the app's data folder; and the changes the window makes
+//! to them (a case added, its expectations edited, a snapshot accepted, a case removed), each
+//! a whole rewrite of one file in its stable form.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::{self, Case, Collection};
+use crate::CollectionError;
+
+/// One collection file as the window shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionView {
+    pub name: String,
+    pub path: String,
+    /// In the project's folder (shared with the team) or private.
+    pub shared: bool,
+    pub cases: Vec<Case>,
+    /// Why the file could not be read (it is left as it is).
+    pub problem: Option<String>,
+}
+
+/// Where collections are kept for a project.
+#[derive(Debug, Clone)]
+pub struct Shelf {
+    pub project: PathBuf,
+    pub private: PathBuf,
+}
+
+/// A case just added.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AddedCase {
+    pub path: String,
+    pub name: String,
+    /// Variables that now stand for secret arguments: set them before running.
+    pub variables: Vec<String>,
+}
+
+impl Shelf {
+    pub fn new(project: &Path, data_dir: &Path) -> Shelf {
+        Shelf {
+            project: project.join(model::PROJECT_FOLDER),
+            private: data_dir.join(model::PRIVATE_FOLDER),
+        }
+    }
+
+    /// Every collection, the project's first, each by name.
+    pub fn all(&self) -> Vec<CollectionView> {
+        let mut views = Vec::new();
+        for (folder, shared) in [(&self.project, true), (&self.private, false)] {
+            for path in model::list(folder) {
+                let name = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let (cases, problem) = match Collection::load(&path) {
+                    Ok(collection) => (collection.cases, None),
+                    Err(err) => (Vec::new(), Some(err.to_string())),
+                };
+                views.push(CollectionView {
+                    name,
+                    path: path.display().to_string(),
+                    shared,
+                    cases,
+                    problem,
+                });
+            }
+        }
+        views
+    }
+
+    /// The file of collection `name`: shared (the project's folder) or private.
+    pub fn file(&self, name: &str, shared: bool) -> Result<PathBuf, CollectionError> {
+        let valid = !name.is_empty()
+            && name.len() <= 100
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' ' | '.'))
+            && !name.starts_with('.');
+        if !valid {
+            return Err(CollectionError::Invalid(format!(
+                "\"{name}\" cannot name a collection: use letters, digits, spaces, '-', '_' and '.' (not first)"
+            )));
+        }
+        let folder = if shared { &self.project } else { &self.private };
+        Ok(folder.join(format!("{name}.json")))
+    }
+
+    /// Checks that `path` is a collection this shelf holds (the window names files by path).
+    pub fn held(&self, path: &str) -> Result<PathBuf, CollectionError> {
+        let path = PathBuf::from(path);
+        let inside = [&self.project, &self.private]
+            .iter()
+            .any(|folder| path.parent() == Some(folder.as_path()));
+        if inside && path.extension().is_some_and(|e| e == "json") {
+            Ok(path)
+        } else {
+            Err(CollectionError::Invalid(format!(
+                "{} is not one of this project's collections",
+                path.display()
+            )))
+        }
+    }
+
+    fn open(path: &Path) -> Result<Collection, CollectionError> {
+        if path.exists() {
+            Collection::load(path)
+        } else {
+            Ok(Collection::default())
+        }
+    }
+
+    /// Adds a call tried by hand to collection `name` (made when new).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_call(
+        &self,
+        collection: &str,
+        shared: bool,
+        case_name: Option<&str>,
+        server: &str,
+        tool: &str,
+        arguments: &Map<String, Value>,
+        input_schema: &Value,
+        result: Result<&Value, &str>,
+    ) -> Result<AddedCase, CollectionError> {
+        let path = self.file(collection, shared)?;
+        let mut file = Self::open(&path)?;
+        let name = case_name
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .unwrap_or_else(|| crate::fresh_name(&file, tool));
+        let (case, variables) =
+            crate::case_from_call(&name, server, tool, arguments, input_schema, result);
+        file.put(case);
+        file.save(&path)?;
+        Ok(AddedCase {
+            path: path.display().to_string(),
+            name,
+            variables,
+        })
+    }
+
+    /// Replaces case `name` of the file at `path` with `case` (its expectations edited, say).
+    pub fn update(&self, path: &str, name: &str, case: Case) -> Result<(), CollectionError> {
+        let path = self.held(path)?;
+        case.action()?;
+        let mut file = Collection::load(&path)?;
+        let Some(slot) = file.cases.iter_mut().find(|c| c.name == name) else {
+            return Err(CollectionError::Invalid(format!(
+                "{} has no case \"{name}\"",
+                path.display()
+            )));
+        };
+        *slot = case;
+        file.save(&path)
+    }
+
+    /// Takes `result` (JSON text) as case `name`'s snapshot.
+    pub fn accept(&self, path: &str, name: &str, result: &str) -> Result<(), CollectionError> {
+        let path = self.held(path)?;
+        let result: Value = serde_json::from_str(result)
+            .map_err(|err| CollectionError::Invalid(format!("the result is not JSON: {err}")))?;
+        let mut file = Collection::load(&path)?;
+        let Some(case) = file.cases.iter_mut().find(|c| c.name == name) else {
+            return Err(CollectionError::Invalid(format!(
+                "{} has no case \"{name}\"",
+                path.display()
+            )));
+        };
+        case.expect.snapshot = Some(result);
+        file.save(&path)
+    }
+
+    /// Removes case `name`.
+    pub fn remove(&self, path: &str, name: &str) -> Result<(), CollectionError> {
+        let path = self.held(path)?;
+        let mut file = Collection::load(&path)?;
+        file.cases.retain(|c| c.name != name);
+        file.save(&path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn add_edit_accept_remove_and_nothing_outside_the_shelf() {
+        let dir = tempfile::tempdir().unwrap();
+        let shelf = Shelf::new(&dir.path().join("p"), &dir.path().join("data"));
+        let args = json!({"a": 1}).as_object().unwrap().clone();
+        let result = json!({"content": [{"type": "text", "text": "1"}]});
+        let added = shelf
+            .add_call(
+                "smoke",
+                true,
+                None,
+                "s",
+                "t",
+                &args,
+                &Value::Null,
+                Ok(&result),
+            )
+            .unwrap();
+        assert_eq!(added.name, "t");
+        assert!(added.path.ends_with("p/.mcp-collections/smoke.json"));
+        let again = shelf
+            .add_call(
+                "smoke",
+                true,
+                None,
+                "s",
+                "t",
+                &args,
+                &Value::Null,
+                Ok(&result),
+            )
+            .unwrap();
+        assert_eq!(again.name, "t 2");
+        shelf
+            .add_call(
+                "mine",
+                false,
+                Some("x"),
+                "s",
+                "t",
+                &args,
+                &Value::Null,
+                Err("boom"),
+            )
+            .unwrap();
+        let all = shelf.all();
+        assert_eq!(
+            all.iter()
+                .map(|c| (c.name.as_str(), c.shared, c.cases.len()))
+                .collect::<Vec<_>>(),
+            vec![("smoke", true, 2), ("mine", false, 1)]
+        );
+        let mut case = all[0].cases[0].clone();
+        case.expect.text_contains = vec!["1".into()];
+        shelf.update(&added.path, "t", case).unwrap();
+        shelf
+            .accept(&added.path, "t 2", r#"{"content": []}"#)
+            .unwrap();
+        let smoke = Collection::load(Path::new(&added.path)).unwrap();
+        assert_eq!(smoke.cases[0].expect.text_contains, vec!["1"]);
+        assert_eq!(smoke.cases[1].expect.snapshot, Some(json!({"content": []})));
+        shelf.remove(&added.path, "t").unwrap();
+        assert_eq!(
+            Collection::load(Path::new(&added.path))
+                .unwrap()
+                .cases
+                .len(),
+            1
+        );
+        for outside in [
+            "/etc/passwd",
+            "/tmp/x.json",
+            &format!(
+                "{}/../evil.json",
+                dir.path().join("p/.mcp-collections").display()
+            ),
+        ] {
+            assert!(shelf.remove(outside, "t").is_err(), "{outside}");
+        }
+        assert!(shelf.file("../up", true).is_err());
+        assert!(shelf.file(".hidden", true).is_err());
+        assert!(shelf.file("a/b", true).is_err());
+    }
+}

@@ -1,0 +1,122 @@
+// End-to-end: calls tried by hand become test cases (issue #26), in the real window against
+// server-everything: a result and a history entry added to a collection, the file's bytes,
+// the Collections view running them, an expectation edited with the form and failing, a
+// snapshot that no longer holds shown as a diff and accepted, then passing.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventually, everything, launch, open, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+
+let box;
+let session;
+let browser;
+const file = () => join(box.project, ".mcp-collections", "smoke.json");
+
+before(async () => {
+  box = sandbox();
+  writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [everything, "stdio"] } } }));
+  session = await launch(box);
+  browser = session.browser;
+});
+
+after(async () => {
+  await session?.close();
+});
+
+async function openTool(tool) {
+  await waitForState(browser, "everything", "user", "connected");
+  await open(browser, "everything", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$(`[data-testid="tool-row"][data-tool="${tool}"]`).click();
+  await browser.$(`[data-testid="tool-runner"][data-tool="${tool}"]`).waitForExist({ timeout: 5_000 });
+}
+
+const field = (path) => browser.$(`[data-testid="form-field"][data-path="${path}"]`);
+
+test("a result and a history entry are kept as cases, in a file written for diffs", async () => {
+  await openTool("get-sum");
+  await type(field("/a").$("input"), "2");
+  await type(field("/b").$("input"), "3");
+  await browser.$('[data-testid="run-tool"]').click();
+  await browser.$('[data-testid="content-text-view"]').waitForExist({ timeout: 15_000 });
+  const runner = browser.$('[data-testid="tool-runner"]');
+  await runner.$('[data-testid="add-to-collection"]').click();
+  const form = runner.$('[data-testid="add-to-collection-form"]');
+  await type(form.$('[data-testid="collection-name"]'), "smoke");
+  await type(form.$('[data-testid="case-name"]'), "sum");
+  await form.$('[data-testid="save-to-collection"]').click();
+  const saved = runner.$('[data-testid="added-to-collection"]');
+  await saved.waitForExist({ timeout: 5_000 });
+  assert.match(await saved.getText(), /Kept as “sum” in .*\.mcp-collections\/smoke\.json/);
+  assert.equal(
+    readFileSync(file(), "utf8"),
+    '{\n  "cases": [\n    {\n      "name": "sum",\n      "server": "everything",\n      "tool": "get-sum",\n      "arguments": {\n        "a": 2,\n        "b": 3\n      },\n      "expect": {\n        "outcome": "ok",\n        "snapshot": {\n          "content": [\n            {\n              "text": "The sum of 2 and 3 is 5.",\n              "type": "text"\n            }\n          ]\n        }\n      }\n    }\n  ]\n}\n',
+  );
+
+  // The same call from the history, as a second case.
+  const entry = browser.$('[data-testid="history-call"][data-tool="get-sum"]');
+  await entry.waitForExist({ timeout: 5_000 });
+  await entry.$('[data-testid="add-to-collection"]').click();
+  await type(entry.$('[data-testid="collection-name"]'), "smoke");
+  await type(entry.$('[data-testid="case-name"]'), "sum from history");
+  await entry.$('[data-testid="save-to-collection"]').click();
+  await entry.$('[data-testid="added-to-collection"]').waitForExist({ timeout: 5_000 });
+  const kept = JSON.parse(readFileSync(file(), "utf8"));
+  assert.deepEqual(kept.cases.map((c) => c.name), ["sum", "sum from history"]);
+  assert.deepEqual(kept.cases[1].arguments, { a: 2, b: 3 });
+});
+
+test("the Collections view runs them; an expectation edited with the form fails in words", async () => {
+  await browser.$('[data-testid="view-collections"]').click();
+  const collection = browser.$('[data-testid="collection"][data-name="smoke"]');
+  await collection.waitForExist({ timeout: 5_000 });
+  await collection.$('[data-testid="run-collection"]').click();
+  await eventually(async () => (await browser.$$('[data-testid="case-status"][data-status="passed"]').length) === 2, "both cases pass");
+  assert.match(await browser.$('[data-testid="run-summary"]').getText(), /^2 passed, 0 failed, 0 not run$/);
+
+  const sum = collection.$('[data-testid="case"][data-name="sum"]');
+  await sum.$('[data-testid="edit-case"]').click();
+  const form = sum.$('[data-testid="expectations-form"]');
+  await type(form.$('[data-testid="expect-text-contains"]'), "The sum of 2 and 3 is 6.");
+  await form.$('[data-testid="expect-add-value"]').click();
+  await type(form.$('[aria-label="Pointer of value 1"]'), "/content/0/type");
+  await type(form.$('[aria-label="Equals (JSON) of value 1"]'), '"text"');
+  await form.$('[data-testid="expectations-save"]').click();
+  await eventually(() => readFileSync(file(), "utf8").includes('"textContains": [\n          "The sum of 2 and 3 is 6."\n        ]'), "the form's expectation is in the file");
+  assert.match(readFileSync(file(), "utf8"), /"values": \[\n {10}\{\n {12}"pointer": "\/content\/0\/type",\n {12}"equals": "text"\n {10}\}\n {8}\]/);
+  await sum.$('[data-testid="run-case"]').click();
+  const failure = sum.$('[data-testid="case-failure"][data-check="textContains"]');
+  await failure.waitForExist({ timeout: 15_000 });
+  assert.match(await failure.getText(), /textContains: expected text containing "The sum of 2 and 3 is 6\."\s*got The sum of 2 and 3 is 5\./);
+  assert.equal(await sum.$('[data-testid="case-failure"][data-check^="values"]').isExisting(), false, "the value holds");
+  // Undo it with the form.
+  await sum.$('[data-testid="edit-case"]').click();
+  await type(sum.$('[data-testid="expect-text-contains"]'), "");
+  await sum.$('[data-testid="expectations-save"]').click();
+  await eventually(() => !readFileSync(file(), "utf8").includes("textContains"), "the expectation is gone from the file");
+});
+
+test("a snapshot that no longer holds is shown as a diff and accepted", async () => {
+  // The file, as a teammate's commit left it: another result.
+  const kept = JSON.parse(readFileSync(file(), "utf8"));
+  kept.cases[1].expect.snapshot.content[0].text = "The sum of 2 and 3 is 23.";
+  writeFileSync(file(), JSON.stringify(kept, null, 2));
+  const collection = browser.$('[data-testid="collection"][data-name="smoke"]');
+  await browser.$('[data-testid="run-all-collections"]').click();
+  const failing = collection.$('[data-testid="case"][data-name="sum from history"]');
+  const diff = failing.$('[data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"]');
+  await diff.waitForExist({ timeout: 15_000 });
+  const lines = await diff.$$("div").map((line) => line.getText());
+  const changed = lines.filter((line) => /^[-+]/.test(line)).map((line) => line.replace(/\s+/g, " "));
+  assert.deepEqual(changed, ['- "text": "The sum of 2 and 3 is 23.",', '+ "text": "The sum of 2 and 3 is 5.",']);
+  assert.match(await browser.$('[data-testid="run-summary"]').getText(), /^1 passed, 1 failed, 0 not run$/);
+  await failing.scrollIntoView();
+  await screenshot(browser, "collections-failure");
+  await failing.$('[data-testid="accept-snapshot"]').click();
+  await eventually(() => JSON.parse(readFileSync(file(), "utf8")).cases[1].expect.snapshot.content[0].text === "The sum of 2 and 3 is 5.", "the new snapshot is in the file");
+  assert.ok(readFileSync(file(), "utf8").endsWith("}\n  ]\n}\n"), "written back in its stable form");
+  await failing.$('[data-testid="run-case"]').click();
+  await eventually(async () => (await failing.$('[data-testid="case-status"]').getAttribute("data-status")) === "passed", "the case passes again");
+  assert.ok(existsSync(file()));
+});
