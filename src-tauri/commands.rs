@@ -2,11 +2,13 @@
 //! [`LiveProject`](mcp_manager_connect::project::LiveProject).
 
 use mcp_manager_apps::AppOpening;
+use mcp_manager_collections::surface::SurfaceDiff;
 use mcp_manager_collections::{AddedCase, Case, CaseReport, CollectionView};
 use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
+use mcp_manager_connect::project::surface::SurfaceChange;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
 };
@@ -20,6 +22,7 @@ use mcp_manager_core::config::review::{self, ServerReview};
 use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
+use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -894,4 +897,34 @@ pub async fn remove_case(
     name: String,
 ) -> Result<(), ApiError> {
     context.remove_case(&path, &name)
+}
+
+/// The servers whose surface (tools, schemas, resources, prompts) changed while this project
+/// was open.
+#[tauri::command]
+#[specta::specta]
+pub async fn surface_changes(context: State<'_, Context>) -> Result<Vec<SurfaceChange>, ApiError> {
+    Ok(context.surface_changes())
+}
+
+/// The surfaces of server `name` kept in the history, newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn surface_history(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Vec<SurfaceRecord>, ApiError> {
+    context.surface_history(&name).await
+}
+
+/// What changed in server `name` from surface `from` to `to` (default: the newest).
+#[tauri::command]
+#[specta::specta]
+pub async fn surface_diff(
+    context: State<'_, Context>,
+    name: String,
+    from: u32,
+    to: Option<u32>,
+) -> Result<SurfaceDiff, ApiError> {
+    context.surface_diff(&name, from, to).await
 }

@@ -18,6 +18,7 @@ mod commands;
 pub mod launch;
 mod open;
 pub mod startup;
+mod surfaces;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -89,6 +90,8 @@ pub struct Context {
     painted: tokio::sync::watch::Sender<bool>,
     /// The Apps shown in the window (set up once the data folder is known).
     apps: std::sync::OnceLock<mcp_manager_apps::AppHost>,
+    /// The servers whose surface changed while the open project was open, by name.
+    surface_changes: Mutex<HashMap<String, mcp_manager_connect::project::surface::SurfaceChange>>,
 }
 
 impl Context {
@@ -102,6 +105,7 @@ impl Context {
             history: std::sync::OnceLock::new(),
             painted: tokio::sync::watch::channel(false).0,
             apps: std::sync::OnceLock::new(),
+            surface_changes: Mutex::new(HashMap::new()),
         }
     }
 
@@ -146,7 +150,12 @@ impl Context {
         if let Some(history) = self.history.get() {
             project.set_history(history.clone());
         }
+        self.surface_changes
+            .lock()
+            .expect("surface changes lock")
+            .clear();
         forward_statuses(app.clone(), &project);
+        surfaces::keep_surfaces(app.clone(), Arc::clone(&project));
         forward_oauth(app.clone(), &project);
         let watcher = watch_config(app.clone(), Arc::clone(&project)).map_err(ApiError::from)?;
         let old = self.open.write().expect("project lock").replace(Open {
@@ -416,13 +425,17 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::update_case,
             commands::accept_snapshot,
             commands::remove_case,
+            commands::surface_changes,
+            commands::surface_history,
+            commands::surface_diff,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
             ServerStatusChanged,
             ProjectOpened,
             LoginActivityChanged,
-            AsksChanged
+            AsksChanged,
+            surfaces::SurfaceChanged
         ])
 }
 

@@ -1,21 +1,30 @@
 // End-to-end: calls tried by hand become test cases (issue #26), in the real window against
 // server-everything: a result and a history entry added to a collection, the file's bytes,
 // the Collections view running them, an expectation edited with the form and failing, a
-// snapshot that no longer holds shown as a diff and accepted, then passing.
+// snapshot that no longer holds shown as a diff and accepted, then passing. Then what changed
+// in a server: tests/fixtures/servers/versioned-server.mjs moved from its release 1 to 2 on
+// disk, and the window says so, with each breaking change.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, everything, launch, open, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+import { eventually, everything, launch, open, root, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
 let box;
+const versioned = join(root, "tests/fixtures/servers/versioned-server.mjs");
+const servers = (release) => ({
+  mcpServers: {
+    everything: { command: "node", args: [everything, "stdio"] },
+    versioned: { command: "node", args: [versioned], env: { VERSIONED_RELEASE: release } },
+  },
+});
 let session;
 let browser;
 const file = () => join(box.project, ".mcp-collections", "smoke.json");
 
 before(async () => {
   box = sandbox();
-  writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ mcpServers: { everything: { command: "node", args: [everything, "stdio"] } } }));
+  writeFileSync(join(box.home, ".claude.json"), JSON.stringify(servers("1")));
   session = await launch(box);
   browser = session.browser;
 });
@@ -119,4 +128,38 @@ test("a snapshot that no longer holds is shown as a diff and accepted", async ()
   await failing.$('[data-testid="run-case"]').click();
   await eventually(async () => (await failing.$('[data-testid="case-status"]').getAttribute("data-status")) === "passed", "the case passes again");
   assert.ok(existsSync(file()));
+});
+
+test("a server whose new release breaks its tools is marked changed, with each breaking change", async () => {
+  await browser.$('[data-testid="view-servers"]').click();
+  await waitForState(browser, "versioned", "user", "connected");
+  assert.equal(await row(browser, "versioned", "user").$('[data-testid="surface-changed-badge"]').isExisting(), false, "its first surface is no change");
+  // Release 2, as an update on disk would bring it.
+  writeFileSync(join(box.home, ".claude.json"), JSON.stringify(servers("2")));
+  const badge = row(browser, "versioned", "user").$('[data-testid="surface-changed-badge"]');
+  await badge.waitForExist({ timeout: 30_000, timeoutMsg: "the new release is noticed" });
+  assert.equal(await row(browser, "everything", "user").$('[data-testid="surface-changed-badge"]').isExisting(), false);
+  await open(browser, "versioned", "user");
+  await browser.$('[data-testid="tab-overview"]').click();
+  const changed = browser.$('[data-testid="surface-changed"]');
+  await changed.waitForExist({ timeout: 10_000 });
+  await browser.$('[data-testid="surface-diff"]').waitForExist({ timeout: 10_000 });
+  assert.match(await changed.getText(), /Changed since .* — with breaking changes/);
+  const item = (name) => browser.$(`[data-testid="surface-item"][data-name="${name}"]`);
+  assert.equal(await item("export").getAttribute("data-how"), "removed");
+  assert.equal(await item("export").getAttribute("data-breaking"), "true");
+  assert.equal(await item("import").getAttribute("data-how"), "added");
+  assert.equal(await item("import").getAttribute("data-breaking"), "false");
+  const changes = await item("search").$$('[data-testid="surface-change"]').map((c) => c.getText());
+  assert.deepEqual(changes, [
+    "input /limit: property removed — breaking",
+    'input /mode: enum lost "deep" (narrowed) — breaking',
+    "input /region: property added, required — breaking",
+  ]);
+  assert.match(await changed.getText(), /server: versioned 1\.0\.0 → versioned 2\.0\.0/);
+  await changed.scrollIntoView();
+  await screenshot(browser, "surface-diff");
+  // Its past surfaces: two kept.
+  await browser.$('[data-testid="past-surfaces"] summary').click();
+  assert.equal(await browser.$$('[data-testid="past-surface"]').length, 2);
 });

@@ -227,7 +227,8 @@ describe("server detail", () => {
     renderApp(storeOf({ ok: true, value: list }), { actions: recordingActions(log) });
     const fresh = (await screen.findAllByTestId("server-open"))[2]!;
     fireEvent.click(fresh);
-    fireEvent.click(await screen.findByTestId("approve"));
+    // The pane is a chunk loaded when first opened: slow on a busy machine.
+    fireEvent.click(await screen.findByTestId("approve", {}, { timeout: 10_000 }));
     expect(screen.getByTestId("approve-target").textContent).toBe("node server.js");
     expect(log, "nothing is approved before the person confirms").toEqual([]);
     fireEvent.click(screen.getByTestId("approve-confirm-yes"));
@@ -240,7 +241,7 @@ describe("server detail", () => {
       Promise.resolve({ ok: false, error: { code: "invalid-request", message: "\"github\" cannot be restarted: it is disabled" } });
     renderApp(storeOf({ ok: true, value: list }), { actions });
     fireEvent.click((await screen.findAllByTestId("server-open"))[0]!);
-    fireEvent.click(screen.getByTestId("restart"));
+    fireEvent.click(await screen.findByTestId("restart", {}, { timeout: 10_000 }));
     const alert = await screen.findByTestId("action-error");
     expect(alert.textContent).toContain("cannot be restarted");
   });

@@ -24,6 +24,7 @@ import { FollowStore } from "./browse/followStore";
 import type { SessionApi } from "./session/api";
 import type { Chosen } from "./tools/AllTools";
 import type { CollectionsApi } from "./collections/api";
+import type { SurfacesApi } from "./surfaces/api";
 import type { TrustApi } from "./trust/api";
 import { TrustBanner } from "./trust/TrustBanner";
 
@@ -96,6 +97,8 @@ export interface Backend {
   trust?: TrustApi;
   /** Calls kept as test cases. */
   collections?: CollectionsApi;
+  /** What changed in servers. */
+  surfaces?: SurfacesApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
 }
@@ -412,6 +415,7 @@ export function App({
                   review={backend.trust?.review}
                   trusted={list?.trusted ?? true}
                   onAskTrust={() => setAskingTrust(true)}
+                  surfaces={backend.surfaces}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

@@ -192,6 +192,15 @@ export const commands = {
 	acceptSnapshot: (path: string, name: string, resultJson: string) => typedError<null, ApiError>(__TAURI_INVOKE("accept_snapshot", { path, name, resultJson })),
 	/**  Removes case `name` from the collection at `path`. */
 	removeCase: (path: string, name: string) => typedError<null, ApiError>(__TAURI_INVOKE("remove_case", { path, name })),
+	/**
+	 *  The servers whose surface (tools, schemas, resources, prompts) changed while this project
+	 *  was open.
+	 */
+	surfaceChanges: () => typedError<SurfaceChange[], ApiError>(__TAURI_INVOKE("surface_changes")),
+	/**  The surfaces of server `name` kept in the history, newest first. */
+	surfaceHistory: (name: string) => typedError<SurfaceRecord[], ApiError>(__TAURI_INVOKE("surface_history", { name })),
+	/**  What changed in server `name` from surface `from` to `to` (default: the newest). */
+	surfaceDiff: (name: string, from: number, to: number | null) => typedError<SurfaceDiff, ApiError>(__TAURI_INVOKE("surface_diff", { name, from, to })),
 };
 
 /** Events */
@@ -201,6 +210,7 @@ export const events = {
 	loginActivityChanged: makeEvent<LoginActivityChanged, LoginActivityChanged>("login-activity-changed"),
 	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
 	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
+	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
 };
 
 /* Types */
@@ -359,6 +369,11 @@ export type CaseReport = {
 export type CaseStatus = "passed" | "failed" | 
 /**  Not run: its server is not connected, a variable is not set, or the case is invalid. */
 "not-run";
+
+export type Change = {
+	what: string,
+	breaking: boolean,
+};
 
 /**  One step of a checkup. */
 export type Check = {
@@ -693,6 +708,17 @@ export type InputPrompt = {
 	description: string | null,
 	/**  Declared as a password: read it without echo. */
 	password: boolean,
+};
+
+/**  One tool (or resource, template, prompt) added, removed or changed. */
+export type ItemChange = {
+	/**  `tool`, `resource`, `template`, `prompt`. */
+	kind: string,
+	name: string,
+	/**  `added`, `removed` or `changed`. */
+	how: string,
+	changes: Change[],
+	breaking: boolean,
 };
 
 /**  One row of `env` or `headers`, in the order shown. */
@@ -1177,6 +1203,35 @@ export type Step =
 export type StepOutcome = "ok" | 
 /**  Not there, and the next candidate is tried (a well-known URL that 404s). */
 "miss" | "failed";
+
+/**  A surface changed: when, and since when. */
+export type SurfaceChange = {
+	server: string,
+	/**  When the surface it differs from was kept (ms since the epoch). */
+	sinceMs: number | null,
+	atMs: number | null,
+	previousId: number,
+	id: number,
+};
+
+/**  Broadcast when a server's surface differs from the one kept before. */
+export type SurfaceChanged = SurfaceChange;
+
+export type SurfaceDiff = {
+	/**  `name 1.0.0 → name 1.1.0`, when it changed. */
+	server: string | null,
+	items: ItemChange[],
+	breaking: boolean,
+};
+
+/**  One surface kept. */
+export type SurfaceRecord = {
+	id: number,
+	/**  Milliseconds since the Unix epoch. */
+	atMs: number | null,
+	/**  The normalized surface, as JSON text. */
+	surface: string,
+};
 
 /**  What became of a call the server ran as a task. */
 export type TaskRun = {

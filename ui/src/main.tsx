@@ -19,6 +19,8 @@ import { asksApi } from "./asks/api";
 import { sessionApi } from "./session/api";
 import { trustApi } from "./trust/api";
 import { collectionsApi } from "./collections/api";
+import { connectSurfaceChanges, surfacesApi } from "./surfaces/api";
+import { surfaceChanges } from "./surfaces/changes";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -45,6 +47,7 @@ const backend: Backend = {
   session: sessionApi,
   trust: trustApi,
   collections: collectionsApi,
+  surfaces: surfacesApi,
   onFirstPaint: () => {
     const marks = performance
       .getEntriesByType("mark")
@@ -60,8 +63,15 @@ const backend: Backend = {
 function Root() {
   const [opened, setOpened] = useState(0);
   useEffect(() => {
-    const stop = events.projectOpened.listen(() => setOpened((n) => n + 1));
-    return () => void stop.then((s) => s());
+    const stop = events.projectOpened.listen(() => {
+      surfaceChanges.clear();
+      setOpened((n) => n + 1);
+    });
+    const stopChanges = connectSurfaceChanges(surfaceChanges);
+    return () => {
+      void stop.then((s) => s());
+      void stopChanges.then((s) => s());
+    };
   }, []);
   return <Project key={opened} />;
 }

@@ -12,6 +12,7 @@ pub mod junit;
 pub mod model;
 pub mod run;
 pub mod store;
+pub mod surface;
 
 pub use check::{Failure, Observed};
 pub use model::{Case, Collection, Expect, Outcome, ValueCheck, PRIVATE_FOLDER, PROJECT_FOLDER};

@@ -128,22 +128,7 @@ impl Case {
     }
 }
 
-/// `value` with every object's keys sorted, all the way down.
-pub fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&map[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
+pub use mcp_manager_connect::project::surface::sorted_keys as sorted;
 
 impl Collection {
     /// Reads a collection file; a broken one is an error with its line and column.

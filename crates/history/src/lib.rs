@@ -13,6 +13,7 @@
 //! on without history.
 
 mod scrub;
+mod surfaces;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -25,6 +26,7 @@ use sqlx::sqlite::{
 use sqlx::Row;
 
 pub use scrub::{scrub, scrub_call, NOT_STORED};
+pub use surfaces::{Kept, SurfaceRecord};
 
 /// The file's name in the app's data folder.
 pub const FILE_NAME: &str = "history.sqlite";
@@ -129,11 +131,11 @@ pub struct CallFilter {
 /// The history file, open.
 #[derive(Debug, Clone)]
 pub struct History {
-    pool: SqlitePool,
+    pub(crate) pool: SqlitePool,
     path: PathBuf,
 }
 
-fn query_error(err: sqlx::Error) -> HistoryError {
+pub(crate) fn query_error(err: sqlx::Error) -> HistoryError {
     HistoryError::Query(err.to_string())
 }
 

@@ -192,3 +192,50 @@ async fn only_its_owner_can_read_the_history() {
     let _again = History::open(&path).await.unwrap();
     assert_eq!(mode(&path), 0o600);
 }
+
+#[tokio::test]
+async fn a_surface_is_kept_only_when_it_changed_per_project_and_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = mcp_manager_history::History::open(&dir.path().join("h.sqlite"))
+        .await
+        .unwrap();
+    use mcp_manager_history::Kept;
+    assert_eq!(
+        history
+            .keep_surface("/p", "s", "{\"v\":1}", 10)
+            .await
+            .unwrap(),
+        Kept::First
+    );
+    assert_eq!(
+        history
+            .keep_surface("/p", "s", "{\"v\":1}", 11)
+            .await
+            .unwrap(),
+        Kept::Unchanged
+    );
+    assert_eq!(
+        history
+            .keep_surface("/q", "s", "{\"v\":1}", 12)
+            .await
+            .unwrap(),
+        Kept::First,
+        "another project"
+    );
+    match history
+        .keep_surface("/p", "s", "{\"v\":2}", 13)
+        .await
+        .unwrap()
+    {
+        Kept::Changed { previous, .. } => assert_eq!(
+            (previous.at_ms, previous.surface.as_str()),
+            (10.0, "{\"v\":1}")
+        ),
+        other => panic!("{other:?}"),
+    }
+    let kept = history.surfaces("/p", "s", 10).await.unwrap();
+    assert_eq!(
+        kept.iter().map(|s| s.surface.as_str()).collect::<Vec<_>>(),
+        ["{\"v\":2}", "{\"v\":1}"]
+    );
+}

@@ -209,6 +209,23 @@ enum Command {
         #[arg(long)]
         update_snapshots: bool,
     },
+    /// Write what a server offers (tools with their schemas, resources, templates, prompts,
+    /// name and version) as a normalized JSON file, for `mcpctl diff`.
+    Snapshot {
+        server: String,
+        /// The file (default: standard output).
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// What changed: `diff SERVER FILE` (the file against the server now) or `diff OLD NEW`
+    /// (two files); exit 1 on a breaking change (a removed tool or property, a newly required
+    /// property, a narrowed type or enum).
+    Diff {
+        /// A server, or the older file.
+        first: String,
+        /// The file to compare with (the newer one, when FIRST is a file).
+        file: PathBuf,
+    },
     /// List a server's resources and resource templates.
     Resources { server: String },
     /// Read a resource; blobs go to a file (-o, or a temporary one whose path is printed).
@@ -438,6 +455,7 @@ type Outcome = Result<(), ApiError>;
 mod doctor;
 mod history;
 mod runtime;
+mod surfaces;
 mod tests;
 
 fn main() -> ExitCode {
@@ -565,6 +583,10 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             )
         }
         Command::Doctor { server } => return doctor::doctor(locations, server.as_deref(), json),
+        Command::Snapshot { server, output } => {
+            return surfaces::snapshot(locations, &server, output.as_deref())
+        }
+        Command::Diff { first, file } => return surfaces::diff(locations, &first, &file, json),
         Command::Test {
             collections,
             case,
@@ -814,6 +836,8 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
         | Command::Doctor { .. }
         | Command::History { .. }
         | Command::Test { .. }
+        | Command::Snapshot { .. }
+        | Command::Diff { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;

@@ -490,3 +490,89 @@ fn task_server() -> String {
     }
     server.display().to_string()
 }
+
+#[test]
+fn snapshot_then_a_breaking_release_fails_diff() {
+    let world = World::new();
+    let server = repo("tests/fixtures/servers/versioned-server.mjs");
+    world.ok(&[
+        "add",
+        "-s",
+        "user",
+        "versioned",
+        "--",
+        "node",
+        server.to_str().unwrap(),
+    ]);
+    let v1 = world.project.join("v1.json");
+    world.ok(&["snapshot", "versioned", "-o", v1.to_str().unwrap()]);
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&v1).unwrap()).unwrap();
+    assert_eq!(
+        kept["server"],
+        json!({"name": "versioned", "version": "1.0.0"})
+    );
+    assert_eq!(
+        kept["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].clone())
+            .collect::<Vec<_>>(),
+        [json!("export"), json!("search")]
+    );
+    // The same release: no change, success.
+    let same = world.run(&["diff", "versioned", v1.to_str().unwrap()]);
+    assert!(same.status.success());
+    assert_eq!(stdout(&same), "no changes\n");
+    // Release 2.
+    world.ok(&["remove", "versioned", "-s", "user"]);
+    world.ok(&[
+        "add",
+        "-s",
+        "user",
+        "-e",
+        "VERSIONED_RELEASE=2",
+        "versioned",
+        "--",
+        "node",
+        server.to_str().unwrap(),
+    ]);
+    let out = world.run(&["diff", "versioned", v1.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "a breaking change fails");
+    assert_eq!(
+        stdout(&out),
+        "  server: versioned 1.0.0 → versioned 2.0.0\n\
+         ✘ breaking tool export removed\n\
+         ✘ breaking tool search changed\n\
+         \x20   ✘ input /limit: property removed\n\
+         \x20   ✘ input /mode: enum lost \"deep\" (narrowed)\n\
+         \x20   ✘ input /region: property added, required\n\
+         · tool import added\n\
+         3 changed, 2 breaking\n"
+    );
+    // Two files, the other way round: only additions are not breaking.
+    let v2 = world.project.join("v2.json");
+    world.ok(&["snapshot", "versioned", "-o", v2.to_str().unwrap()]);
+    let mut widened: Value = serde_json::from_str(&std::fs::read_to_string(&v2).unwrap()).unwrap();
+    widened["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "extra", "inputSchema": {"type": "object"}}));
+    let v3 = world.project.join("v3.json");
+    std::fs::write(&v3, widened.to_string()).unwrap();
+    let out = world.run(&["--json", "diff", v2.to_str().unwrap(), v3.to_str().unwrap()]);
+    assert!(out.status.success());
+    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(diff["breaking"], false);
+    assert_eq!(diff["items"][0]["name"], "extra");
+    // Not a surface: said.
+    std::fs::write(world.project.join("junk.json"), "{\"x\": 1}").unwrap();
+    let out = world.run(&[
+        "diff",
+        "versioned",
+        world.project.join("junk.json").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("is not a surface: write one with `mcpctl snapshot SERVER -o FILE`"));
+}

@@ -1,4 +1,6 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
+import { SurfacePanel } from "../surfaces/SurfacePanel";
+import type { SurfacesApi } from "../surfaces/api";
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { Button } from "../shared/Button";
 export { Button };
@@ -49,6 +51,7 @@ export function ServerDetail({
   review,
   trusted = true,
   onAskTrust,
+  surfaces,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -66,6 +69,8 @@ export function ServerDetail({
   /** Whether the project folder is trusted; approving comes after trusting. */
   trusted?: boolean;
   onAskTrust?: () => void;
+  /** What changed in the server (its surfaces kept in the history). */
+  surfaces?: SurfacesApi;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -203,6 +208,7 @@ export function ServerDetail({
       ) : (
         <StatusBlock server={server} status={status} state={state} />
       )}
+      {surfaces && <SurfacePanel key={server.name} server={server.name} api={surfaces} />}
       {status?.state === "needs-auth" && (
         <div className="flex items-center gap-2">
           <Button

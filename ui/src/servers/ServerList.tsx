@@ -1,4 +1,5 @@
 // The servers of every scope, each row with its live state; thin over the stores.
+import { useSurfaceChange } from "../surfaces/changes";
 import { useState } from "react";
 import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary, SettingsFile } from "../bindings";
 import type { Statuses } from "./statusStore";
@@ -280,6 +281,7 @@ function ServerRow({
           </span>
         )}
         {state && server.willStart && <LiveState status={status} />}
+        <SurfaceBadge server={server.name} />
         {server.shadowedBy && (
           <span
             data-testid="shadowed"
@@ -315,6 +317,17 @@ function LiveState({ status }: { status: ServerStatus | undefined }) {
   return (
     <span data-testid="live-state" className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
       {text}
+    </span>
+  );
+}
+
+/** "changed": the server's tools, resources or prompts differ from what was kept before. */
+function SurfaceBadge({ server }: { server: string }) {
+  const change = useSurfaceChange(server);
+  if (!change) return null;
+  return (
+    <span data-testid="surface-changed-badge" title={`What it offers changed since ${new Date(change.sinceMs ?? 0).toLocaleString()}`} className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+      changed
     </span>
   );
 }

@@ -12,6 +12,7 @@
 
 mod browse;
 mod calls;
+pub mod surface;
 
 pub use browse::{save_resource, ResourceLists};
 pub use calls::{save_result, ServerTools, ToolCallView, ToolView};
@@ -75,6 +76,9 @@ pub struct LiveProject {
     history: std::sync::Mutex<
         Option<Result<mcp_manager_history::History, mcp_manager_history::HistoryError>>,
     >,
+    /// One surface kept at a time: two readings at once (a connection and a recount) must
+    /// not both find the last one different and both keep theirs.
+    surfaces: tokio::sync::Mutex<()>,
 }
 
 /// A remote server's login as the window shows it: where a login is, what is stored, and the
@@ -107,6 +111,7 @@ impl LiveProject {
             logins: std::sync::Mutex::default(),
             history: std::sync::Mutex::default(),
             running: std::sync::Mutex::default(),
+            surfaces: tokio::sync::Mutex::new(()),
         })
     }
 
