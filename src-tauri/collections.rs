@@ -140,3 +140,17 @@ impl Context {
         Ok(self.shelf().remove(path, name)?)
     }
 }
+
+impl Context {
+    /// Removes the history's unnamed calls.
+    pub async fn clear_history(&self) -> Result<mcp_manager_history::Cleared, ApiError> {
+        let history = self.project().history().ok_or_else(|| ApiError {
+            code: mcp_manager_core::ErrorCode::InvalidRequest,
+            message: "the history is not open".into(),
+        })?;
+        history.clear(None).await.map_err(|err| ApiError {
+            code: mcp_manager_core::ErrorCode::InvalidRequest,
+            message: err.to_string(),
+        })
+    }
+}

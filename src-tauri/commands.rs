@@ -928,3 +928,12 @@ pub async fn surface_diff(
 ) -> Result<SurfaceDiff, ApiError> {
     context.surface_diff(&name, from, to).await
 }
+
+/// Removes every call of the history that is not saved under a name.
+#[tauri::command]
+#[specta::specta]
+pub async fn clear_history(
+    context: State<'_, Context>,
+) -> Result<mcp_manager_history::Cleared, ApiError> {
+    context.clear_history().await
+}

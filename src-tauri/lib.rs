@@ -428,6 +428,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::surface_changes,
             commands::surface_history,
             commands::surface_diff,
+            commands::clear_history,
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,

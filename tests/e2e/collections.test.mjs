@@ -163,3 +163,17 @@ test("a server whose new release breaks its tools is marked changed, with each b
   await browser.$('[data-testid="past-surfaces"] summary').click();
   assert.equal(await browser.$$('[data-testid="past-surface"]').length, 2);
 });
+
+test("Clear history removes the calls kept, after asking", async () => {
+  await waitForState(browser, "everything", "user", "connected");
+  await open(browser, "everything", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="get-sum"]').click();
+  await browser.$('[data-testid="history-call"]').waitForExist({ timeout: 10_000 });
+  await browser.$('[data-testid="history-clear"]').click();
+  await browser.$('[data-testid="history-clear-yes"]').click();
+  const said = browser.$('[data-testid="history-cleared"]');
+  await said.waitForExist({ timeout: 5_000 });
+  assert.match(await said.getText(), /^Removed \d+ calls; kept 0 saved ones\.$/);
+  await eventually(async () => (await browser.$$('[data-testid="history-call"]').length) === 0, "the list is empty");
+});

@@ -201,6 +201,8 @@ export const commands = {
 	surfaceHistory: (name: string) => typedError<SurfaceRecord[], ApiError>(__TAURI_INVOKE("surface_history", { name })),
 	/**  What changed in server `name` from surface `from` to `to` (default: the newest). */
 	surfaceDiff: (name: string, from: number, to: number | null) => typedError<SurfaceDiff, ApiError>(__TAURI_INVOKE("surface_diff", { name, from, to })),
+	/**  Removes every call of the history that is not saved under a name. */
+	clearHistory: () => typedError<Cleared, ApiError>(__TAURI_INVOKE("clear_history")),
 };
 
 /** Events */
@@ -305,6 +307,13 @@ export type CallRecord = {
 	error: string | null,
 	durationMs: number,
 	name: string | null,
+	/**  The whole result's size in bytes. */
+	resultBytes: number | null,
+	/**
+	 *  Set when the result kept was cut to the history's limit: the SHA-256 (hex) of what was
+	 *  cut off.
+	 */
+	cutSha256: string | null,
 };
 
 /**  How a call ended. */
@@ -399,6 +408,13 @@ export type Checkup = {
 	checks: Check[],
 	/**  No check failed. */
 	healthy: boolean,
+};
+
+/**  What clearing did. */
+export type Cleared = {
+	removed: number,
+	/**  Named calls are kept: remove their names to clear them. */
+	keptNamed: number,
 };
 
 /**  Another MCP client. */

@@ -12,6 +12,7 @@
 //! a [`HistoryError::Open`] whose message says what happened and what to do; the callers go
 //! on without history.
 
+mod bounds;
 mod scrub;
 mod surfaces;
 
@@ -25,6 +26,7 @@ use sqlx::sqlite::{
 };
 use sqlx::Row;
 
+pub use bounds::{Cleared, Limits, DEFAULT_CAP_BYTES, DEFAULT_RESULT_BYTES, KEPT_WHOLE};
 pub use scrub::{scrub, scrub_call, NOT_STORED};
 pub use surfaces::{Kept, SurfaceRecord};
 
@@ -105,6 +107,11 @@ pub struct CallRecord {
     pub error: Option<String>,
     pub duration_ms: u32,
     pub name: Option<String>,
+    /// The whole result's size in bytes.
+    pub result_bytes: Option<f64>,
+    /// Set when the result kept was cut to the history's limit: the SHA-256 (hex) of what was
+    /// cut off.
+    pub cut_sha256: Option<String>,
 }
 
 /// Which calls to list, newest first.
@@ -133,6 +140,7 @@ pub struct CallFilter {
 pub struct History {
     pub(crate) pool: SqlitePool,
     path: PathBuf,
+    pub(crate) limits: Limits,
 }
 
 pub(crate) fn query_error(err: sqlx::Error) -> HistoryError {
@@ -199,7 +207,18 @@ impl History {
         Ok(History {
             pool,
             path: path.to_path_buf(),
+            limits: Limits::from_env(),
         })
+    }
+
+    /// The same history with other bounds (tests, the benchmark).
+    pub fn with_limits(mut self, limits: Limits) -> History {
+        self.limits = limits;
+        self
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     pub fn path(&self) -> &Path {
@@ -207,31 +226,65 @@ impl History {
     }
 
     /// Records a call; returns its id.
+    ///
+    /// The history stays bounded ([`bounds`]): older results are cut to the limit, and the
+    /// oldest unnamed calls go when the data would pass the cap.
     pub async fn record(&self, call: &NewCall) -> Result<u32, HistoryError> {
+        let result = call.result.as_ref().map(|r| r.to_string());
+        let bytes = result.as_ref().map(|r| r.len() as u64);
+        self.prune(bytes.unwrap_or(0).min(self.limits.cap_bytes / 2))
+            .await?;
+        let arguments = call.arguments.to_string();
+        let mut tx = self.pool.begin().await.map_err(query_error)?;
         let id = sqlx::query(
-            "INSERT INTO calls (at_ms, server, tool, arguments, result, status, error, duration_ms)
+            "INSERT INTO calls (at_ms, server, tool, arguments, status, error, duration_ms, result_bytes)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(call.at_ms)
         .bind(&call.server)
         .bind(&call.tool)
-        .bind(call.arguments.to_string())
-        .bind(call.result.as_ref().map(|r| r.to_string()))
+        .bind(&arguments)
         .bind(call.status.as_str())
         .bind(&call.error)
         .bind(i64::from(call.duration_ms))
-        .execute(&self.pool)
+        .bind(bytes.map(|b| b as i64))
+        .execute(&mut *tx)
         .await
         .map_err(query_error)?
         .last_insert_rowid();
+        if let Some(result) = &result {
+            sqlx::query("INSERT INTO call_results (id, result) VALUES (?, ?)")
+                .bind(id)
+                .bind(result)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error)?;
+        }
+        sqlx::query("INSERT INTO calls_text (rowid, text) VALUES (?, ?)")
+            .bind(id)
+            .bind(searchable(
+                &call.tool,
+                &call.server,
+                &arguments,
+                None,
+                result.as_deref(),
+            ))
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error)?;
+        tx.commit().await.map_err(query_error)?;
         Ok(u32::try_from(id).unwrap_or(u32::MAX))
     }
 
     /// The calls matching `filter`, newest first.
     pub async fn search(&self, filter: &CallFilter) -> Result<Vec<CallRecord>, HistoryError> {
         let mut sql = format!(
-            "SELECT id, at_ms, server, tool, arguments, {}, status, error, duration_ms, name FROM calls WHERE 1 = 1",
-            if filter.without_results { "NULL AS result" } else { "result" }
+            "SELECT id, at_ms, server, tool, arguments, {}, status, error, duration_ms, name, result_bytes, cut_sha256 FROM calls WHERE 1 = 1",
+            if filter.without_results {
+                "NULL AS result"
+            } else {
+                "(SELECT r.result FROM call_results r WHERE r.id = calls.id) AS result"
+            }
         );
         let mut binds: Vec<String> = Vec::new();
         if let Some(server) = &filter.server {
@@ -249,22 +302,33 @@ impl History {
         if filter.saved {
             sql.push_str(" AND name IS NOT NULL");
         }
-        if let Some(text) = filter.text.as_deref().filter(|t| !t.trim().is_empty()) {
-            sql.push_str(
-                " AND (tool LIKE ?1x ESCAPE '\\' OR server LIKE ?1x ESCAPE '\\' OR arguments LIKE ?1x ESCAPE '\\'
-                  OR result LIKE ?1x ESCAPE '\\' OR name LIKE ?1x ESCAPE '\\')",
-            );
-            let pattern = format!(
-                "%{}%",
-                text.trim()
-                    .replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_")
-            );
-            // One placeholder per column: sqlx binds positionally.
-            sql = sql.replace("?1x", "?");
-            for _ in 0..5 {
-                binds.push(pattern.clone());
+        if let Some(text) = filter
+            .text
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            if text.chars().count() >= 3 {
+                // The trigram index: any substring of three characters or more, without
+                // reading whole results.
+                sql.push_str(" AND id IN (SELECT rowid FROM calls_text WHERE calls_text MATCH ?)");
+                binds.push(format!("\"{}\"", text.replace('"', "\"\"")));
+            } else {
+                sql.push_str(
+                    " AND (tool LIKE ?1x ESCAPE '\\' OR server LIKE ?1x ESCAPE '\\' OR arguments LIKE ?1x ESCAPE '\\'
+                      OR name LIKE ?1x ESCAPE '\\')",
+                );
+                let pattern = format!(
+                    "%{}%",
+                    text.replace('\\', "\\\\")
+                        .replace('%', "\\%")
+                        .replace('_', "\\_")
+                );
+                // One placeholder per column: sqlx binds positionally.
+                sql = sql.replace("?1x", "?");
+                for _ in 0..4 {
+                    binds.push(pattern.clone());
+                }
             }
         }
         sql.push_str(" ORDER BY at_ms DESC, id DESC LIMIT ?");
@@ -284,7 +348,7 @@ impl History {
     /// One call by id.
     pub async fn get(&self, id: u32) -> Result<Option<CallRecord>, HistoryError> {
         let row = sqlx::query(
-            "SELECT id, at_ms, server, tool, arguments, result, status, error, duration_ms, name FROM calls WHERE id = ?",
+            "SELECT id, at_ms, server, tool, arguments, (SELECT r.result FROM call_results r WHERE r.id = calls.id) AS result, status, error, duration_ms, name, result_bytes, cut_sha256 FROM calls WHERE id = ?",
         )
         .bind(i64::from(id))
         .fetch_optional(&self.pool)
@@ -295,12 +359,43 @@ impl History {
 
     /// Saves a call under `name` (or forgets its name with `None`); whether it exists.
     pub async fn name(&self, id: u32, name: Option<&str>) -> Result<bool, HistoryError> {
+        let name = name.map(str::trim).filter(|n| !n.is_empty());
+        let mut tx = self.pool.begin().await.map_err(query_error)?;
         let done = sqlx::query("UPDATE calls SET name = ? WHERE id = ?")
-            .bind(name.map(str::trim).filter(|n| !n.is_empty()))
+            .bind(name)
             .bind(i64::from(id))
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await
             .map_err(query_error)?;
+        if done.rows_affected() > 0 {
+            // The search index sees the new name.
+            let row = sqlx::query(
+                "SELECT tool, server, arguments, (SELECT substr(r.result, 1, 4096) FROM call_results r WHERE r.id = calls.id) AS head FROM calls WHERE id = ?",
+            )
+            .bind(i64::from(id))
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(query_error)?;
+            let text = searchable(
+                &row.get::<String, _>("tool"),
+                &row.get::<String, _>("server"),
+                &row.get::<String, _>("arguments"),
+                name,
+                row.get::<Option<String>, _>("head").as_deref(),
+            );
+            sqlx::query("DELETE FROM calls_text WHERE rowid = ?")
+                .bind(i64::from(id))
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error)?;
+            sqlx::query("INSERT INTO calls_text (rowid, text) VALUES (?, ?)")
+                .bind(i64::from(id))
+                .bind(text)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error)?;
+        }
+        tx.commit().await.map_err(query_error)?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -322,7 +417,32 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> CallRecord {
         error: row.get("error"),
         duration_ms: u32::try_from(row.get::<i64, _>("duration_ms")).unwrap_or(u32::MAX),
         name: row.get("name"),
+        result_bytes: row
+            .get::<Option<i64>, _>("result_bytes")
+            .map(|b| b.max(0) as f64),
+        cut_sha256: row.get("cut_sha256"),
     }
+}
+
+/// What the search index holds of a call: its tool, server, arguments, name and the first
+/// 4 KiB of its result.
+fn searchable(
+    tool: &str,
+    server: &str,
+    arguments: &str,
+    name: Option<&str>,
+    result: Option<&str>,
+) -> String {
+    let result = result.unwrap_or("");
+    let mut end = result.len().min(4096);
+    while !result.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{tool}\n{server}\n{arguments}\n{}\n{}",
+        name.unwrap_or(""),
+        &result[..end]
+    )
 }
 
 /// Milliseconds since the Unix epoch, now.

@@ -239,3 +239,180 @@ async fn a_surface_is_kept_only_when_it_changed_per_project_and_server() {
         ["{\"v\":2}", "{\"v\":1}"]
     );
 }
+
+fn big(tool: &str, text: String, at_ms: i64) -> NewCall {
+    NewCall {
+        server: "s".into(),
+        tool: tool.into(),
+        arguments: json!({}),
+        result: Some(json!({"content": [{"type": "text", "text": text}]})),
+        status: CallStatus::Ok,
+        error: None,
+        duration_ms: 1,
+        at_ms,
+    }
+}
+
+#[tokio::test]
+async fn older_results_are_cut_with_their_size_and_hash_and_named_ones_stay_whole() {
+    use sha2::Digest;
+    let dir = tempfile::tempdir().unwrap();
+    let history = History::open(&dir.path().join("h.sqlite"))
+        .await
+        .unwrap()
+        .with_limits(mcp_manager_history::Limits {
+            result_bytes: 1000,
+            cap_bytes: 1 << 30,
+        });
+    let text = "é".repeat(3000); // 6,000 bytes of text
+    let first = history
+        .record(&big("large", text.clone(), 1))
+        .await
+        .unwrap();
+    let named = history.record(&big("kept", text.clone(), 2)).await.unwrap();
+    history.name(named, Some("keep me")).await.unwrap();
+    let whole = history.get(first).await.unwrap().unwrap();
+    assert_eq!(
+        whole.cut_sha256, None,
+        "the newest calls keep their results whole"
+    );
+    for n in 0..mcp_manager_history::KEPT_WHOLE {
+        history
+            .record(&big("small", "x".into(), 10 + n))
+            .await
+            .unwrap();
+    }
+    let cut = history.get(first).await.unwrap().unwrap();
+    let full = json!({"content": [{"type": "text", "text": text}]}).to_string();
+    assert_eq!(cut.result_bytes, Some(full.len() as f64));
+    let kept = cut.result.unwrap();
+    assert!(kept.len() <= 1000 && kept.len() >= 998, "{}", kept.len());
+    assert!(full.starts_with(&kept));
+    let digest: String = sha2::Sha256::digest(&full.as_bytes()[kept.len()..])
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        cut.cut_sha256.as_deref(),
+        Some(digest.as_str()),
+        "the hash of what was cut"
+    );
+    let named = history.get(named).await.unwrap().unwrap();
+    assert_eq!(
+        named.result.unwrap(),
+        full,
+        "a named call keeps its result whole"
+    );
+    assert_eq!(named.cut_sha256, None);
+}
+
+#[tokio::test]
+async fn the_file_stays_under_its_cap_dropping_the_oldest_unnamed_calls_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let cap = 3 * 1024 * 1024;
+    let history = History::open(&dir.path().join("h.sqlite"))
+        .await
+        .unwrap()
+        .with_limits(mcp_manager_history::Limits {
+            result_bytes: 1 << 20,
+            cap_bytes: cap,
+        });
+    let first = history
+        .record(&big("first", "a".repeat(200_000), 1))
+        .await
+        .unwrap();
+    history.name(first, Some("the first")).await.unwrap();
+    let second = history
+        .record(&big("second", "b".repeat(200_000), 2))
+        .await
+        .unwrap();
+    for n in 0..40 {
+        history
+            .record(&big(
+                "filler",
+                format!("{n} {}", "c".repeat(200_000)),
+                10 + n,
+            ))
+            .await
+            .unwrap();
+        assert!(
+            history.used_bytes().await.unwrap() <= cap,
+            "over the cap after {n}"
+        );
+    }
+    assert!(
+        history.get(first).await.unwrap().is_some(),
+        "a named call stays"
+    );
+    assert!(
+        history.get(second).await.unwrap().is_none(),
+        "the oldest unnamed call went first"
+    );
+    let size = std::fs::metadata(dir.path().join("h.sqlite"))
+        .unwrap()
+        .len();
+    assert!(
+        size <= cap + 512 * 1024,
+        "the file itself stays near the cap: {size}"
+    );
+}
+
+#[tokio::test]
+async fn search_finds_any_substring_of_a_result_without_reading_it_whole_and_clear_keeps_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = History::open(&dir.path().join("h.sqlite")).await.unwrap();
+    let a = history
+        .record(&big("lookup", "The Quick Brown Fox".into(), 1_000))
+        .await
+        .unwrap();
+    history
+        .record(&big("other", "nothing here".into(), 2_000))
+        .await
+        .unwrap();
+    let found = |text: &str| {
+        let history = history.clone();
+        let text = text.to_string();
+        async move {
+            history
+                .search(&CallFilter {
+                    text: Some(text),
+                    ..CallFilter::default()
+                })
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|c| c.tool)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        found("quick brown").await,
+        ["lookup"],
+        "case aside, across words"
+    );
+    assert_eq!(found("ick Bro").await, ["lookup"], "inside words");
+    assert_eq!(
+        found("\"fox").await,
+        Vec::<String>::new(),
+        "quotes are text, not syntax"
+    );
+    assert_eq!(
+        found("lo").await,
+        ["lookup"],
+        "short words: the tool, server, arguments and name"
+    );
+    history.name(a, Some("mine")).await.unwrap();
+    assert_eq!(
+        found("mine").await,
+        ["lookup"],
+        "a name is found once given"
+    );
+    let cleared = history.clear(None).await.unwrap();
+    assert_eq!((cleared.removed, cleared.kept_named), (1, 1));
+    assert_eq!(found("quick").await, ["lookup"]);
+    assert_eq!(
+        history.clear(Some(500)).await.unwrap().removed,
+        0,
+        "before a time: only older calls"
+    );
+}

@@ -153,3 +153,26 @@ pub fn replay(locations: &Locations, id: u32, json: bool) -> Result<bool, ApiErr
         json,
     )
 }
+
+/// `mcpctl history clear [--before DATE]`: the unnamed calls removed; named ones kept.
+pub fn clear(locations: &Locations, before_ms: Option<i64>, json: bool) -> Result<bool, ApiError> {
+    let cleared = crate::runtime::block_on(async {
+        let history = open(locations).await?;
+        let cleared = history
+            .clear(before_ms)
+            .await
+            .map_err(|err| failure(err.to_string()));
+        history.close().await;
+        cleared
+    })?;
+    if json {
+        crate::print_json(&cleared);
+    } else {
+        out!(
+            "removed {} calls; kept {} saved under a name (remove their names to clear them)",
+            cleared.removed,
+            cleared.kept_named
+        );
+    }
+    Ok(true)
+}

@@ -363,6 +363,35 @@ fn print_rule(json: bool, force: &RuleInForce) {
 enum HistoryCommand {
     /// Make a kept call again, with its arguments.
     Replay { id: u32 },
+    /// Remove the calls kept (those saved under a name stay: remove their names first).
+    Clear {
+        /// Only the calls made before this day (YYYY-MM-DD, UTC).
+        #[arg(long, value_name = "DATE", value_parser = parse_day)]
+        before: Option<i64>,
+    },
+}
+
+/// `YYYY-MM-DD` as milliseconds since the epoch, at 00:00 UTC.
+fn parse_day(text: &str) -> Result<i64, String> {
+    let bad = || format!("{text:?} is not a day: write YYYY-MM-DD");
+    let parts: Vec<i64> = text
+        .split('-')
+        .map(|p| p.parse::<i64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let [year, month, day] = parts[..] else {
+        return Err(bad());
+    };
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || !(1970..=9999).contains(&year) {
+        return Err(bad());
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Ok((era * 146_097 + doe - 719_468) * 86_400_000)
 }
 
 fn parse_call_status(word: &str) -> Result<mcp_manager_history::CallStatus, String> {
@@ -606,6 +635,10 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             replay: Some(HistoryCommand::Replay { id }),
             ..
         } => return history::replay(locations, id, json),
+        Command::History {
+            replay: Some(HistoryCommand::Clear { before }),
+            ..
+        } => return history::clear(locations, before, json),
         Command::History {
             replay: None,
             server,
@@ -1267,5 +1300,21 @@ fn print_detail(detail: &api::ServerDetail) {
     }
     for other in &detail.shadowed {
         out!("  Shadows: {} entry in {}", other.scope, other.source);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_day;
+
+    #[test]
+    fn days_are_utc_midnights() {
+        assert_eq!(parse_day("1970-01-01"), Ok(0));
+        assert_eq!(parse_day("1970-01-02"), Ok(86_400_000));
+        assert_eq!(parse_day("2026-12-01"), Ok(1_796_083_200_000));
+        assert_eq!(parse_day("2024-03-01"), Ok(1_709_251_200_000));
+        for bad in ["yesterday", "2026-13-01", "2026-12", "2026-12-01-1"] {
+            assert!(parse_day(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -374,6 +374,23 @@ fn a_secret_argument_is_kept_as_a_variable_never_as_its_value() {
     let bytes = std::fs::read_to_string(world.collection("secret")).unwrap();
     assert!(!bytes.contains("sk-live-0123456789"), "{bytes}");
     assert!(bytes.contains("\"api_key\": \"${API_KEY}\""), "{bytes}");
+    // The history: cleared, except what is saved under a name.
+    let out = world.run(&["history", "clear", "--before", "1970-01-02"]);
+    assert_eq!(
+        stdout(&out),
+        "removed 0 calls; kept 0 saved under a name (remove their names to clear them)\n"
+    );
+    let out = world.run(&["history", "clear"]);
+    assert_eq!(
+        stdout(&out),
+        "removed 1 calls; kept 0 saved under a name (remove their names to clear them)\n"
+    );
+    let out = world.run(&["history", "clear", "--before", "yesterday"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a malformed day is a usage error"
+    );
 }
 
 #[test]

@@ -21,6 +21,8 @@ export function HistoryPane({
   version: number;
   onLoad: (call: CallRecord, run: boolean) => void;
 }) {
+  const [confirmingClear, setConfirmingClear] = useState(false);
+  const [cleared, setCleared] = useState<string | null>(null);
   const [calls, setCalls] = useState<CallRecord[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [text, setText] = useState("");
@@ -45,7 +47,37 @@ export function HistoryPane({
 
   return (
     <section data-testid="call-history" aria-label="History" className="flex flex-col gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
-      <h3 className="text-sm font-semibold">History</h3>
+      <div className="flex items-center gap-2">
+        <h3 className="text-sm font-semibold">History</h3>
+        <span className="flex-1" />
+        {cleared && <span data-testid="history-cleared" className="text-xs text-slate-500">{cleared}</span>}
+        {confirmingClear ? (
+          <span className="flex items-center gap-1 text-xs">
+            Remove every call not saved under a name, of every server?
+            <button
+              type="button"
+              data-testid="history-clear-yes"
+              onClick={() =>
+                void api.clear().then((outcome) => {
+                  setConfirmingClear(false);
+                  setCleared(outcome.ok ? `Removed ${outcome.value.removed} calls; kept ${outcome.value.keptNamed} saved ones.` : outcome.error.message);
+                  setNamed((n) => n + 1);
+                })
+              }
+              className="rounded border border-red-400 px-1.5 text-red-700 dark:text-red-300"
+            >
+              Clear
+            </button>
+            <button type="button" onClick={() => setConfirmingClear(false)} className="rounded border border-slate-300 px-1.5 dark:border-slate-700">
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" data-testid="history-clear" onClick={() => setConfirmingClear(true)} className="rounded border border-slate-300 px-1.5 text-xs dark:border-slate-700">
+            Clear history…
+          </button>
+        )}
+      </div>
       {error ? (
         <p data-testid="history-error" className="text-sm text-amber-800 dark:text-amber-300">
           {error.message}
@@ -99,6 +131,11 @@ export function HistoryPane({
                   {call.arguments}
                 </code>
                 {call.error && <p className="text-red-700 dark:text-red-300">{call.error}</p>}
+                {call.cutSha256 && (
+                  <p data-testid="history-cut" className="text-slate-500">
+                    Result kept in part: {Math.round((call.resultBytes ?? 0) / 1024)} KiB whole, cut to the history’s limit (SHA-256 of the rest {call.cutSha256.slice(0, 12)}…).
+                  </p>
+                )}
                 <AddToCollection api={collectionsApi} tool={call.tool} save={(collection, shared, caseName) => collectionsApi.addFromHistory(call.id, collection, shared, caseName)} />
                 {naming === call.id && (
                   <form

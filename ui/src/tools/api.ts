@@ -29,6 +29,8 @@ export const toolsApi = {
   /** Listed without their results: the window shows none, and one may be 50 MB. */
   history: (filter: CallFilter) => call(() => commands.callHistory({ ...filter, withoutResults: true })),
   name: (id: number, name: string | null) => call(() => commands.nameCall(id, name)),
+  /** Removes every call not saved under a name. */
+  clear: () => call(() => commands.clearHistory()),
 };
 
 export type ToolsApi = typeof toolsApi;
