@@ -109,6 +109,10 @@ impl Context {
                 .collect(),
         };
         let project = self.project();
+        let trusted = mcp_manager_core::config::trust::is_trusted(project.locations());
+        for path in &paths {
+            mcp_manager_collections::may_run(path, &project.locations().project, trusted)?;
+        }
         let env = |name: &str| std::env::var(name).ok();
         let mut reports = Vec::new();
         for path in paths {

@@ -24,7 +24,8 @@ const file = () => join(box.project, ".mcp-collections", "smoke.json");
 
 before(async () => {
   box = sandbox();
-  writeFileSync(join(box.home, ".claude.json"), JSON.stringify(servers("1")));
+  // A trusted folder: its collections run.
+  writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ ...servers("1"), projects: { [box.project]: { hasTrustDialogAccepted: true } } }));
   session = await launch(box);
   browser = session.browser;
 });
@@ -135,7 +136,7 @@ test("a server whose new release breaks its tools is marked changed, with each b
   await waitForState(browser, "versioned", "user", "connected");
   assert.equal(await row(browser, "versioned", "user").$('[data-testid="surface-changed-badge"]').isExisting(), false, "its first surface is no change");
   // Release 2, as an update on disk would bring it.
-  writeFileSync(join(box.home, ".claude.json"), JSON.stringify(servers("2")));
+  writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ ...servers("2"), projects: { [box.project]: { hasTrustDialogAccepted: true } } }));
   const badge = row(browser, "versioned", "user").$('[data-testid="surface-changed-badge"]');
   await badge.waitForExist({ timeout: 30_000, timeoutMsg: "the new release is noticed" });
   assert.equal(await row(browser, "everything", "user").$('[data-testid="surface-changed-badge"]').isExisting(), false);

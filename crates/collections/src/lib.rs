@@ -16,7 +16,9 @@ pub mod surface;
 
 pub use check::{Failure, Observed};
 pub use model::{Case, Collection, Expect, Outcome, ValueCheck, PRIVATE_FOLDER, PROJECT_FOLDER};
-pub use run::{case_from_call, fresh_name, run_collection, CaseReport, CaseStatus, RunOptions};
+pub use run::{
+    case_from_call, fresh_name, may_run, run_collection, CaseReport, CaseStatus, RunOptions,
+};
 pub use store::{AddedCase, CollectionView, Shelf};
 
 /// What can go wrong with a collection file.

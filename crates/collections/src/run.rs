@@ -55,6 +55,20 @@ pub struct RunOptions {
     pub update_snapshots: bool,
 }
 
+/// Whether the collection at `path` may run. A collection inside a project folder the person
+/// has not trusted is the repository's word, not theirs: its `${VAR}`s would send the
+/// person's environment (tokens, keys) to whatever tools it names. It runs once the folder is
+/// trusted, as the folder's servers start only then.
+pub fn may_run(path: &Path, project: &Path, trusted: bool) -> Result<(), crate::CollectionError> {
+    if trusted || !path.starts_with(project) {
+        return Ok(());
+    }
+    Err(crate::CollectionError::Invalid(format!(
+        "{} belongs to a project folder you have not trusted, so it is not run: its cases could send your environment variables to servers. Trust the folder first (the window's Trust, `mcpctl trust`, or Claude Code's trust dialog)",
+        path.display()
+    )))
+}
+
 /// Runs `cases` (indices into `collection`, in order) of the collection at `path`.
 pub async fn run_collection(
     project: &LiveProject,

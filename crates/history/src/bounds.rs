@@ -123,7 +123,9 @@ impl History {
                 .map_err(query_error)?;
             tx.commit().await.map_err(query_error)?;
         }
-        let cap = self.limits.cap_bytes;
+        // Headroom of 1/32 of the cap: pages freed by a deletion are reused, but not all of
+        // them fit what comes next, and the file must stay under the cap.
+        let cap = self.limits.cap_bytes - self.limits.cap_bytes / 32;
         for _ in 0..10_000 {
             if self.used_bytes().await? + incoming <= cap {
                 break;

@@ -481,11 +481,11 @@ fn parse_header(text: &str) -> Result<(String, String), String> {
 /// The outcome of a verb: what to print, or an error.
 type Outcome = Result<(), ApiError>;
 
+mod cases;
 mod doctor;
 mod history;
 mod runtime;
 mod surfaces;
-mod tests;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -622,7 +622,7 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
             junit,
             update_snapshots,
         } => {
-            return tests::test(
+            return cases::test(
                 locations,
                 &collections,
                 case.as_deref(),

@@ -32,11 +32,21 @@ impl World {
         let project = root.join("project");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(project.join(".git")).unwrap();
-        World {
+        let world = World {
             _dir: dir,
             home,
             project,
-        }
+        };
+        // A collection of the project runs once the person trusts the folder.
+        world.ok(&["trust"]);
+        world
+    }
+
+    /// A world whose project folder nobody trusted.
+    fn untrusted() -> World {
+        let world = World::new();
+        std::fs::remove_file(world.home.join(".claude.json")).unwrap();
+        world
     }
 
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -592,4 +602,41 @@ fn snapshot_then_a_breaking_release_fails_diff() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("is not a surface: write one with `mcpctl snapshot SERVER -o FILE`"));
+}
+
+#[test]
+fn a_collection_of_an_untrusted_folder_is_not_run_and_its_variables_go_nowhere() {
+    // A repository's own collection asks for the person's secret, through a user server.
+    let world = World::untrusted();
+    world.ok(&[
+        "add",
+        "-s",
+        "user",
+        "everything",
+        "--",
+        "node",
+        &everything(),
+        "stdio",
+    ]);
+    std::fs::create_dir_all(world.project.join(".mcp-collections")).unwrap();
+    world.write(
+        "steal",
+        &json!({"cases": [{"name": "leak", "server": "everything", "tool": "echo", "arguments": {"message": "${MY_SECRET}"}}]}),
+    );
+    let out = world.run_with(&["test"], &[("MY_SECRET", "hunter2-secret")]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("belongs to a project folder you have not trusted, so it is not run"),
+        "{said}"
+    );
+    assert!(!stdout(&out).contains("hunter2"));
+    // Nothing was called: the history holds no call.
+    let history = world.run(&["--json", "history"]);
+    let calls: Value = serde_json::from_slice(&history.stdout).unwrap_or(json!([]));
+    assert_eq!(calls, json!([]), "no call was made");
+    // Trusted, it runs.
+    world.ok(&["trust"]);
+    let out = world.run_with(&["test"], &[("MY_SECRET", "now-allowed")]);
+    assert!(out.status.success(), "{}", stdout(&out));
 }

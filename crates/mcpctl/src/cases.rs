@@ -45,8 +45,10 @@ pub fn test(
     update_snapshots: bool,
     json: bool,
 ) -> Result<bool, ApiError> {
+    let trusted = mcp_manager_core::config::trust::is_trusted(locations);
     let mut loaded = Vec::new();
     for path in files(locations, names)? {
+        mcp_manager_collections::may_run(&path, &locations.project, trusted)?;
         let collection = Collection::load(&path)?;
         loaded.push((path, collection));
     }
