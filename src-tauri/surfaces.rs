@@ -1,7 +1,7 @@
-//! What changed in a server: each time a server connects (or a list of it changes size), its
-//! surface is read and kept in the history when it differs (crates/connect's
-//! `keep_surface`); a change is announced (`surface-changed`) and remembered for the window's
-//! "changed since" until another project is opened.
+//! What changed in a server: each time a server connects, or says a list of it changed
+//! (`list_changed`, whatever its new size), its surface is read and kept in the history when
+//! it differs (crates/connect's `keep_surface`); a change is announced (`surface-changed`) and
+//! remembered for the window's "changed since" until another project is opened.
 
 use std::sync::Arc;
 
@@ -23,20 +23,26 @@ pub struct SurfaceChanged(pub SurfaceChange);
 /// Keeps every connected server's surface, from now on, for `project`.
 pub fn keep_surfaces(handle: AppHandle, project: Arc<LiveProject>) {
     let mut statuses = project.supervisor().subscribe();
+    let mut lists = project.supervisor().subscribe_lists();
     tauri::async_runtime::spawn(async move {
         use tokio::sync::broadcast::error::RecvError;
         loop {
-            let event = match statuses.recv().await {
-                Ok(event) => event,
-                Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => break,
+            // A connection (or a list that changed size), or a list that changed at all.
+            let server = tokio::select! {
+                event = statuses.recv() => match event {
+                    Ok(event) if matches!(event.status, ServerStatus::Connected(_)) => event.server,
+                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                },
+                changed = lists.recv() => match changed {
+                    Ok(changed) => changed.server,
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                },
             };
-            if !matches!(event.status, ServerStatus::Connected(_)) {
-                continue;
-            }
             let (handle, project) = (handle.clone(), Arc::clone(&project));
             tauri::async_runtime::spawn(async move {
-                let Ok(Some(change)) = project.keep_surface(&event.server).await else {
+                let Ok(Some(change)) = project.keep_surface(&server).await else {
                     return;
                 };
                 let context = handle.state::<Context>();

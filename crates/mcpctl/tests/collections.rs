@@ -545,7 +545,7 @@ fn snapshot_then_a_breaking_release_fails_diff() {
             .iter()
             .map(|t| t["name"].clone())
             .collect::<Vec<_>>(),
-        [json!("export"), json!("search")]
+        [json!("export"), json!("next-release"), json!("search")]
     );
     // The same release: no change, success.
     let same = world.run(&["diff", "versioned", v1.to_str().unwrap()]);
@@ -570,12 +570,13 @@ fn snapshot_then_a_breaking_release_fails_diff() {
         stdout(&out),
         "  server: versioned 1.0.0 → versioned 2.0.0\n\
          ✘ breaking tool export removed\n\
+         ✘ breaking tool next-release removed\n\
          ✘ breaking tool search changed\n\
          \x20   ✘ input /limit: property removed\n\
          \x20   ✘ input /mode: enum lost \"deep\" (narrowed)\n\
          \x20   ✘ input /region: property added, required\n\
          · tool import added\n\
-         3 changed, 2 breaking\n"
+         4 changed, 3 breaking\n"
     );
     // Two files, the other way round: only additions are not breaking.
     let v2 = world.project.join("v2.json");
