@@ -10,6 +10,14 @@ use serde_json::Value;
 use crate::Context;
 
 impl Context {
+    /// The history of the open project, or why there is none.
+    fn open_history(&self) -> Result<mcp_manager_history::History, ApiError> {
+        self.project().history().ok_or_else(|| ApiError {
+            code: mcp_manager_core::ErrorCode::InvalidRequest,
+            message: "the history is not open".into(),
+        })
+    }
+
     fn shelf(&self) -> Shelf {
         let project = self.project();
         let locations = project.locations();
@@ -66,10 +74,7 @@ impl Context {
         shared: bool,
         case_name: Option<&str>,
     ) -> Result<AddedCase, ApiError> {
-        let history = self.project().history().ok_or_else(|| ApiError {
-            code: mcp_manager_core::ErrorCode::InvalidRequest,
-            message: "the history is not open".into(),
-        })?;
+        let history = self.open_history()?;
         let call = history
             .get(id)
             .await
@@ -148,10 +153,7 @@ impl Context {
 impl Context {
     /// Removes the history's unnamed calls.
     pub async fn clear_history(&self) -> Result<mcp_manager_history::Cleared, ApiError> {
-        let history = self.project().history().ok_or_else(|| ApiError {
-            code: mcp_manager_core::ErrorCode::InvalidRequest,
-            message: "the history is not open".into(),
-        })?;
+        let history = self.open_history()?;
         history.clear(None).await.map_err(|err| ApiError {
             code: mcp_manager_core::ErrorCode::InvalidRequest,
             message: err.to_string(),

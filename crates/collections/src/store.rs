@@ -148,24 +148,25 @@ impl Shelf {
 
     /// Replaces case `name` of the file at `path` with `case` (its expectations edited, say).
     pub fn update(&self, path: &str, name: &str, case: Case) -> Result<(), CollectionError> {
-        let path = self.held(path)?;
         case.action()?;
-        let mut file = Collection::load(&path)?;
-        let Some(slot) = file.cases.iter_mut().find(|c| c.name == name) else {
-            return Err(CollectionError::Invalid(format!(
-                "{} has no case \"{name}\"",
-                path.display()
-            )));
-        };
-        *slot = case;
-        file.save(&path)
+        self.edit(path, name, |slot| *slot = case)
     }
 
     /// Takes `result` (JSON text) as case `name`'s snapshot.
     pub fn accept(&self, path: &str, name: &str, result: &str) -> Result<(), CollectionError> {
-        let path = self.held(path)?;
         let result: Value = serde_json::from_str(result)
             .map_err(|err| CollectionError::Invalid(format!("the result is not JSON: {err}")))?;
+        self.edit(path, name, |case| case.expect.snapshot = Some(result))
+    }
+
+    /// Changes case `name` of the collection at `path` with `change`, and saves the file.
+    fn edit(
+        &self,
+        path: &str,
+        name: &str,
+        change: impl FnOnce(&mut Case),
+    ) -> Result<(), CollectionError> {
+        let path = self.held(path)?;
         let mut file = Collection::load(&path)?;
         let Some(case) = file.cases.iter_mut().find(|c| c.name == name) else {
             return Err(CollectionError::Invalid(format!(
@@ -173,7 +174,7 @@ impl Shelf {
                 path.display()
             )));
         };
-        case.expect.snapshot = Some(result);
+        change(case);
         file.save(&path)
     }
 

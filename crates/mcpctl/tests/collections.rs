@@ -42,6 +42,20 @@ impl World {
         world
     }
 
+    /// server-everything over stdio, in the user scope.
+    fn add_everything(&self) {
+        self.ok(&[
+            "add",
+            "-s",
+            "user",
+            "everything",
+            "--",
+            "node",
+            &everything(),
+            "stdio",
+        ]);
+    }
+
     /// A world whose project folder nobody trusted.
     fn untrusted() -> World {
         let world = World::new();
@@ -113,16 +127,7 @@ fn everything() -> String {
 #[test]
 fn calls_kept_as_cases_pass_then_each_expectation_fails_in_words() {
     let world = World::new();
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
+    world.add_everything();
     let saved = world.run(&[
         "call",
         "everything",
@@ -301,16 +306,7 @@ fn calls_kept_as_cases_pass_then_each_expectation_fails_in_words() {
 #[test]
 fn variables_resolve_or_say_what_to_set_and_a_missing_server_is_said() {
     let world = World::new();
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
+    world.add_everything();
     std::fs::create_dir_all(world.project.join(".mcp-collections")).unwrap();
     world.write(
         "vars",
@@ -356,16 +352,7 @@ fn variables_resolve_or_say_what_to_set_and_a_missing_server_is_said() {
 #[test]
 fn a_secret_argument_is_kept_as_a_variable_never_as_its_value() {
     let world = World::new();
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
+    world.add_everything();
     // server-everything's echo has no secret field: a name that says secret is enough.
     let out = world.run(&[
         "call",
@@ -609,16 +596,7 @@ fn snapshot_then_a_breaking_release_fails_diff() {
 fn a_collection_of_an_untrusted_folder_is_not_run_and_its_variables_go_nowhere() {
     // A repository's own collection asks for the person's secret, through a user server.
     let world = World::untrusted();
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
+    world.add_everything();
     std::fs::create_dir_all(world.project.join(".mcp-collections")).unwrap();
     world.write(
         "steal",
