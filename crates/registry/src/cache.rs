@@ -1,0 +1,109 @@
+//! The last listing of a registry, on disk, so that the browser opens at once and works
+//! offline ("as of …").
+//!
+//! One file per registry (`<data>/registry/<16 hex of sha256(base URL)>.json`) holds the
+//! latest version of every server seen, with the time of the last refresh. A refresh asks only
+//! for what changed since the newest `updatedAt` it holds (`updated_since`, the registry's own
+//! clock, so the machine's clock cannot make it miss a change), which also brings deleted
+//! entries so they are marked rather than left looking alive.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::model::Listed;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    pub base_url: String,
+    /// When the last refresh ended, this machine's time (RFC 3339).
+    pub refreshed_at: Option<String>,
+    /// The newest `updatedAt` among the entries (the registry's time).
+    pub newest_update: Option<String>,
+    /// The latest version of each server, by name.
+    pub servers: BTreeMap<String, Listed>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cache {
+    path: PathBuf,
+}
+
+impl Cache {
+    pub fn new(data_dir: &Path, base_url: &str) -> Cache {
+        let digest = Sha256::digest(base_url.as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        Cache {
+            path: data_dir.join("registry").join(format!("{hex}.json")),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What is on disk; an unreadable file counts as empty (it is only a cache).
+    pub fn load(&self) -> Stored {
+        std::fs::read(&self.path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, stored: &Stored) -> Result<(), String> {
+        let dir = self.path.parent().expect("the cache file has a folder");
+        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+        let tmp = self.path.with_extension("json.tmp");
+        let bytes = serde_json::to_vec(stored).map_err(|err| err.to_string())?;
+        std::fs::write(&tmp, bytes).map_err(|err| format!("{}: {err}", tmp.display()))?;
+        std::fs::rename(&tmp, &self.path).map_err(|err| format!("{}: {err}", self.path.display()))
+    }
+}
+
+impl Stored {
+    /// Takes in what a listing brought: the latest version of a server replaces the one held;
+    /// a change to the version held (a status) replaces it too.
+    pub fn merge(&mut self, entries: &[Listed]) {
+        for entry in entries {
+            if let Some(updated) = &entry.official().updated_at {
+                if self.newest_update.as_ref().is_none_or(|n| updated > n) {
+                    self.newest_update = Some(updated.clone());
+                }
+            }
+            let name = entry.name().to_string();
+            let replace = match self.servers.get(&name) {
+                None => entry.official().is_latest,
+                Some(held) => entry.official().is_latest || held.version() == entry.version(),
+            };
+            if replace && !name.is_empty() {
+                self.servers.insert(name, entry.clone());
+            }
+        }
+    }
+
+    /// The held servers whose name, title or description contains `text` (any case).
+    pub fn search(&self, text: &str) -> Vec<Listed> {
+        let needle = text.to_lowercase();
+        self.servers
+            .values()
+            .filter(|entry| {
+                needle.is_empty()
+                    || match entry {
+                        Listed::Valid { server, .. } => [
+                            Some(&server.name),
+                            server.title.as_ref(),
+                            Some(&server.description),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| t.to_lowercase().contains(&needle)),
+                        Listed::Invalid { name, .. } => name.to_lowercase().contains(&needle),
+                    }
+            })
+            .cloned()
+            .collect()
+    }
+}

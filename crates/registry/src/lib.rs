@@ -1,0 +1,252 @@
+//! MCP Manager's door to MCP registries: find a published server and write the entry that
+//! runs it, exactly as Claude Code will run it.
+//!
+//! A registry (the official one, or a company's sub-registry with the same v0.1 API) lists
+//! `server.json` documents: packages on npm, PyPI, NuGet, OCI and MCPB, and remote endpoints,
+//! with the arguments, environment variables and headers each needs and which are secret.
+//! Claude Code has no such browser; this crate is the part of MCP Manager that has one,
+//! without Tauri: [`client`] speaks the API, [`model`] reads and checks documents (nothing is
+//! installed from one that fails), [`cache`] keeps the last listing for offline use and asks
+//! only for what changed, and [`install`] turns a document and a person's answers into an
+//! entry whose secrets stay out of shared files.
+
+pub mod cache;
+pub mod client;
+pub mod install;
+pub mod model;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use client::{base_url, Client, Query, DEFAULT_REGISTRY, REGISTRY_VAR};
+pub use model::{Listed, ServerJson, Status};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("the registry address {0} cannot be used")]
+    BadUrl(String),
+    #[error("the registry at {url} could not be reached ({detail}); check the address and your connection")]
+    Unreachable { url: String, detail: String },
+    #[error("the registry answered {status} to {url}: {said}")]
+    Status {
+        url: String,
+        status: u16,
+        said: String,
+    },
+    #[error("the registry's answer to {url} is not what its API describes: {detail}")]
+    Malformed { url: String, detail: String },
+    #[error("the registry has no server {name}{}", version.as_ref().map(|v| format!(" version {v}")).unwrap_or_default())]
+    NotFound {
+        name: String,
+        version: Option<String>,
+    },
+    #[error("{name} {version} is not installed: {problem}")]
+    Invalid {
+        name: String,
+        version: String,
+        problem: String,
+    },
+    #[error("{name} {version} was deleted from the registry{}; it is not installed", message.as_ref().map(|m| format!(" ({m})")).unwrap_or_default())]
+    Deleted {
+        name: String,
+        version: String,
+        message: Option<String>,
+    },
+}
+
+/// A listing as the browser shows it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing {
+    pub registry: String,
+    pub servers: Vec<Listed>,
+    /// The cursor of the next page, when the registry has more.
+    pub next_cursor: Option<String>,
+    /// Set when this came from the cache: the time of its last refresh.
+    pub as_of: Option<String>,
+    /// Why the cache was used (the registry could not be reached, …).
+    pub offline: Option<String>,
+}
+
+/// What a refresh brought.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Refreshed {
+    pub changed: u32,
+    pub held: u32,
+    pub as_of: String,
+    /// Whether only changes were asked for (`updated_since`).
+    pub incremental: bool,
+}
+
+/// A registry and its cache.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    pub client: Client,
+    pub cache: cache::Cache,
+}
+
+/// How many pages a first refresh reads at most (100 servers each).
+const FIRST_REFRESH_PAGES: usize = 50;
+const PAGE: u32 = 30;
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+impl Registry {
+    pub fn open(base: &str, data_dir: &Path) -> Result<Registry, RegistryError> {
+        let client = Client::new(base)?;
+        let cache = cache::Cache::new(data_dir, client.base());
+        Ok(Registry { client, cache })
+    }
+
+    /// From the cache only: instant, offline.
+    pub fn cached(&self, search: &str) -> Listing {
+        let stored = self.cache.load();
+        Listing {
+            registry: self.client.base().to_string(),
+            servers: stored.search(search),
+            next_cursor: None,
+            as_of: Some(stored.refreshed_at.unwrap_or_default()),
+            offline: None,
+        }
+    }
+
+    /// One page of the registry's own search (latest versions, deleted ones included so they
+    /// show as such). When the registry cannot be reached or fails, the cache answers, with
+    /// its time and the reason.
+    pub async fn search(&self, search: &str, cursor: Option<String>) -> Listing {
+        let query = Query {
+            search: Some(search.to_string()),
+            cursor,
+            limit: Some(PAGE),
+            latest_only: true,
+            include_deleted: true,
+            ..Query::default()
+        };
+        match self.client.list(&query).await {
+            Ok(page) => {
+                let mut stored = self.cache.load();
+                stored.base_url = self.client.base().to_string();
+                stored.merge(&page.servers);
+                let _ = self.cache.save(&stored);
+                Listing {
+                    registry: self.client.base().to_string(),
+                    servers: page.servers,
+                    next_cursor: page.next_cursor,
+                    as_of: None,
+                    offline: None,
+                }
+            }
+            Err(err) => Listing {
+                offline: Some(err.to_string()),
+                ..self.cached(search)
+            },
+        }
+    }
+
+    /// Brings the cache up to date: what changed since its newest entry, or (the first time)
+    /// every server's latest version.
+    pub async fn refresh(&self) -> Result<Refreshed, RegistryError> {
+        let mut stored = self.cache.load();
+        let since = stored.newest_update.clone();
+        let incremental = since.is_some();
+        let mut query = Query {
+            limit: Some(100),
+            latest_only: !incremental,
+            updated_since: since,
+            ..Query::default()
+        };
+        let mut changed = 0;
+        for _ in 0..FIRST_REFRESH_PAGES {
+            let page = self.client.list(&query).await?;
+            changed += page.servers.len() as u32;
+            stored.merge(&page.servers);
+            match page.next_cursor {
+                Some(next) => query.cursor = Some(next),
+                None => break,
+            }
+        }
+        let as_of = now();
+        stored.base_url = self.client.base().to_string();
+        stored.refreshed_at = Some(as_of.clone());
+        self.cache
+            .save(&stored)
+            .map_err(|detail| RegistryError::Malformed {
+                url: self.cache.path().display().to_string(),
+                detail,
+            })?;
+        Ok(Refreshed {
+            changed,
+            held: stored.servers.len() as u32,
+            as_of,
+            incremental,
+        })
+    }
+
+    /// Every version of a server, newest first.
+    pub async fn versions(&self, name: &str) -> Result<Vec<Listed>, RegistryError> {
+        self.client.versions(name).await
+    }
+
+    /// One version (`None`: the latest), checked: it must be valid and not deleted to be
+    /// installed from.
+    pub async fn installable(
+        &self,
+        name: &str,
+        version: Option<&str>,
+    ) -> Result<(ServerJson, model::Official), RegistryError> {
+        match self
+            .client
+            .version(name, version.unwrap_or("latest"))
+            .await?
+        {
+            Listed::Invalid {
+                name,
+                version,
+                problem,
+                ..
+            } => Err(RegistryError::Invalid {
+                name,
+                version,
+                problem,
+            }),
+            Listed::Valid { server, official } if official.status == Status::Deleted => {
+                Err(RegistryError::Deleted {
+                    name: server.name,
+                    version: server.version,
+                    message: official.status_message,
+                })
+            }
+            Listed::Valid { server, official } => Ok((server, official)),
+        }
+    }
+}
+
+/// The keychain account that holds a server's secret headers (a JSON object), read by
+/// `mcpctl secret-header NAME`.
+pub fn secret_headers_account(server: &str) -> String {
+    format!("headers|{server}")
+}
+
+/// The headers as the keychain holds them.
+pub fn secret_headers_value(headers: &BTreeMap<String, String>) -> String {
+    serde_json::to_string(headers).expect("a map of strings serialises")
+}
+
+/// The `headersHelper` that prints a server's secret headers: `mcpctl` when it is on the
+/// PATH (as the package installs it), else the `mcpctl` beside this program.
+pub fn helper_command(server: &str, mcpctl: &str) -> String {
+    let quoted = if server
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        server.to_string()
+    } else {
+        format!("'{}'", server.replace('\'', "'\\''"))
+    };
+    format!("{mcpctl} secret-header {quoted}")
+}
