@@ -16,9 +16,10 @@ use std::collections::BTreeMap;
 
 use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_core::api;
-use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
+use mcp_manager_core::config::snippet::AddCommand;
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
@@ -65,6 +66,10 @@ struct Cli {
     /// Print machine-readable JSON (shapes documented in the README).
     #[arg(long, global = true)]
     json: bool,
+    /// The MCP registry to read (default: MCP_MANAGER_REGISTRY, else the window's setting,
+    /// else https://registry.modelcontextprotocol.io).
+    #[arg(long, global = true, value_name = "URL")]
+    registry: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -90,6 +95,43 @@ enum Command {
         #[arg(value_name = "JSON")]
         entry: String,
     },
+    /// Find servers in an MCP registry: `registry search TEXT`, `registry show NAME`,
+    /// `registry refresh` (the cached listing, for offline use).
+    Registry {
+        #[command(subcommand)]
+        action: RegistryAction,
+    },
+    /// Install a server from an MCP registry, with its version pinned: npm → npx, PyPI → uvx,
+    /// NuGet → dnx, OCI → docker, or a remote. Secrets go in as ${NAME} unless --secrets says
+    /// otherwise (never into the project scope).
+    Install {
+        /// The registry's name of the server (io.github.owner/name).
+        name: String,
+        #[arg(long)]
+        version: Option<String>,
+        #[arg(short, long, value_parser = parse_scope, default_value = "local")]
+        scope: Scope,
+        /// Which package: a number from 1 or a type (npm, pypi, nuget, oci).
+        #[arg(long, conflicts_with = "remote")]
+        package: Option<String>,
+        /// Which remote: a number from 1.
+        #[arg(long)]
+        remote: Option<String>,
+        /// A setting the server asks for (environment variable, header, argument, URL
+        /// variable), KEY=VALUE; repeat for more.
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_env)]
+        set: Vec<(String, String)>,
+        /// The entry's name (default: the part of the registry name after the slash).
+        #[arg(long = "as", value_name = "NAME")]
+        as_name: Option<String>,
+        /// Where secrets go: variable (${NAME}, the default), file (~/.claude.json, user and
+        /// local scopes) or keychain (a remote's headers, printed by a headersHelper).
+        #[arg(long, value_parser = parse_secrets)]
+        secrets: Option<mcp_manager_registry::install::SecretPlacement>,
+    },
+    /// Print a server's secret headers from the OS keychain as JSON: the headersHelper that
+    /// `install --secrets keychain` writes, for Claude Code and MCP Manager alike.
+    SecretHeader { name: String },
     /// Remove a server.
     Remove {
         name: String,
@@ -442,41 +484,35 @@ struct AddArgs {
     args: Vec<String>,
 }
 
-fn parse_scope(word: &str) -> Result<Scope, String> {
+#[derive(Subcommand)]
+enum RegistryAction {
+    /// Search by name (the registry's own search; the cached listing when it cannot be reached).
+    Search { text: String },
+    /// Every version of a server, and one version's packages and remotes with what they ask.
+    Show {
+        name: String,
+        #[arg(long)]
+        version: Option<String>,
+    },
+    /// Bring the cached listing up to date (only what changed, after the first time).
+    Refresh,
+}
+
+fn parse_secrets(word: &str) -> Result<mcp_manager_registry::install::SecretPlacement, String> {
+    use mcp_manager_registry::install::SecretPlacement;
     match word {
-        "local" => Ok(Scope::Local),
-        "project" => Ok(Scope::Project),
-        "user" => Ok(Scope::User),
+        "variable" => Ok(SecretPlacement::Variable),
+        "file" => Ok(SecretPlacement::InFile),
+        "keychain" => Ok(SecretPlacement::Keychain),
         _ => Err(format!(
-            "invalid scope \"{word}\": use local, project or user"
+            "invalid --secrets \"{word}\": use variable, file or keychain"
         )),
     }
 }
 
-fn parse_transport(word: &str) -> Result<TransportKind, String> {
-    TransportKind::parse(word)
-        .ok_or_else(|| format!("invalid transport \"{word}\": use stdio, http, sse or ws"))
-}
+use mcp_manager_core::config::snippet::{parse_env, parse_scope, parse_transport};
 
-fn parse_env(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((key, value)) if !key.is_empty() => Ok((key.to_string(), value.to_string())),
-        _ => Err(format!(
-            "invalid environment variable \"{text}\": use KEY=VALUE"
-        )),
-    }
-}
-
-fn parse_header(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text
-        .split_once(':')
-        .ok_or_else(|| format!("invalid header \"{text}\": use 'Name: value'"))?;
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(format!("invalid header \"{text}\": the name is empty"));
-    }
-    Ok((name.to_string(), value.trim().to_string()))
-}
+use mcp_manager_core::config::snippet::parse_header;
 
 /// The outcome of a verb: what to print, or an error.
 type Outcome = Result<(), ApiError>;
@@ -484,19 +520,21 @@ type Outcome = Result<(), ApiError>;
 mod cases;
 mod doctor;
 mod history;
+mod registry;
 mod runtime;
 mod surfaces;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.json;
+    let registry_flag = cli.registry.clone();
     let project = match &cli.command {
         Command::Trust { dir: Some(dir) } => Some(dir.as_path()),
         _ => cli.project.as_deref(),
     };
     let outcome = Locations::from_env(project)
         .map_err(ApiError::from)
-        .and_then(|locations| run(&locations, cli.command, json));
+        .and_then(|locations| run(&locations, cli.command, json, registry_flag.as_deref()));
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -523,7 +561,12 @@ fn json_object(
 }
 
 /// Runs one verb; `Ok(false)` means "done, but report failure" (exit 1 without a message).
-fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiError> {
+fn run(
+    locations: &Locations,
+    command: Command,
+    json: bool,
+    registry_flag: Option<&str>,
+) -> Result<bool, ApiError> {
     use runtime::Ask;
     match command {
         Command::Status => return runtime::status(locations, json),
@@ -665,10 +708,15 @@ fn run(locations: &Locations, command: Command, json: bool) -> Result<bool, ApiE
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         _ => {}
     }
-    run_config(locations, command, json).map(|()| true)
+    run_config(locations, command, json, registry_flag).map(|()| true)
 }
 
-fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
+fn run_config(
+    locations: &Locations,
+    command: Command,
+    json: bool,
+    registry_flag: Option<&str>,
+) -> Outcome {
     match command {
         Command::List => {
             let list = api::list_servers(locations);
@@ -687,6 +735,40 @@ fn run_config(locations: &Locations, command: Command, json: bool) -> Outcome {
             }
         }
         Command::Add(args) => add(locations, args, json)?,
+        Command::Registry { action } => match action {
+            RegistryAction::Search { text } => {
+                registry::search(locations, registry_flag, &text, json)?
+            }
+            RegistryAction::Show { name, version } => {
+                registry::show(locations, registry_flag, &name, version.as_deref(), json)?
+            }
+            RegistryAction::Refresh => registry::refresh(locations, registry_flag, json)?,
+        },
+        Command::Install {
+            name,
+            version,
+            scope,
+            package,
+            remote,
+            set,
+            as_name,
+            secrets,
+        } => registry::install(
+            locations,
+            registry_flag,
+            registry::InstallArgs {
+                name,
+                version,
+                scope,
+                package,
+                remote,
+                set,
+                as_name,
+                secrets,
+            },
+            json,
+        )?,
+        Command::SecretHeader { name } => registry::secret_header(&name)?,
         Command::AddJson {
             scope,
             client_secret,
@@ -1010,8 +1092,8 @@ fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Out
 
 fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
     let kind = args.transport.unwrap_or(TransportKind::Stdio);
-    let target = args.command_or_url;
-    let config = if kind == TransportKind::Stdio {
+    let target = args.command_or_url.clone();
+    if kind == TransportKind::Stdio {
         if args.client_id.is_some() || args.client_secret || args.callback_port.is_some() {
             eprintln!(
                 "Warning: --client-id, --client-secret, and --callback-port are only supported \
@@ -1032,26 +1114,20 @@ fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
                 name = args.name
             );
         }
-        ServerConfig::stdio(&target, args.args.clone(), args.env)
-    } else {
-        if !args.args.is_empty() {
-            return Err(ConfigError::Invalid(format!(
-                "a {} server takes a URL only; unexpected arguments: {}",
-                kind.as_str(),
-                args.args.join(" ")
-            ))
-            .into());
-        }
-        let mut config = ServerConfig::remote(kind, &target, args.header);
-        if kind != TransportKind::Ws && (args.client_id.is_some() || args.callback_port.is_some()) {
-            config.oauth = Some(OAuthConfig {
-                client_id: args.client_id.clone(),
-                callback_port: args.callback_port,
-                ..OAuthConfig::default()
-            });
-        }
-        config
-    };
+    }
+    // The same entry builder as a pasted `claude mcp add` line (config::snippet).
+    let config = AddCommand {
+        scope: Some(args.scope),
+        transport: args.transport,
+        env: args.env.clone(),
+        headers: args.header.clone(),
+        client_id: args.client_id.clone(),
+        callback_port: args.callback_port,
+        name: args.name.clone(),
+        target: target.clone(),
+        args: args.args.clone(),
+    }
+    .config()?;
     let secret = (args.client_secret && args.client_id.is_some() && kind != TransportKind::Stdio)
         .then(read_client_secret)
         .transpose()?;
@@ -1175,6 +1251,12 @@ fn report(json: bool, written: &api::Written, message: impl FnOnce() -> String) 
 fn parse_store(word: &str) -> Result<LoginStore, String> {
     LoginStore::parse(word)
         .ok_or_else(|| format!("unknown store \"{word}\": use keychain or claude-code"))
+}
+
+/// Whether `program` is on the PATH.
+pub(crate) fn runtime_present(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 pub(crate) fn print_json(value: &impl Serialize) {

@@ -65,10 +65,12 @@ impl Cache {
 
 impl Stored {
     /// Takes in what a listing brought: the latest version of a server replaces the one held;
-    /// a change to the version held (a status) replaces it too.
-    pub fn merge(&mut self, entries: &[Listed]) {
+    /// a change to the version held (a status) replaces it too. Only a refresh, which reads
+    /// everything that changed, moves the time the next refresh starts from (`complete`); a
+    /// search's page must not, or the next refresh would skip what it did not show.
+    pub fn merge(&mut self, entries: &[Listed], complete: bool) {
         for entry in entries {
-            if let Some(updated) = &entry.official().updated_at {
+            if let Some(updated) = entry.official().updated_at.as_ref().filter(|_| complete) {
                 if self.newest_update.as_ref().is_none_or(|n| updated > n) {
                     self.newest_update = Some(updated.clone());
                 }

@@ -131,7 +131,7 @@ impl Registry {
             Ok(page) => {
                 let mut stored = self.cache.load();
                 stored.base_url = self.client.base().to_string();
-                stored.merge(&page.servers);
+                stored.merge(&page.servers, false);
                 let _ = self.cache.save(&stored);
                 Listing {
                     registry: self.client.base().to_string(),
@@ -164,7 +164,7 @@ impl Registry {
         for _ in 0..FIRST_REFRESH_PAGES {
             let page = self.client.list(&query).await?;
             changed += page.servers.len() as u32;
-            stored.merge(&page.servers);
+            stored.merge(&page.servers, true);
             match page.next_cursor {
                 Some(next) => query.cursor = Some(next),
                 None => break,
@@ -249,4 +249,24 @@ pub fn helper_command(server: &str, mcpctl: &str) -> String {
         format!("'{}'", server.replace('\'', "'\\''"))
     };
     format!("{mcpctl} secret-header {quoted}")
+}
+
+/// The registry the window's settings name (`<data>/registry.json`, `{"url": …}`).
+pub fn setting(data_dir: &Path) -> Option<String> {
+    let bytes = std::fs::read(data_dir.join("registry.json")).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    value.get("url")?.as_str().map(str::to_string)
+}
+
+/// Keeps the window's setting; an empty URL goes back to the default.
+pub fn set_setting(data_dir: &Path, url: &str) -> Result<(), RegistryError> {
+    if !url.trim().is_empty() {
+        Client::new(url)?;
+    }
+    std::fs::create_dir_all(data_dir).map_err(|e| RegistryError::BadUrl(e.to_string()))?;
+    std::fs::write(
+        data_dir.join("registry.json"),
+        serde_json::json!({ "url": url.trim() }).to_string(),
+    )
+    .map_err(|e| RegistryError::BadUrl(e.to_string()))
 }

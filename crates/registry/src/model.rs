@@ -191,6 +191,7 @@ pub const OFFICIAL_META: &str = "io.modelcontextprotocol.registry/official";
 /// One entry of a listing, as read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[allow(clippy::large_enum_variant)] // Invalid entries are rare; boxing would cost every valid one.
 pub enum Listed {
     /// A document that passed the checks.
     #[serde(rename_all = "camelCase")]

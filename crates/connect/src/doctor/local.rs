@@ -286,8 +286,23 @@ fn resolve(command: &str, path_var: &str, project: &Path) -> Result<PathBuf, Che
             "`{command}` is in none of the {} folders of PATH",
             folders.len()
         )],
-        format!("Install `{command}`, or write its full path in the entry's `command`."),
+        match runtime_hint(command) {
+            "" => format!("Install `{command}`, or write its full path in the entry's `command`."),
+            hint => format!("Install `{command}`: {hint}"),
+        },
     ))
+}
+
+/// How to get the programs registry packages run with (`npx`, `uvx`, `dnx`, `docker`); empty
+/// for any other command.
+pub fn runtime_hint(command: &str) -> &'static str {
+    match command {
+        "npx" | "npm" | "node" => "it comes with Node.js (https://nodejs.org, or `apt install nodejs npm`).",
+        "uvx" | "uv" => "it comes with uv (`pipx install uv`, `pip install uv`, or https://docs.astral.sh/uv/).",
+        "dnx" => "it comes with the .NET 10 SDK (https://dotnet.microsoft.com/download).",
+        "docker" => "install Docker Engine or Docker Desktop (https://docs.docker.com/get-docker/) and make sure its daemon runs.",
+        _ => "",
+    }
 }
 
 fn executable(path: &Path) -> bool {
