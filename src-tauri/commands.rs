@@ -937,3 +937,137 @@ pub async fn clear_history(
 ) -> Result<mcp_manager_history::Cleared, ApiError> {
     context.clear_history().await
 }
+
+/// The MCP registry the browser reads, and where that comes from.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_setting(
+    context: State<'_, Context>,
+) -> Result<crate::registry::RegistrySetting, ApiError> {
+    Ok(context.registry_setting())
+}
+
+/// Sets the registry the browser reads (empty: the official one).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_registry(
+    context: State<'_, Context>,
+    url: String,
+) -> Result<crate::registry::RegistrySetting, ApiError> {
+    context.set_registry(&url)
+}
+
+/// The cached listing, instantly and offline, filtered by `search`.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_cached(
+    context: State<'_, Context>,
+    search: String,
+) -> Result<mcp_manager_registry::Listing, ApiError> {
+    context.registry_cached(&search)
+}
+
+/// One page of the registry's search (the cache, with its time and why, when it fails).
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_search(
+    context: State<'_, Context>,
+    search: String,
+    cursor: Option<String>,
+) -> Result<mcp_manager_registry::Listing, ApiError> {
+    context.registry_search(&search, cursor).await
+}
+
+/// Brings the cached listing up to date (only what changed since the last refresh).
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_refresh(
+    context: State<'_, Context>,
+) -> Result<mcp_manager_registry::Refreshed, ApiError> {
+    context.registry_refresh().await
+}
+
+/// Every version of a server, newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_versions(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Vec<mcp_manager_registry::Listed>, ApiError> {
+    context.registry_versions(&name).await
+}
+
+/// The questions of one package or remote of one version.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_install_form(
+    context: State<'_, Context>,
+    name: String,
+    version: String,
+    choice: mcp_manager_registry::install::Choice,
+) -> Result<mcp_manager_registry::InstallForm, ApiError> {
+    context.registry_install_form(&name, &version, choice).await
+}
+
+/// The entry an install would write, as a draft for the editor (which shows the diff).
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_install_draft(
+    context: State<'_, Context>,
+    name: String,
+    version: String,
+    choice: mcp_manager_registry::install::Choice,
+    scope: Scope,
+    entry_name: String,
+    answers: mcp_manager_registry::install::Answers,
+) -> Result<mcp_manager_registry::InstallDraft, ApiError> {
+    context
+        .registry_install_draft(&name, &version, choice, scope, &entry_name, &answers)
+        .await
+}
+
+/// After the entry is saved: a remote's secret headers to the OS keychain.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_keep_headers(
+    context: State<'_, Context>,
+    name: String,
+    version: String,
+    choice: mcp_manager_registry::install::Choice,
+    entry_name: String,
+    answers: mcp_manager_registry::install::Answers,
+) -> Result<Vec<String>, ApiError> {
+    context
+        .registry_keep_headers(&name, &version, choice, &entry_name, &answers)
+        .await
+}
+
+/// A pasted snippet (`claude mcp add …`, `{"mcpServers": …}`, …) as drafts of the form.
+#[tauri::command]
+#[specta::specta]
+pub async fn paste_snippet(
+    context: State<'_, Context>,
+    text: String,
+    scope: Scope,
+) -> Result<mcp_manager_core::config::snippet::PastedDrafts, ApiError> {
+    context.paste_snippet(&text, scope)
+}
+
+/// A registry document's repository or website link, in the browser (http(s) only).
+#[tauri::command]
+#[specta::specta]
+pub async fn open_registry_link(
+    app: AppHandle,
+    context: State<'_, Context>,
+    url: String,
+) -> Result<(), ApiError> {
+    context.open_registry_link(&app, &url)
+}
+
+/// A registry server's icon as a `data:` URL (https only, images only, at most 256 KiB), so
+/// that the window loads no remote image itself.
+#[tauri::command]
+#[specta::specta]
+pub async fn registry_icon(context: State<'_, Context>, url: String) -> Result<String, ApiError> {
+    context.registry_icon(&url).await
+}

@@ -17,6 +17,7 @@ mod collections;
 mod commands;
 pub mod launch;
 mod open;
+mod registry;
 pub mod startup;
 mod surfaces;
 
@@ -418,6 +419,18 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::app_list_resources,
             commands::app_open_link,
             commands::close_app,
+            commands::registry_setting,
+            commands::set_registry,
+            commands::registry_cached,
+            commands::registry_search,
+            commands::registry_refresh,
+            commands::registry_versions,
+            commands::registry_install_form,
+            commands::registry_install_draft,
+            commands::registry_keep_headers,
+            commands::paste_snippet,
+            commands::open_registry_link,
+            commands::registry_icon,
             commands::collections,
             commands::add_to_collection,
             commands::add_history_call_to_collection,

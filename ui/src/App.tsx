@@ -10,6 +10,8 @@ import { countStates, STATE_LABEL, STATE_ORDER } from "./servers/present";
 import { rowKey, ServerList } from "./servers/ServerList";
 import { Button } from "./shared/Button";
 import type { DraftApi } from "./servers/editor/ServerEditor";
+import type { RegistryApi } from "./registry/api";
+import type { Outcome } from "./ipc/api";
 import { emptyDraft } from "./servers/editor/draft";
 import type { FollowLog } from "./logs/ProtocolLog";
 import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
@@ -37,6 +39,7 @@ const ServerEditor = lazy(() => import("./servers/editor/ServerEditor").then((m)
 const ImportExport = lazy(() => import("./interop/ImportExport").then((m) => ({ default: m.ImportExport })));
 const RootsPanel = lazy(() => import("./session/RootsPanel").then((m) => ({ default: m.RootsPanel })));
 const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m.AllTools })));
+const RegistryBrowser = lazy(() => import("./registry/RegistryBrowser").then((m) => ({ default: m.RegistryBrowser })));
 const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
@@ -101,6 +104,8 @@ export interface Backend {
   surfaces?: SurfacesApi;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
+  /** MCP registries: find and install servers. */
+  registry?: RegistryApi;
 }
 
 interface Editing {
@@ -108,6 +113,11 @@ interface Editing {
   initial: ServerDraft;
   /** Bumped when the edited entry changes on disk. */
   changedOnDisk: number;
+  /** A new server: typed by hand (or pasted), or found in a registry. */
+  source?: "hand" | "registry";
+  /** What to tell the person (a registry install: what it runs, what to set). */
+  notes?: string[];
+  beforeSave?: () => Promise<Outcome<unknown>>;
 }
 
 export function App({
@@ -347,18 +357,62 @@ export function App({
           {editing && backend.drafts && list ? (
             <aside className={ASIDE}>
               <Loading>
+              {!editing.original && backend.registry && (
+                <div role="tablist" aria-label="How to add a server" className="mb-3 flex gap-1 text-sm">
+                  {(["hand", "registry"] as const).map((source) => (
+                    <button
+                      key={source}
+                      type="button"
+                      role="tab"
+                      data-testid={`add-from-${source}`}
+                      aria-selected={(editing.source ?? "hand") === source}
+                      onClick={() => setEditing({ original: null, initial: emptyDraft(), changedOnDisk: 0, source })}
+                      className={`rounded-md border px-3 py-1 ${(editing.source ?? "hand") === source ? "border-indigo-600 bg-indigo-50 dark:bg-indigo-950" : "border-slate-300 dark:border-slate-700"}`}
+                    >
+                      {source === "hand" ? "By hand" : "From a registry"}
+                    </button>
+                  ))}
+                </div>
+              )}
+              {editing.source === "registry" && backend.registry ? (
+                <RegistryBrowser
+                  api={backend.registry}
+                  onReady={({ install, beforeSave }) =>
+                    setEditing({
+                      original: null,
+                      initial: install.draft,
+                      changedOnDisk: 0,
+                      source: "hand",
+                      beforeSave,
+                      notes: [
+                        `Runs: ${install.plan.runs}`,
+                        ...(install.plan.variablesToSet.length > 0
+                          ? [`Set ${install.plan.variablesToSet.join(", ")} in your environment before it starts: the entry refers to ${install.plan.variablesToSet.map((v) => "${" + v + "}").join(", ")}.`]
+                          : []),
+                        ...(install.plan.keychainHeaders.length > 0
+                          ? [`${install.plan.keychainHeaders.join(", ")} will be kept in your OS keychain; the entry's headersHelper prints it for Claude Code and MCP Manager.`]
+                          : []),
+                        ...(install.plan.runtime ? [`Needs ${install.plan.runtime} on your PATH; the doctor says how to get it when it is missing.`] : []),
+                      ],
+                    })
+                  }
+                />
+              ) : (
               <ServerEditor
-                key={editing.original ? `${editing.original.scope}:${editing.original.name}` : "new"}
+                key={editing.original ? `${editing.original.scope}:${editing.original.name}` : `new:${editing.initial.name}:${editing.notes?.length ?? 0}`}
                 initial={editing.initial}
                 original={editing.original}
                 projectDir={list.projectDir}
                 api={backend.drafts}
                 changedOnDisk={editing.changedOnDisk}
+                notes={editing.notes}
+                beforeSave={editing.beforeSave}
                 onClose={(saved) => {
                   setEditing(null);
                   if (saved) setSelected(`${saved.scope}:${saved.name}`);
                 }}
               />
+              )}
               </Loading>
             </aside>
           ) : showingTools && chosenTool && backend.tools && !rooting && !interchanging ? (

@@ -175,6 +175,33 @@ export const commands = {
 	appOpenLink: (session: string, url: string) => typedError<null, ApiError>(__TAURI_INVOKE("app_open_link", { session, url })),
 	/**  Ends an App's session: nothing it asks is answered after. */
 	closeApp: (session: string) => typedError<null, ApiError>(__TAURI_INVOKE("close_app", { session })),
+	/**  The MCP registry the browser reads, and where that comes from. */
+	registrySetting: () => typedError<RegistrySetting, ApiError>(__TAURI_INVOKE("registry_setting")),
+	/**  Sets the registry the browser reads (empty: the official one). */
+	setRegistry: (url: string) => typedError<RegistrySetting, ApiError>(__TAURI_INVOKE("set_registry", { url })),
+	/**  The cached listing, instantly and offline, filtered by `search`. */
+	registryCached: (search: string) => typedError<Listing, ApiError>(__TAURI_INVOKE("registry_cached", { search })),
+	/**  One page of the registry's search (the cache, with its time and why, when it fails). */
+	registrySearch: (search: string, cursor: string | null) => typedError<Listing, ApiError>(__TAURI_INVOKE("registry_search", { search, cursor })),
+	/**  Brings the cached listing up to date (only what changed since the last refresh). */
+	registryRefresh: () => typedError<Refreshed, ApiError>(__TAURI_INVOKE("registry_refresh")),
+	/**  Every version of a server, newest first. */
+	registryVersions: (name: string) => typedError<Listed[], ApiError>(__TAURI_INVOKE("registry_versions", { name })),
+	/**  The questions of one package or remote of one version. */
+	registryInstallForm: (name: string, version: string, choice: Choice) => typedError<InstallForm, ApiError>(__TAURI_INVOKE("registry_install_form", { name, version, choice })),
+	/**  The entry an install would write, as a draft for the editor (which shows the diff). */
+	registryInstallDraft: (name: string, version: string, choice: Choice, scope: Scope, entryName: string, answers: Answers) => typedError<InstallDraft, ApiError>(__TAURI_INVOKE("registry_install_draft", { name, version, choice, scope, entryName, answers })),
+	/**  After the entry is saved: a remote's secret headers to the OS keychain. */
+	registryKeepHeaders: (name: string, version: string, choice: Choice, entryName: string, answers: Answers) => typedError<string[], ApiError>(__TAURI_INVOKE("registry_keep_headers", { name, version, choice, entryName, answers })),
+	/**  A pasted snippet (`claude mcp add …`, `{"mcpServers": …}`, …) as drafts of the form. */
+	pasteSnippet: (text: string, scope: Scope) => typedError<PastedDrafts, ApiError>(__TAURI_INVOKE("paste_snippet", { text, scope })),
+	/**  A registry document's repository or website link, in the browser (http(s) only). */
+	openRegistryLink: (url: string) => typedError<null, ApiError>(__TAURI_INVOKE("open_registry_link", { url })),
+	/**
+	 *  A registry server's icon as a `data:` URL (https only, images only, at most 256 KiB), so
+	 *  that the window loads no remote image itself.
+	 */
+	registryIcon: (url: string) => typedError<string, ApiError>(__TAURI_INVOKE("registry_icon", { url })),
 	/**  The project's collections and the private ones, with their cases. */
 	collections: () => typedError<CollectionView[], ApiError>(__TAURI_INVOKE("collections")),
 	/**
@@ -224,6 +251,12 @@ export type AddedCase = {
 	variables: string[],
 };
 
+/**  The answers and choices of one install. */
+export type Answers = {
+	values: { [key in string]: string },
+	secrets: SecretPlacement,
+};
+
 /**  The one error shape at the IPC boundary. */
 export type ApiError = {
 	code: ErrorCode,
@@ -258,6 +291,19 @@ export type Approval =
 "rejected" | 
 /**  Nobody has decided: it does not start. Show Approve and Reject buttons. */
 "pending";
+
+/**  A command-line argument: positional (`valueHint` labels it) or named (`--flag value`). */
+export type Argument = {
+	type: "positional",
+} & {
+	valueHint?: string | null,
+	isRepeated?: boolean,
+} & Input | {
+	type: "named",
+} & {
+	name: string,
+	isRepeated?: boolean,
+} & Input;
 
 /**  What a server asks for. */
 export type AskKind = 
@@ -409,6 +455,9 @@ export type Checkup = {
 	/**  No check failed. */
 	healthy: boolean,
 };
+
+/**  Which way of running a server to install. */
+export type Choice = { kind: "package"; index: number } | { kind: "remote"; index: number };
 
 /**  What clearing did. */
 export type Cleared = {
@@ -668,6 +717,21 @@ export type Failure = {
 	diff: string | null,
 };
 
+/**  One question of the install form. */
+export type Field = {
+	/**  The answer's key: the variable's, header's or flag's name, or the argument's hint. */
+	key: string,
+	/**  `environment variable`, `header`, `argument`, `URL variable`. */
+	role: string,
+	description: string | null,
+	required: boolean,
+	default: string | null,
+	choices: string[],
+	format: string | null,
+	secret: boolean,
+	placeholder: string | null,
+};
+
 /**  What saving would do to one file. */
 export type FileChange = {
 	path: string,
@@ -697,6 +761,13 @@ export type Header = {
 	value: string,
 };
 
+export type Icon = {
+	src: string,
+	mimeType?: string | null,
+	sizes?: string[],
+	theme?: string | null,
+};
+
 /**  What an import would do, as the window shows it; nothing is written while making it. */
 export type ImportPreview = {
 	source: string,
@@ -718,12 +789,44 @@ export type ImportPreviewItem = {
 	entry: string,
 };
 
+/**  What a person may be asked for. */
+export type Input = {
+	description?: string | null,
+	isRequired?: boolean,
+	/**  `string`, `number`, `boolean` or `filepath`. */
+	format?: string | null,
+	/**  A fixed value (not asked), in which `{name}`s come from `variables`. */
+	value?: string | null,
+	isSecret?: boolean,
+	default?: string | null,
+	placeholder?: string | null,
+	choices?: string[],
+	variables?: { [key in string]: Input },
+};
+
 /**  A `${input:id}` the person must supply (VS Code). */
 export type InputPrompt = {
 	id: string,
 	description: string | null,
 	/**  Declared as a password: read it without echo. */
 	password: boolean,
+};
+
+/**  An install as the window's editor shows it before it is saved. */
+export type InstallDraft = {
+	draft: ServerDraft,
+	plan: Plan,
+};
+
+/**  What the window's install form needs for one choice of one version. */
+export type InstallForm = {
+	server: ServerJson,
+	official: Official,
+	fields: Field[],
+	/**  The fields as a JSON Schema, for the tools' form engine. */
+	schema: string,
+	/**  The entry's name by default: the part of the registry name after the slash. */
+	suggestedName: string,
 };
 
 /**  One tool (or resource, template, prompt) added, removed or changed. */
@@ -749,6 +852,11 @@ export type KeyValue = {
 	kept: boolean,
 };
 
+/**  An environment variable or a header. */
+export type KeyValueInput = {
+	name: string,
+} & Input;
+
 /**  The sizes of a server's lists. `None`: the server lacks that capability, or listing failed. */
 export type ListCounts = {
 	tools: number | null,
@@ -758,6 +866,13 @@ export type ListCounts = {
 
 /**  Which of a server's lists changed. */
 export type ListKind = "tools" | "resources" | "prompts";
+
+/**  One entry of a listing, as read. */
+export type Listed = 
+/**  A document that passed the checks. */
+{ kind: "valid"; server: ServerJson; official: Official } | 
+/**  A document that did not: its name and version when they could be read, and why. */
+{ kind: "invalid"; name: string; version: string; problem: string; official: Official };
 
 /**  Where a session's `subscriptions/listen` stands. */
 export type ListenState = 
@@ -772,6 +887,18 @@ export type ListenState =
 { state: "listening"; lists: ListKind[]; resources: string[]; refused?: string[] } | 
 /**  No more attempts: why, in words. */
 { state: "gave-up"; reason: string };
+
+/**  A listing as the browser shows it. */
+export type Listing = {
+	registry: string,
+	servers: Listed[],
+	/**  The cursor of the next page, when the registry has more. */
+	nextCursor: string | null,
+	/**  Set when this came from the cache: the time of its last refresh. */
+	asOf: string | null,
+	/**  Why the cache was used (the registry could not be reached, …). */
+	offline: string | null,
+};
 
 /**  One logged message, as the window shows it. */
 export type LoggedMessage = {
@@ -842,6 +969,15 @@ export type OAuthActivity = {
 	traces: Trace[],
 };
 
+/**  `_meta["io.modelcontextprotocol.registry/official"]`: what the registry says of a version. */
+export type Official = {
+	status?: Status,
+	statusMessage?: string | null,
+	publishedAt?: string | null,
+	updatedAt?: string | null,
+	isLatest?: boolean,
+};
+
 export type Outcome = 
 /**  A result, not `isError`. */
 "ok" | 
@@ -849,6 +985,30 @@ export type Outcome =
 "tool-error" | 
 /**  No result: the request failed (an error answer, a timeout, a refusal). */
 "fails";
+
+/**  A way to run the server on the person's machine. */
+export type Package = {
+	/**  `npm`, `pypi`, `nuget`, `oci`, `mcpb` (others are listed and not installed). */
+	registryType: string,
+	registryBaseUrl?: string | null,
+	identifier: string,
+	version?: string | null,
+	fileSha256?: string | null,
+	runtimeHint?: string | null,
+	transport: Transport,
+	runtimeArguments?: Argument[],
+	packageArguments?: Argument[],
+	environmentVariables?: KeyValueInput[],
+};
+
+/**
+ *  A snippet as the window's form takes it: one draft per server, in the scope the line named
+ *  or the one the form had.
+ */
+export type PastedDrafts = {
+	form: string,
+	drafts: ServerDraft[],
+};
 
 /**  A request waiting for the person. */
 export type PendingAsk = {
@@ -867,6 +1027,20 @@ export type Phase = { phase: "discovering" } | { phase: "registering" } |
 { phase: "waiting-for-browser"; url: string; opened: boolean } | { phase: "exchanging" } | 
 /**  The token is stored; the server is being started with it. */
 { phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
+
+/**  What an install will write and what the person must still do. */
+export type Plan = {
+	/**  The entry, as `.mcp.json` / `~/.claude.json` hold it. */
+	entry: unknown,
+	/**  The command line or URL, for the person to read. */
+	runs: string,
+	/**  The program that must be installed (`npx`, `uvx`, `dnx`, `docker`), for a package. */
+	runtime: string | null,
+	/**  Variables the entry refers to as `${NAME}`, which the person must set. */
+	variablesToSet: string[],
+	/**  Headers whose values go to the keychain (names only). */
+	keychainHeaders: string[],
+};
 
 /**  A plugin, on or off. */
 export type Plugin = {
@@ -929,6 +1103,26 @@ export type RecentProject = {
 	current: boolean,
 };
 
+/**  What a refresh brought. */
+export type Refreshed = {
+	changed: number,
+	held: number,
+	asOf: string,
+	/**  Whether only changes were asked for (`updated_since`). */
+	incremental: boolean,
+};
+
+/**  The registry in use and where that comes from. */
+export type RegistrySetting = {
+	/**  The registry used now. */
+	url: string,
+	/**  The window's setting (empty: the default). */
+	setting: string,
+	/**  `MCP_MANAGER_REGISTRY` is set and wins over the setting. */
+	fromEnvironment: boolean,
+	defaultUrl: string,
+};
+
 /**  The person's answer to a [`PendingAsk`]. */
 export type Reply = 
 /**  Elicitation accepted: the form's values as a JSON object (`{}` for a URL). */
@@ -941,6 +1135,12 @@ export type Reply =
 { reply: "complete"; text: string; model: string } | 
 /**  Sampling refused, with the reason the server is told. */
 { reply: "reject"; reason: string };
+
+export type Repository = {
+	url: string,
+	source: string,
+	subfolder?: string | null,
+};
 
 /**  What stays decided after the project choices were reset: by other settings files. */
 export type ResetChoices = {
@@ -993,6 +1193,18 @@ export type Scope =
  */
 "plugin";
 
+/**  Where a secret's value goes. */
+export type SecretPlacement = 
+/**
+ *  `${NAME}` in the entry; the person sets `NAME` in their environment. The only choice
+ *  in the project scope.
+ */
+"variable" | 
+/**  The value in `~/.claude.json`, as Claude Code stores it (user and local scopes). */
+"inFile" | 
+/**  A remote's secret headers in the OS keychain, printed by a `headersHelper`. */
+"keychain";
+
 /**
  *  A server as the form holds it: every field as typed. Fields of the other transport are
  *  ignored; empty optional fields are left out of the entry.
@@ -1014,6 +1226,20 @@ export type ServerDraft = {
 	authServerMetadataUrl: string,
 	/**  Space-separated. */
 	scopes: string,
+};
+
+/**  One published version of a server: its `server.json`. */
+export type ServerJson = {
+	$schema?: string | null,
+	name: string,
+	title?: string | null,
+	description: string,
+	version: string,
+	repository?: Repository | null,
+	websiteUrl?: string | null,
+	icons?: Icon[],
+	packages?: Package[],
+	remotes?: Transport[],
 };
 
 /**  Every server entry of every scope, and the problems met reading them. */
@@ -1178,6 +1404,9 @@ export type Standing =
 /**  In this project's `disabledMcpServers`. */
 "disabled-here";
 
+/**  A server's lifecycle in the registry. */
+export type Status = "active" | "deprecated" | "deleted";
+
 /**  One change of one server's status. */
 export type StatusEvent = {
 	server: string,
@@ -1339,6 +1568,15 @@ export type Trace = {
 export type TraceKind = "login" | 
 /**  A connection with the stored token: its discovery, and any refresh. */
 "connect" | "logout";
+
+/**  A package's transport, or a remote: `stdio`, `streamable-http` or `sse`. */
+export type Transport = {
+	type: string,
+	url?: string | null,
+	headers?: KeyValueInput[],
+	/**  URL variables (`{tenant_id}`) of a remote. */
+	variables?: { [key in string]: Input },
+};
 
 /**  How a server is reached. */
 export type TransportKind = 

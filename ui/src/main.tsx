@@ -19,6 +19,7 @@ import { asksApi } from "./asks/api";
 import { sessionApi } from "./session/api";
 import { trustApi } from "./trust/api";
 import { collectionsApi } from "./collections/api";
+import { registryApi } from "./registry/api";
 import { connectSurfaceChanges, surfacesApi } from "./surfaces/api";
 import { surfaceChanges } from "./surfaces/changes";
 import "./styles.css";
@@ -48,6 +49,7 @@ const backend: Backend = {
   trust: trustApi,
   collections: collectionsApi,
   surfaces: surfacesApi,
+  registry: registryApi,
   onFirstPaint: () => {
     const marks = performance
       .getEntriesByType("mark")

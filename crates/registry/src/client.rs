@@ -203,6 +203,76 @@ impl Client {
     }
 }
 
+/// The largest icon fetched.
+const MAX_ICON: usize = 256 << 10;
+
+impl Client {
+    /// A server's icon as a `data:` URL, so that the window's CSP can keep refusing every
+    /// remote image (tool results' Markdown must never load one). Only https, only raster and
+    /// SVG images by their answered type, at most 256 KiB; an SVG is shown through `<img>`,
+    /// which never runs its scripts.
+    pub async fn icon(&self, url: &str) -> Result<String, RegistryError> {
+        use base64::Engine;
+        let parsed =
+            Url::parse(url).map_err(|err| RegistryError::BadUrl(format!("\"{url}\": {err}")))?;
+        if parsed.scheme() != "https" {
+            return Err(RegistryError::BadUrl(format!(
+                "\"{url}\": icons load from https only"
+            )));
+        }
+        let mut response =
+            self.http
+                .get(parsed)
+                .send()
+                .await
+                .map_err(|err| RegistryError::Unreachable {
+                    url: url.into(),
+                    detail: root_cause(&err),
+                })?;
+        let mime = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if !response.status().is_success()
+            || !matches!(
+                mime.as_str(),
+                "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml"
+            )
+        {
+            return Err(RegistryError::Malformed {
+                url: url.into(),
+                detail: format!("not an image ({mime})"),
+            });
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) =
+            response
+                .chunk()
+                .await
+                .map_err(|err| RegistryError::Unreachable {
+                    url: url.into(),
+                    detail: root_cause(&err),
+                })?
+        {
+            body.extend_from_slice(&chunk);
+            if body.len() > MAX_ICON {
+                return Err(RegistryError::Malformed {
+                    url: url.into(),
+                    detail: "the icon is larger than 256 KiB".into(),
+                });
+            }
+        }
+        Ok(format!(
+            "data:{mime};base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(body)
+        ))
+    }
+}
+
 fn not_found(err: RegistryError, name: &str, version: Option<&str>) -> RegistryError {
     match err {
         RegistryError::Status { status: 404, .. } => RegistryError::NotFound {

@@ -270,3 +270,65 @@ pub fn set_setting(data_dir: &Path, url: &str) -> Result<(), RegistryError> {
     )
     .map_err(|e| RegistryError::BadUrl(e.to_string()))
 }
+
+/// What the window's install form needs for one choice of one version.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallForm {
+    pub server: ServerJson,
+    pub official: model::Official,
+    pub fields: Vec<install::Field>,
+    /// The fields as a JSON Schema, for the tools' form engine.
+    pub schema: String,
+    /// The entry's name by default: the part of the registry name after the slash.
+    pub suggested_name: String,
+}
+
+/// An install as the window's editor shows it before it is saved.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallDraft {
+    pub draft: mcp_manager_core::config::draft::ServerDraft,
+    pub plan: install::Plan,
+}
+
+impl InstallForm {
+    pub fn new(
+        server: ServerJson,
+        official: model::Official,
+        choice: install::Choice,
+    ) -> Result<InstallForm, install::InstallError> {
+        let fields = install::fields(&server, choice)?;
+        let schema = install::form_schema(&fields).to_string();
+        let suggested_name = server
+            .name
+            .rsplit('/')
+            .next()
+            .unwrap_or(&server.name)
+            .to_string();
+        Ok(InstallForm {
+            server,
+            official,
+            fields,
+            schema,
+            suggested_name,
+        })
+    }
+}
+
+/// The plan for these answers as a draft of the editor.
+pub fn install_draft(
+    server: &ServerJson,
+    choice: install::Choice,
+    scope: mcp_manager_core::Scope,
+    entry_name: &str,
+    answers: &install::Answers,
+    mcpctl: &str,
+) -> Result<InstallDraft, install::InstallError> {
+    let helper = helper_command(entry_name, mcpctl);
+    let plan = install::plan(server, choice, scope, answers, &helper)?;
+    let config = mcp_manager_core::config::entry::parse_entry_value(&plan.entry)
+        .map_err(install::InstallError::Unsupported)?;
+    let draft = mcp_manager_core::config::draft::draft_from_config(entry_name, scope, &config);
+    Ok(InstallDraft { draft, plan })
+}

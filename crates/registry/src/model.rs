@@ -298,6 +298,10 @@ pub fn check(server: &ServerJson) -> Result<(), String> {
         {
             return Err(format!("{at}.identifier must be one word"));
         }
+        // It becomes an argument of npx, uvx, dnx or docker: never one of their options.
+        if package.identifier.starts_with('-') {
+            return Err(format!("{at}.identifier must not start with '-'"));
+        }
         if let Some(version) = &package.version {
             pinned(&format!("{at}.version"), version)?;
         }
@@ -442,6 +446,7 @@ mod tests {
         assert!(broken("version", json!("^1.0.0")).contains("exact version"));
         assert!(broken("packages.0.version", json!("latest")).contains("exact version"));
         assert!(broken("packages.0.identifier", json!("x; rm -rf ~")).contains("one word"));
+        assert!(broken("packages.0.identifier", json!("--package=evil")).contains("must not start"));
         assert!(
             broken("packages.0.transport", json!({"type": "carrier-pigeon"}))
                 .contains("unknown transport")

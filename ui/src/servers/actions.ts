@@ -36,4 +36,5 @@ export const draftApi = {
   load: (entry: EntryRef) => call(() => commands.serverDraft(entry)),
   storeClientSecret: (name: string, secret: string) =>
     call(() => commands.storeClientSecret(name, secret)),
+  paste: (text: string, scope: Scope) => call(() => commands.pasteSnippet(text, scope)),
 };

@@ -119,24 +119,33 @@ pub fn draft_of(locations: &Locations, entry: &EntryRef) -> Result<ServerDraft, 
         name: entry.name.clone(),
         scope: Some(entry.scope),
     })?;
+    let mut draft = draft_from_config(&entry.name, entry.scope, &found.config);
+    for row in draft.env.iter_mut().chain(draft.headers.iter_mut()) {
+        if looks_secret(&row.key, &row.value) {
+            row.kept = true;
+            row.value.clear();
+        }
+    }
+    Ok(draft)
+}
+
+/// The form for a new entry made from a config (a registry install, a pasted snippet): every
+/// value as given, none kept.
+pub fn draft_from_config(name: &str, scope: Scope, config: &ServerConfig) -> ServerDraft {
     let rows = |pairs: &[(String, String)]| {
         pairs
             .iter()
-            .map(|(key, value)| {
-                let kept = looks_secret(key, value);
-                KeyValue {
-                    key: key.clone(),
-                    value: if kept { String::new() } else { value.clone() },
-                    kept,
-                }
+            .map(|(key, value)| KeyValue {
+                key: key.clone(),
+                value: value.clone(),
+                kept: false,
             })
             .collect()
     };
-    let config = &found.config;
     let oauth = config.oauth.clone().unwrap_or_default();
     let mut draft = ServerDraft {
-        name: entry.name.clone(),
-        scope: entry.scope,
+        name: name.to_string(),
+        scope,
         transport: config.kind(),
         command: String::new(),
         args: Vec::new(),
@@ -163,7 +172,7 @@ pub fn draft_of(locations: &Locations, entry: &EntryRef) -> Result<ServerDraft, 
             draft.headers = rows(headers);
         }
     }
-    Ok(draft)
+    draft
 }
 
 /// The draft with each kept row's value taken from the entry it edits.

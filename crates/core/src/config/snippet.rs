@@ -300,6 +300,28 @@ pub fn parse_snippet(text: &str) -> Result<Pasted, ConfigError> {
     })
 }
 
+/// A snippet as the window's form takes it: one draft per server, in the scope the line named
+/// or the one the form had.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PastedDrafts {
+    pub form: String,
+    pub drafts: Vec<super::draft::ServerDraft>,
+}
+
+pub fn drafts(text: &str, scope: Scope) -> Result<PastedDrafts, ConfigError> {
+    let pasted = parse_snippet(text)?;
+    let scope = pasted.scope.unwrap_or(scope);
+    Ok(PastedDrafts {
+        form: pasted.form.to_string(),
+        drafts: pasted
+            .servers
+            .iter()
+            .map(|s| super::draft::draft_from_config(&s.name, scope, &s.config))
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

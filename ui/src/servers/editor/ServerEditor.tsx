@@ -2,7 +2,7 @@
 // answers with problems and warnings by field and the exact diff a save would write.
 import { ErrorNotice } from "../../shared/ErrorNotice";
 import { useEffect, useRef, useState } from "react";
-import type { ApiError, DraftCheck, DraftNote, EntryRef, KeyValue, Scope, ServerDraft, TransportKind } from "../../bindings";
+import type { ApiError, DraftCheck, DraftNote, EntryRef, KeyValue, PastedDrafts, Scope, ServerDraft, TransportKind } from "../../bindings";
 import type { Outcome } from "../../ipc/api";
 import { Button } from "../../shared/Button";
 import { TRANSPORT_LABEL } from "../present";
@@ -14,6 +14,8 @@ export interface DraftApi {
   load: (entry: EntryRef) => Promise<Outcome<ServerDraft>>;
   /** Keeps an OAuth client secret in the OS keychain, after the entry is saved. */
   storeClientSecret?: (name: string, secret: string) => Promise<Outcome<null>>;
+  /** Reads a pasted snippet (`claude mcp add …`, `{"mcpServers": …}`, …) into drafts. */
+  paste?: (text: string, scope: Scope) => Promise<Outcome<PastedDrafts>>;
 }
 
 const SCOPES: Array<{ scope: Scope; label: string }> = [
@@ -31,6 +33,8 @@ export function ServerEditor({
   api,
   changedOnDisk,
   onClose,
+  notes: told = [],
+  beforeSave,
 }: {
   initial: ServerDraft;
   /** The entry being edited; null when adding. */
@@ -41,6 +45,10 @@ export function ServerEditor({
   changedOnDisk: number;
   /** With the entry as saved, or null when cancelled. */
   onClose: (saved: EntryRef | null) => void;
+  /** What the person should know about this entry (where it came from, what to set). */
+  notes?: string[];
+  /** Runs before the entry is saved (a registry install's keychain headers); a failure stops the save. */
+  beforeSave?: () => Promise<Outcome<unknown>>;
 }) {
   const [draft, setDraft] = useState(initial);
   const [checked, setChecked] = useState<DraftCheck | null>(null);
@@ -76,6 +84,14 @@ export function ServerEditor({
 
   const save = async () => {
     setSaving(true);
+    if (beforeSave) {
+      const before = await beforeSave();
+      if (!before.ok) {
+        setSaving(false);
+        setFailure(before.error);
+        return;
+      }
+    }
     const outcome = await api.save(draft, original);
     if (outcome.ok && clientSecret !== "" && draft.transport !== "stdio" && api.storeClientSecret) {
       const stored = await api.storeClientSecret(draft.name, clientSecret);
@@ -122,6 +138,16 @@ export function ServerEditor({
           </div>
         </div>
       )}
+
+      {told.length > 0 && (
+        <ul role="status" data-testid="draft-told" className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm dark:border-indigo-900 dark:bg-indigo-950">
+          {told.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+
+      {!original && api.paste && <PasteBox paste={api.paste} scope={draft.scope} save={api.save} onDraft={(pasted) => setDraft((d) => ({ ...pasted, name: pasted.name || d.name }))} onAddedAll={() => onClose(null)} />}
 
       <Labeled label="Name" htmlFor="draft-name">
         <input id="draft-name" data-testid="draft-name" value={draft.name} onChange={(e) => update({ name: e.target.value })} className={INPUT} autoFocus={!original} />
@@ -349,5 +375,82 @@ function Preview({ check }: { check: DraftCheck }) {
         </div>
       ))}
     </div>
+  );
+}
+
+/** A snippet from a README: one server fills the form; several are listed and added together. */
+function PasteBox({
+  paste,
+  scope,
+  save,
+  onDraft,
+  onAddedAll,
+}: {
+  paste: NonNullable<DraftApi["paste"]>;
+  scope: Scope;
+  save: DraftApi["save"];
+  onDraft: (draft: ServerDraft) => void;
+  onAddedAll: () => void;
+}) {
+  const [text, setText] = useState("");
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [many, setMany] = useState<PastedDrafts | null>(null);
+  const [added, setAdded] = useState<string[]>([]);
+  const read = async () => {
+    const outcome = await paste(text, scope);
+    if (!outcome.ok) return setFailure(outcome.error);
+    setFailure(null);
+    if (outcome.value.drafts.length === 1) {
+      setMany(null);
+      const only = outcome.value.drafts[0];
+      if (only) onDraft(only);
+    } else setMany(outcome.value);
+  };
+  const addAll = async () => {
+    if (!many) return;
+    const done: string[] = [];
+    for (const draft of many.drafts) {
+      const outcome = await save(draft, null);
+      if (!outcome.ok) {
+        setAdded(done);
+        return setFailure({ ...outcome.error, message: `${draft.name}: ${outcome.error.message}` });
+      }
+      done.push(draft.name);
+    }
+    setAdded(done);
+    onAddedAll();
+  };
+  return (
+    <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+      <summary className="cursor-pointer text-sm font-medium">Paste from a README</summary>
+      <label htmlFor="draft-paste" className="mt-2 block text-xs text-slate-600 dark:text-slate-400">
+        A <span className="font-mono">claude mcp add …</span> line, a <span className="font-mono">{'{"mcpServers": …}'}</span> or VS Code <span className="font-mono">{'{"servers": …}'}</span> block, or one entry
+      </label>
+      <textarea id="draft-paste" data-testid="draft-paste" rows={4} value={text} onChange={(e) => setText(e.target.value)} className={`${INPUT} mt-1 font-mono text-xs`} />
+      <div className="mt-2">
+        <Button testId="draft-paste-read" onClick={() => void read()} disabled={text.trim() === ""}>
+          Fill the form
+        </Button>
+      </div>
+      {many && (
+        <div data-testid="draft-paste-many" className="mt-2 text-sm">
+          <p>
+            {many.drafts.length} servers ({many.form}), added to the {many.drafts[0]?.scope} scope:
+          </p>
+          <ul className="ml-4 list-disc font-mono text-xs">
+            {many.drafts.map((d) => (
+              <li key={d.name}>
+                {d.name}: {d.transport === "stdio" ? [d.command, ...d.args].join(" ") : d.url}
+                {added.includes(d.name) ? " — added" : ""}
+              </li>
+            ))}
+          </ul>
+          <Button testId="draft-paste-add-all" tone="primary" onClick={() => void addAll()}>
+            Add these {many.drafts.length} servers
+          </Button>
+        </div>
+      )}
+      {failure && <ErrorNotice error={failure} testId="draft-paste-error" />}
+    </details>
   );
 }
