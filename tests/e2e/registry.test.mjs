@@ -65,7 +65,7 @@ before(async () => {
       remotes: [{ type: "streamable-http", url: `http://127.0.0.1:${port}/mcp`, headers: [{ name: "X-API-Key", description: "Your key", isRequired: true, isSecret: true }] }],
     }),
   );
-  const started = await start([join(root, "tests/fixtures/registry/registry-server.mjs"), "--publish", doc, "--deprecate", "io.github.0xfreak0/sui-mcp=Use sui-mcp-2"]);
+  const started = await start([join(root, "tests/fixtures/registry/registry-server.mjs"), "--publish", doc, "--deprecate", "io.github.0xfreak0/sui-mcp=Use sui-mcp-2", "--delete", "io.github.0xsims/rubric-protocol=Removed by its publisher"]);
   registry = started.child;
   const url = `http://127.0.0.1:${started.line.split(" ")[1]}`;
   writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ projects: { [box.project]: { hasTrustDialogAccepted: true } } }));
@@ -109,6 +109,9 @@ test("search, a deprecated badge, a secret header to the keychain, the diff, and
   await eventually(async () => (await browser.$$('[data-testid="registry-result"]').length) === 1, "one result for sui");
   assert.match(await result("io.github.0xfreak0/sui-mcp").$('[data-testid="registry-status"]').getText(), /deprecated: Use sui-mcp-2/);
   await screenshot(browser, "registry-browser");
+  await type(browser.$('[data-testid="registry-search"]'), "rubric");
+  await result("io.github.0xsims/rubric-protocol").waitForExist({ timeout: 10_000 });
+  assert.match(await result("io.github.0xsims/rubric-protocol").$('[data-testid="registry-status"]').getText(), /deleted: Removed by its publisher/);
 
   await type(browser.$('[data-testid="registry-search"]'), "loopback");
   await result("io.github.mcp-manager/loopback-keyed").waitForExist({ timeout: 10_000 });
@@ -171,6 +174,28 @@ test("a claude mcp add line pasted from a README fills the form", async () => {
   await waitForState(browser, "pasted", "user", "connected", 30_000);
   const written = JSON.parse(readFileSync(join(box.home, ".claude.json"), "utf8"));
   assert.deepEqual(written.mcpServers.pasted, { type: "stdio", command: "node", args: [everything, "stdio"], env: { GREETING: "hello" } });
+});
+
+test("several servers pasted at once are listed and added together", async () => {
+  await browser.$('[data-testid="add-server"]').click();
+  const editor = browser.$('[data-testid="server-editor"]');
+  await editor.waitForExist({ timeout: 5_000 });
+  await editor.$("summary=Paste from a README").click();
+  await type(
+    editor.$('[data-testid="draft-paste"]'),
+    JSON.stringify({ mcpServers: { "paste-one": { command: "node", args: [everything, "stdio"] }, "paste-two": { type: "http", url: "http://127.0.0.1:9/mcp" } } }),
+  );
+  await editor.$('[data-testid="draft-paste-read"]').click();
+  const many = editor.$('[data-testid="draft-paste-many"]');
+  await many.waitForExist({ timeout: 5_000 });
+  // The form's scope (a new server's default: the project's .mcp.json).
+  assert.match(await many.getText(), /2 servers \(mcpServers\), added to the project scope/);
+  await many.$('[data-testid="draft-paste-add-all"]').click();
+  await row(browser, "paste-one", "project").waitForExist({ timeout: 10_000 });
+  await row(browser, "paste-two", "project").waitForExist({ timeout: 10_000 });
+  const written = JSON.parse(readFileSync(join(box.project, ".mcp.json"), "utf8")).mcpServers;
+  assert.deepEqual(written["paste-two"], { type: "http", url: "http://127.0.0.1:9/mcp" });
+  assert.deepEqual(written["paste-one"], { type: "stdio", command: "node", args: [everything, "stdio"], env: {} });
 });
 
 test("with the registry gone, the listing kept on this computer is shown as of its time", async () => {

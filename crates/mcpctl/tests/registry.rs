@@ -181,6 +181,14 @@ fn airtable_from_the_registry_into_mcp_json_without_its_secret_and_it_runs() {
         "{\n  \"mcpServers\": {\n    \"airtable\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\n        \"-y\",\n        \"airtable-mcp-server@1.7.3\"\n      ],\n      \"env\": {\n        \"AIRTABLE_API_KEY\": \"${AIRTABLE_API_KEY}\"\n      }\n    }\n  }\n}"
     );
     assert!(sandbox.files_holding("patREGISTRYTEST").is_empty());
+    // Claude Code writes the same entry to the same bytes.
+    let claude_side = Sandbox::new(&url);
+    let entry = r#"{"type":"stdio","command":"npx","args":["-y","airtable-mcp-server@1.7.3"],"env":{"AIRTABLE_API_KEY":"${AIRTABLE_API_KEY}"}}"#;
+    claude_side.claude(&["mcp", "add-json", "-s", "project", "airtable", entry]);
+    assert_eq!(
+        std::fs::read_to_string(claude_side.project.join(".mcp.json")).unwrap(),
+        bytes
+    );
 
     // Claude Code reads the same entry.
     let got = sandbox.claude(&["mcp", "get", "airtable"]);
@@ -368,6 +376,11 @@ fn offline_deleted_and_malformed_entries_are_said_and_nothing_is_installed_from_
 
     let found = sandbox.ok(&["registry", "search", "rubric"], &[]);
     assert!(found.contains("[deleted: Moved]"), "{found}");
+    let json: serde_json::Value =
+        serde_json::from_str(&sandbox.ok(&["--json", "registry", "search", "airtable"], &[]))
+            .unwrap();
+    assert_eq!(json["servers"][0]["server"]["version"], "1.7.3");
+    assert_eq!(json["servers"][0]["kind"], "valid");
     sandbox.ok(&["registry", "refresh"], &[]);
     drop(registry_child);
     let out = sandbox.mcpctl(&["registry", "search", "airtable"], &[]);

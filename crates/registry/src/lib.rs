@@ -226,6 +226,12 @@ impl Registry {
     }
 }
 
+/// Whether a document's link (repository, website) may be opened in the browser: http(s)
+/// only, never `file:`, `javascript:` or an app's own scheme.
+pub fn link_allowed(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+}
+
 /// The keychain account that holds a server's secret headers (a JSON object), read by
 /// `mcpctl secret-header NAME`.
 pub fn secret_headers_account(server: &str) -> String {
@@ -331,4 +337,42 @@ pub fn install_draft(
         .map_err(install::InstallError::Unsupported)?;
     let draft = mcp_manager_core::config::draft::draft_from_config(entry_name, scope, &config);
     Ok(InstallDraft { draft, plan })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_web_links_are_opened_and_icons_come_from_https_only() {
+        assert!(link_allowed(
+            "https://github.com/domdomegg/airtable-mcp-server.git"
+        ));
+        for refused in [
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "mcpapp://x/",
+            "tauri://localhost",
+            "https://",
+        ] {
+            assert!(!link_allowed(refused), "{refused}");
+        }
+        let client = Client::new("http://127.0.0.1:9").unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        for refused in [
+            "http://airtable.com/favicon.png",
+            "file:///etc/passwd",
+            "data:image/png;base64,AA",
+        ] {
+            let err = runtime.block_on(client.icon(refused)).unwrap_err();
+            assert!(
+                err.to_string().contains("https only")
+                    || err.to_string().contains("cannot be used"),
+                "{refused}: {err}"
+            );
+        }
+    }
 }
