@@ -116,7 +116,7 @@ impl Context {
             scope,
             entry_name,
             answers,
-            &mcpctl_command(),
+            &registry::mcpctl_command(),
         )
         .map_err(refused)
     }
@@ -169,20 +169,4 @@ impl Context {
             .open_url(url, None::<&str>)
             .map_err(|err| refused(format!("the browser could not be opened: {err}")))
     }
-}
-
-/// The `mcpctl` a `headersHelper` runs: on the PATH (as the package installs it), else the one
-/// beside this program.
-fn mcpctl_command() -> String {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("mcpctl").is_file()));
-    if on_path {
-        return "mcpctl".into();
-    }
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("mcpctl")))
-        .filter(|p| p.is_file())
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "mcpctl".into())
 }

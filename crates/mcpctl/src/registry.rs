@@ -316,18 +316,6 @@ fn choose(server: &ServerJson, args: &InstallArgs) -> Result<Choice, mcp_manager
     Ok(Choice::Package(0))
 }
 
-/// The program that runs `mcpctl secret-header`: `mcpctl` when the PATH has it, else this one.
-pub fn mcpctl_command() -> String {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("mcpctl").is_file()));
-    if on_path {
-        return "mcpctl".into();
-    }
-    std::env::current_exe()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "mcpctl".into())
-}
-
 pub fn install(
     locations: &Locations,
     flag: Option<&str>,
@@ -354,7 +342,7 @@ pub fn install(
         values: args.set.iter().cloned().collect::<BTreeMap<_, _>>(),
         secrets: args.secrets.unwrap_or_default(),
     };
-    let helper = registry::helper_command(&entry_name, &mcpctl_command());
+    let helper = registry::helper_command(&entry_name, &registry::mcpctl_command());
     let plan = install::plan(&server, choice, args.scope, &answers, &helper)
         .map_err(|e| fail(format!("{} {}: {e}", server.name, server.version)))?;
     let keychain =

@@ -243,6 +243,29 @@ pub fn secret_headers_value(headers: &BTreeMap<String, String>) -> String {
     serde_json::to_string(headers).expect("a map of strings serialises")
 }
 
+/// The `mcpctl` a `headersHelper` runs: `mcpctl` when the PATH has it (as the package installs
+/// it), else the one beside this program (or this program, when it is `mcpctl`).
+pub fn mcpctl_command() -> String {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("mcpctl").is_file()));
+    if on_path {
+        return "mcpctl".into();
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| {
+            if exe.file_name().is_some_and(|n| n == "mcpctl") {
+                Some(exe)
+            } else {
+                exe.parent()
+                    .map(|dir| dir.join("mcpctl"))
+                    .filter(|p| p.is_file())
+            }
+        })
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "mcpctl".into())
+}
+
 /// The `headersHelper` that prints a server's secret headers: `mcpctl` when it is on the
 /// PATH (as the package installs it), else the `mcpctl` beside this program.
 pub fn helper_command(server: &str, mcpctl: &str) -> String {
