@@ -271,7 +271,6 @@ pub fn variable_name(key: &str) -> String {
 struct Resolver<'a> {
     answers: &'a Answers,
     scope: Scope,
-    used: Vec<String>,
     to_set: Vec<String>,
     /// Set while resolving a header that goes to the keychain: its secrets are kept literal.
     literal: bool,
@@ -281,7 +280,6 @@ impl Resolver<'_> {
     /// The value of one asked input (`key`): the answer, else its default; `None` when it is
     /// neither given nor required.
     fn answer(&mut self, key: &str, input: &Input) -> Result<Option<String>, InstallError> {
-        self.used.push(key.to_string());
         let given = self
             .answers
             .values
@@ -290,8 +288,13 @@ impl Resolver<'_> {
             .cloned()
             .or_else(|| input.default.clone());
         let Some(value) = given else {
-            if input.is_secret && !self.literal && self.placement() == SecretPlacement::Variable {
-                // A secret the person will set in their environment needs no answer here.
+            if input.is_required
+                && input.is_secret
+                && !self.literal
+                && self.placement() == SecretPlacement::Variable
+            {
+                // A required secret the person will set in their environment needs no answer
+                // here; an optional one left empty is left out.
                 return Ok(Some(self.reference(key)));
             }
             if input.is_required {
@@ -468,7 +471,6 @@ pub fn plan(
     let mut resolver = Resolver {
         answers,
         scope,
-        used: Vec::new(),
         to_set: Vec::new(),
         literal: false,
     };
@@ -581,7 +583,6 @@ pub fn keychain_values(
     let mut resolver = Resolver {
         answers,
         scope: Scope::User,
-        used: Vec::new(),
         to_set: Vec::new(),
         literal: true,
     };
@@ -655,6 +656,35 @@ mod tests {
         assert!(plan(&server, Choice::Package(0), Scope::Project, &in_file, "h").is_err());
         let user = plan(&server, Choice::Package(0), Scope::User, &in_file, "h").unwrap();
         assert_eq!(user.entry["env"]["API_KEY"], "sk-live-123456");
+        // Nothing typed: a required secret becomes ${API_KEY} to set.
+        let none = answers(&[], SecretPlacement::Variable);
+        let later = plan(&server, Choice::Package(0), Scope::User, &none, "h").unwrap();
+        assert_eq!(later.entry["env"]["API_KEY"], "${API_KEY}");
+        assert_eq!(later.variables_to_set, vec!["API_KEY"]);
+    }
+
+    #[test]
+    fn an_optional_secret_left_empty_is_left_out() {
+        let server = doc(
+            json!({"name": "io.github.github/github-mcp-server", "description": "d",
+            "version": "1.0.0", "packages": [{"registryType": "oci", "identifier": "ghcr.io/github/github-mcp-server:1.0.0",
+            "transport": {"type": "stdio"},
+            "runtimeArguments": [{"type": "named", "name": "-e", "value": "GITHUB_PERSONAL_ACCESS_TOKEN={token}",
+                "variables": {"token": {"isSecret": true}}}]}]}),
+        );
+        let empty = answers(&[], SecretPlacement::Variable);
+        let plan = plan(&server, Choice::Package(0), Scope::Project, &empty, "h").unwrap();
+        assert_eq!(
+            plan.runs,
+            "docker run -i --rm ghcr.io/github/github-mcp-server:1.0.0"
+        );
+        assert!(plan.variables_to_set.is_empty());
+        let given = answers(&[("token", "ghp_x")], SecretPlacement::Variable);
+        let with = super::plan(&server, Choice::Package(0), Scope::Project, &given, "h").unwrap();
+        assert_eq!(
+            with.runs,
+            "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN} ghcr.io/github/github-mcp-server:1.0.0"
+        );
     }
 
     #[test]
