@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -69,12 +69,18 @@ before(async () => {
   registry = started.child;
   const url = `http://127.0.0.1:${started.line.split(" ")[1]}`;
   writeFileSync(join(box.home, ".claude.json"), JSON.stringify({ projects: { [box.project]: { hasTrustDialogAccepted: true } } }));
+  const away = join(box.dir, "away");
+  writeFileSync(away, "");
   session = await launch(box, {
     MCP_MANAGER_REGISTRY: url,
     // uvx for time-mcp-pypi, which pins mcp==1.13.1: resolved as on the day after its release.
     PATH: `${join(root, "tests/reference/python/current/bin")}:${process.env.PATH}`,
     UV_EXCLUDE_NEWER: "2025-09-13T00:00:00Z",
     UV_PYTHON_DOWNLOADS: "never",
+    // The person's browser, which only notes what it was asked to open.
+    BROWSER: join(root, "tests/fixtures/browser/complete-login.mjs"),
+    BROWSER_LOG: join(box.dir, "browser.log"),
+    BROWSER_AWAY: away,
   });
   browser = session.browser;
 });
@@ -109,6 +115,13 @@ test("search, a deprecated badge, a secret header to the keychain, the diff, and
   await eventually(async () => (await browser.$$('[data-testid="registry-result"]').length) === 1, "one result for sui");
   assert.match(await result("io.github.0xfreak0/sui-mcp").$('[data-testid="registry-status"]').getText(), /deprecated: Use sui-mcp-2/);
   await screenshot(browser, "registry-browser");
+  await type(browser.$('[data-testid="registry-search"]'), "airtable");
+  await result("io.github.domdomegg/airtable-mcp-server").waitForExist({ timeout: 10_000 });
+  await result("io.github.domdomegg/airtable-mcp-server").$("button=Repository").click();
+  await eventually(
+    () => existsSync(join(box.dir, "browser.log")) && readFileSync(join(box.dir, "browser.log"), "utf8").includes("opened /domdomegg/airtable-mcp-server.git"),
+    "the repository opened in the browser",
+  );
   await type(browser.$('[data-testid="registry-search"]'), "rubric");
   await result("io.github.0xsims/rubric-protocol").waitForExist({ timeout: 10_000 });
   assert.match(await result("io.github.0xsims/rubric-protocol").$('[data-testid="registry-status"]').getText(), /deleted: Removed by its publisher/);
