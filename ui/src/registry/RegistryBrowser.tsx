@@ -43,7 +43,6 @@ export function RegistryBrowser({ api, onReady }: { api: RegistryApi; onReady: (
       await api.refresh();
       await search("", null);
     })();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const first = useRef(true);
@@ -54,7 +53,6 @@ export function RegistryBrowser({ api, onReady }: { api: RegistryApi; onReady: (
     }
     const timer = setTimeout(() => void search(query, null), 300);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query]);
 
   if (open) return <ServerPage api={api} server={open} onBack={() => setOpen(null)} onReady={onReady} />;
