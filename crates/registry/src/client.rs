@@ -68,6 +68,17 @@ impl Client {
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .user_agent(concat!("mcp-manager/", env!("CARGO_PKG_VERSION")))
+            // Never from https down to http (an icon must stay on https to its end), and
+            // not endlessly.
+            .redirect(reqwest::redirect::Policy::custom(|attempt| {
+                let downgrade = attempt.previous().iter().any(|u| u.scheme() == "https")
+                    && attempt.url().scheme() != "https";
+                if downgrade || attempt.previous().len() >= 5 {
+                    attempt.stop()
+                } else {
+                    attempt.follow()
+                }
+            }))
             .build()
             .map_err(|err| RegistryError::BadUrl(err.to_string()))?;
         Ok(Client { base: url, http })
