@@ -53,7 +53,20 @@ impl Cache {
             .unwrap_or_default()
     }
 
-    pub fn save(&self, stored: &Stored) -> Result<(), String> {
+    /// Loads, changes and saves the file as one step: a search's page and a refresh running at
+    /// once (the window does both) each keep what the other wrote.
+    pub fn update(&self, change: impl FnOnce(&mut Stored)) -> Result<Stored, String> {
+        static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = WRITING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut stored = self.load();
+        change(&mut stored);
+        self.save(&stored)?;
+        Ok(stored)
+    }
+
+    fn save(&self, stored: &Stored) -> Result<(), String> {
         let dir = self.path.parent().expect("the cache file has a folder");
         std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
         let tmp = self.path.with_extension("json.tmp");

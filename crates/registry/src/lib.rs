@@ -129,10 +129,11 @@ impl Registry {
         };
         match self.client.list(&query).await {
             Ok(page) => {
-                let mut stored = self.cache.load();
-                stored.base_url = self.client.base().to_string();
-                stored.merge(&page.servers, false);
-                let _ = self.cache.save(&stored);
+                let base = self.client.base().to_string();
+                let _ = self.cache.update(|stored| {
+                    stored.base_url = base;
+                    stored.merge(&page.servers, false);
+                });
                 Listing {
                     registry: self.client.base().to_string(),
                     servers: page.servers,
@@ -151,8 +152,7 @@ impl Registry {
     /// Brings the cache up to date: what changed since its newest entry, or (the first time)
     /// every server's latest version.
     pub async fn refresh(&self) -> Result<Refreshed, RegistryError> {
-        let mut stored = self.cache.load();
-        let since = stored.newest_update.clone();
+        let since = self.cache.load().newest_update;
         let incremental = since.is_some();
         let mut query = Query {
             limit: Some(100),
@@ -160,27 +160,30 @@ impl Registry {
             updated_since: since,
             ..Query::default()
         };
-        let mut changed = 0;
+        let mut read = Vec::new();
         for _ in 0..FIRST_REFRESH_PAGES {
             let page = self.client.list(&query).await?;
-            changed += page.servers.len() as u32;
-            stored.merge(&page.servers, true);
+            read.extend(page.servers);
             match page.next_cursor {
                 Some(next) => query.cursor = Some(next),
                 None => break,
             }
         }
         let as_of = now();
-        stored.base_url = self.client.base().to_string();
-        stored.refreshed_at = Some(as_of.clone());
-        self.cache
-            .save(&stored)
+        let base = self.client.base().to_string();
+        let stored = self
+            .cache
+            .update(|stored| {
+                stored.base_url = base;
+                stored.merge(&read, true);
+                stored.refreshed_at = Some(as_of.clone());
+            })
             .map_err(|detail| RegistryError::Malformed {
                 url: self.cache.path().display().to_string(),
                 detail,
             })?;
         Ok(Refreshed {
-            changed,
+            changed: read.len() as u32,
             held: stored.servers.len() as u32,
             as_of,
             incremental,

@@ -32,16 +32,17 @@ export function RegistryBrowser({ api, onReady }: { api: RegistryApi; onReady: (
     setListing((before) => (cursor && before ? { ...outcome.value, servers: [...before.servers, ...outcome.value.servers] } : outcome.value));
   };
 
-  // The cache first (instant, offline), then only what changed, then the live first page.
+  // The cache first (instant, offline), then the live first page, then, in the background,
+  // the cache brought up to date (only what changed; the first time, every server, which
+  // takes a while on the official registry and must not hold the search up).
   useEffect(() => {
     void (async () => {
       const found = await api.setting();
       if (found.ok) setSetting(found.value);
       const cached = await api.cached("");
       if (cached.ok && cached.value.servers.length > 0) setListing(cached.value);
-      setWaiting("Asking the registry what changed…");
-      await api.refresh();
       await search("", null);
+      void api.refresh();
     })();
   }, []);
 
