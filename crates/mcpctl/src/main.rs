@@ -104,31 +104,7 @@ enum Command {
     /// Install a server from an MCP registry, with its version pinned: npm → npx, PyPI → uvx,
     /// NuGet → dnx, OCI → docker, or a remote. Secrets go in as ${NAME} unless --secrets says
     /// otherwise (never into the project scope).
-    Install {
-        /// The registry's name of the server (io.github.owner/name).
-        name: String,
-        #[arg(long)]
-        version: Option<String>,
-        #[arg(short, long, value_parser = parse_scope, default_value = "local")]
-        scope: Scope,
-        /// Which package: a number from 1 or a type (npm, pypi, nuget, oci).
-        #[arg(long, conflicts_with = "remote")]
-        package: Option<String>,
-        /// Which remote: a number from 1.
-        #[arg(long)]
-        remote: Option<String>,
-        /// A setting the server asks for (environment variable, header, argument, URL
-        /// variable), KEY=VALUE; repeat for more.
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_env)]
-        set: Vec<(String, String)>,
-        /// The entry's name (default: the part of the registry name after the slash).
-        #[arg(long = "as", value_name = "NAME")]
-        as_name: Option<String>,
-        /// Where secrets go: variable (${NAME}, the default), file (~/.claude.json, user and
-        /// local scopes) or keychain (a remote's headers, printed by a headersHelper).
-        #[arg(long, value_parser = parse_secrets)]
-        secrets: Option<mcp_manager_registry::install::SecretPlacement>,
-    },
+    Install(registry::InstallArgs),
     /// Print a server's secret headers from the OS keychain as JSON: the headersHelper that
     /// `install --secrets keychain` writes, for Claude Code and MCP Manager alike.
     SecretHeader { name: String },
@@ -498,7 +474,9 @@ enum RegistryAction {
     Refresh,
 }
 
-fn parse_secrets(word: &str) -> Result<mcp_manager_registry::install::SecretPlacement, String> {
+pub(crate) fn parse_secrets(
+    word: &str,
+) -> Result<mcp_manager_registry::install::SecretPlacement, String> {
     use mcp_manager_registry::install::SecretPlacement;
     match word {
         "variable" => Ok(SecretPlacement::Variable),
@@ -744,30 +722,7 @@ fn run_config(
             }
             RegistryAction::Refresh => registry::refresh(locations, registry_flag, json)?,
         },
-        Command::Install {
-            name,
-            version,
-            scope,
-            package,
-            remote,
-            set,
-            as_name,
-            secrets,
-        } => registry::install(
-            locations,
-            registry_flag,
-            registry::InstallArgs {
-                name,
-                version,
-                scope,
-                package,
-                remote,
-                set,
-                as_name,
-                secrets,
-            },
-            json,
-        )?,
+        Command::Install(args) => registry::install(locations, registry_flag, args, json)?,
         Command::SecretHeader { name } => registry::secret_header(&name)?,
         Command::AddJson {
             scope,

@@ -260,14 +260,31 @@ pub fn show(
     Ok(())
 }
 
+/// `mcpctl install`'s flags.
+#[derive(clap::Args)]
 pub struct InstallArgs {
+    /// The registry's name of the server (io.github.owner/name).
     pub name: String,
+    #[arg(long)]
     pub version: Option<String>,
+    #[arg(short, long, value_parser = crate::parse_scope, default_value = "local")]
     pub scope: Scope,
+    /// Which package: a number from 1 or a type (npm, pypi, nuget, oci).
+    #[arg(long, conflicts_with = "remote")]
     pub package: Option<String>,
+    /// Which remote: a number from 1.
+    #[arg(long)]
     pub remote: Option<String>,
+    /// A setting the server asks for (environment variable, header, argument, URL
+    /// variable), KEY=VALUE; repeat for more.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::parse_env)]
     pub set: Vec<(String, String)>,
+    /// The entry's name (default: the part of the registry name after the slash).
+    #[arg(long = "as", value_name = "NAME")]
     pub as_name: Option<String>,
+    /// Where secrets go: variable (${NAME}, the default), file (~/.claude.json, user and
+    /// local scopes) or keychain (a remote's headers, printed by a headersHelper).
+    #[arg(long, value_parser = crate::parse_secrets)]
     pub secrets: Option<SecretPlacement>,
 }
 
