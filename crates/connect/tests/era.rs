@@ -403,6 +403,45 @@ async fn a_server_that_fails_at_start_shows_its_stderr_once() {
 }
 
 #[tokio::test]
+async fn a_server_that_works_a_while_before_it_fails_is_not_started_again() {
+    // Each of the two processes works for its own random time before it fails, so the probe's
+    // often fails long after the `initialize` one: it is waited for while it works, and the
+    // failure is the server's, told once (it was started a third time when the probe was given
+    // a fixed 100 ms).
+    for _ in 0..6 {
+        let config = ServerConfig::stdio(
+            "node",
+            vec![support::edge()],
+            vec![
+                ("EDGE_FAULT".into(), "exit".into()),
+                ("EDGE_WORK_MS".into(), "700".into()),
+            ],
+        );
+        let stderr = StderrLog::default();
+        let failure = Connection::open_authorized(
+            "late-failure",
+            &config,
+            &std::env::temp_dir(),
+            Limits::connect(Duration::from_secs(30)),
+            stderr.clone(),
+            Arc::new(Decline),
+            mcp_manager_connect::Roots::default(),
+            None,
+        )
+        .await
+        .err()
+        .expect("it fails")
+        .to_string();
+        assert_eq!(
+            failure.matches("EDGE_API_KEY is not set").count(),
+            1,
+            "{failure}"
+        );
+        assert_eq!(stderr.lines(), ["edge-server: EDGE_API_KEY is not set"]);
+    }
+}
+
+#[tokio::test]
 async fn a_server_that_cannot_run_twice_at_once_still_starts() {
     // Whichever of the two starts takes the port, the session opens: when the `initialize`
     // one lost, it is started again alone, after a line that says so.

@@ -41,6 +41,9 @@ const LOOK_EVERY: Duration = Duration::from_millis(20);
 const IDLE_LOOKS: u32 = 2;
 /// Where CPU time is not known: the least time the probe is given after `initialize` answered.
 pub const GRACE_FLOOR: Duration = Duration::from_millis(100);
+/// The least time the probe's process is given, while it works, after the `initialize` start's
+/// process left.
+const GONE_FLOOR: Duration = Duration::from_secs(1);
 
 /// How the probe's silence is judged once the `initialize` start answered.
 ///
@@ -64,17 +67,28 @@ struct Silence {
 }
 
 impl Silence {
+    ///
+    /// `gone`: the `initialize` start failed because its process left. Its CPU time is gone
+    /// with it, so the probe's process is judged by being idle alone, for at least
+    /// [`GONE_FLOOR`]: a server that fails at start fails in the probe's process too, only
+    /// later when the two shared the CPU, and starting it again would show its failure twice.
     fn begin(
         answered: tokio::time::Instant,
         took: Duration,
         initialize: Option<u32>,
         probe: Option<u32>,
+        gone: bool,
     ) -> Silence {
-        let measure = match (initialize.and_then(group_cpu), probe) {
-            (Some(used), Some(probe)) => Some((used.ticks, probe)),
+        let used = initialize
+            .and_then(group_cpu)
+            .map(|used| used.ticks)
+            .or(gone.then_some(0));
+        let measure = match (used, probe) {
+            (Some(used), Some(probe)) => Some((used, probe)),
             _ => None,
         };
         let until = match measure {
+            Some(_) if gone => answered + took.max(GONE_FLOOR),
             Some(_) => answered + took.max(GRACE_FLOOR),
             None => answered + grace(took),
         };
@@ -109,7 +123,9 @@ impl Silence {
         };
         let caught_up = usage.ticks * 4 >= target * 3;
         self.idle = match self.last {
-            Some(last) if caught_up && usage.asleep && usage.ticks == last => self.idle + 1,
+            Some(last) if caught_up && usage.asleep && !usage.leaving && usage.ticks == last => {
+                self.idle + 1
+            }
             _ => 0,
         };
         self.last = Some(usage.ticks);
@@ -131,6 +147,7 @@ fn group_cpu(group: u32) -> Option<Usage> {
     let mut usage = Usage {
         ticks: 0,
         asleep: true,
+        leaving: false,
     };
     let mut found = false;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
@@ -159,6 +176,7 @@ fn group_cpu(group: u32) -> Option<Usage> {
         };
         usage.ticks += ticks(11) + ticks(12);
         usage.asleep &= threads_asleep(&entry.path());
+        usage.leaving |= fields.first() == Some(&"Z");
         found = true;
     }
     found.then_some(usage)
@@ -195,6 +213,8 @@ fn group_cpu(_group: u32) -> Option<Usage> {
 struct Usage {
     ticks: u64,
     asleep: bool,
+    /// A process of the group has exited and is not yet reaped: its end is on its way to us.
+    leaving: bool,
 }
 
 /// What starting a local server takes, owned, so that a start can run as a task of its own.
@@ -372,6 +392,7 @@ impl StdioStart {
                         *took,
                         initialize_pid.get().copied(),
                         probe_pid.get().copied(),
+                        matches!(outcome, Err(failed) if left(failed)),
                     ));
                 }
             }
