@@ -429,8 +429,7 @@ async fn a_server_that_works_a_while_before_it_fails_is_not_started_again() {
             None,
         )
         .await
-        .err()
-        .expect("it fails")
+        .expect_err("it fails")
         .to_string();
         assert_eq!(
             failure.matches("EDGE_API_KEY is not set").count(),
