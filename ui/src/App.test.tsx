@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import type { ServerList } from "./bindings";
 import type { Outcome } from "./ipc/api";
 import { App, type Backend } from "./App";

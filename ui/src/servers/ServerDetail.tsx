@@ -82,13 +82,18 @@ export function ServerDetail({
   const [confirming, setConfirming] = useState<"approve" | "remove" | null>(null);
   const [reviewed, setReviewed] = useState<ServerReview | null>(null);
   const [resetSaid, setResetSaid] = useState<string | null>(null);
-  useEffect(() => {
+  // Another server shown: what was said or asked about the last one goes, before it is drawn
+  // (an effect would run after a click that came first).
+  const identity = `${server.scope}/${server.name}`;
+  const [shownFor, setShownFor] = useState(identity);
+  if (shownFor !== identity) {
+    setShownFor(identity);
     setRefusal(null);
     setConfirming(null);
     setReviewed(null);
     setResetSaid(null);
     setLoginStarted(false);
-  }, [server.name, server.scope]);
+  }
   const tabs: Tab[] = server.shadowedBy
     ? []
     : (["overview", "tools", "resources", "prompts", "notifications", "protocol", "oauth", "doctor"] as const).filter(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/preact";
 import { JsonTree, PAGE } from "./JsonTree";
 import { LongText, PIECE } from "./LongText";
 import { Markdown } from "./Markdown";

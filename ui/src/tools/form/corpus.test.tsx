@@ -2,7 +2,7 @@
 // checkout, when it is there) must be understood, round-trip (form → JSON → form unchanged) and have defaults that
 // its own schema accepts. New files are covered without code changes.
 import { afterEach, describe as group, expect, it } from "vitest";
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, render } from "@testing-library/preact";
 import { ToolForm } from "./ToolForm";
 import { describe, type Field, type Json, type JsonObject } from "./schema";
 import { fromJson, initial, toJson } from "./value";
