@@ -79,6 +79,11 @@ try {
   const p = stats(paint);
   console.log(`tools benchmark: ${SERVERS} servers, ${(await count.getText()).split(" ·")[0]} in one list (all ${SERVERS} connected after ${(connected / 1000).toFixed(1)} s; the list shown after ${(shownAt / 1000).toFixed(1)} s)`);
   console.log(`queries typed and erased a key at a time: ${matches.join(", ")}`);
+  if (process.env.BENCH_VERBOSE) {
+    // Each keystroke in the order typed: the query after it, and its two times.
+    const typed = QUERIES.flatMap((q) => [...[...q].map((_, i) => q.slice(0, i + 1)), ...[...q].map((_, i) => q.slice(0, q.length - i - 1))]);
+    typed.forEach((query, i) => console.log(`  ${JSON.stringify(query).padEnd(20)} ${ms(filter[i])}, ${ms(paint[i])}`));
+  }
   console.log(`per keystroke (${f.n}), input to list laid out: median ${ms(f.median)}, p95 ${ms(f.p95)}, max ${ms(f.max)}  (goal 16 ms)`);
   console.log(`per keystroke (${p.n}), input to the frame after its paint: median ${ms(p.median)}, p95 ${ms(p.p95)}, max ${ms(p.max)}`);
 } finally {

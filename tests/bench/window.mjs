@@ -119,6 +119,8 @@ function pss(pid) {
       if (process.env.BENCH_VERBOSE) {
         const name = readFileSync(`/proc/${p}/comm`, "utf8").trim();
         console.log(`    ${name} (${p}): ${mib(kib)}`);
+        // BENCH_SMAPS=DIR keeps each process's mappings there, to see where its memory is.
+        if (process.env.BENCH_SMAPS) writeFileSync(join(process.env.BENCH_SMAPS, `${name}-${p}.smaps`), readFileSync(`/proc/${p}/smaps`, "utf8"));
       }
     } catch {}
     for (const child of byParent.get(p) ?? []) visit(child);
