@@ -383,12 +383,18 @@ test("a server copied to another scope keeps its entry, and Remove deletes the c
   assert.equal(await row(browser, "stdio-everything", "local").getAttribute("data-state"), "connected", "the local one is untouched");
 });
 
+/**
+ * The messages the protocol log shows, read in one WebDriver call: read one attribute at a
+ * time, a log of some hundred messages took seconds per look, and a look that waits for a
+ * message had time for only a few (the restart's check timed out on a busy machine).
+ */
 async function protocolMessages() {
-  const out = [];
-  for (const message of await browser.$$('[data-testid="protocol-message"]')) {
-    out.push({ direction: await message.getAttribute("data-direction"), method: await message.getAttribute("data-method") });
-  }
-  return out;
+  return browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="protocol-message"]')].map((message) => ({
+      direction: message.getAttribute("data-direction"),
+      method: message.getAttribute("data-method"),
+    })),
+  );
 }
 
 test("the protocol log shows every message in and out, live, filtered, pretty-printed", async () => {
