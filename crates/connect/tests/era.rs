@@ -35,6 +35,15 @@ fn strict_legacy() -> ServerConfig {
 }
 
 async fn open(config: &ServerConfig, remembered: Option<Era>) -> Result<Connection, String> {
+    open_logging(config, remembered, StderrLog::default()).await
+}
+
+/// [`open`], with the server's stderr into `stderr`.
+async fn open_logging(
+    config: &ServerConfig,
+    remembered: Option<Era>,
+    stderr: StderrLog,
+) -> Result<Connection, String> {
     let limits = Limits {
         remembered,
         ..Limits::connect(Duration::from_secs(30))
@@ -44,7 +53,7 @@ async fn open(config: &ServerConfig, remembered: Option<Era>) -> Result<Connecti
         config,
         &std::env::temp_dir(),
         limits,
-        StderrLog::default(),
+        stderr,
         Arc::new(Decline),
         mcp_manager_connect::Roots::default(),
         None,
@@ -418,19 +427,9 @@ async fn a_server_that_works_a_while_before_it_fails_is_not_started_again() {
             ],
         );
         let stderr = StderrLog::default();
-        let failure = Connection::open_authorized(
-            "late-failure",
-            &config,
-            &std::env::temp_dir(),
-            Limits::connect(Duration::from_secs(30)),
-            stderr.clone(),
-            Arc::new(Decline),
-            mcp_manager_connect::Roots::default(),
-            None,
-        )
-        .await
-        .expect_err("it fails")
-        .to_string();
+        let failure = open_logging(&config, None, stderr.clone())
+            .await
+            .expect_err("it fails");
         assert_eq!(
             failure.matches("EDGE_API_KEY is not set").count(),
             1,
@@ -461,18 +460,7 @@ async fn a_server_that_cannot_run_twice_at_once_still_starts() {
             ],
         );
         let stderr = StderrLog::default();
-        let connection = Connection::open_authorized(
-            "single",
-            &config,
-            &std::env::temp_dir(),
-            Limits::connect(Duration::from_secs(30)),
-            stderr.clone(),
-            Arc::new(Decline),
-            mcp_manager_connect::Roots::default(),
-            None,
-        )
-        .await
-        .unwrap();
+        let connection = open_logging(&config, None, stderr.clone()).await.unwrap();
         let evidence = connection.info().era_evidence.clone();
         assert_eq!(connection.info().era, Era::Legacy, "{evidence}");
         let lines = stderr.lines();
