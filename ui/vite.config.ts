@@ -10,7 +10,6 @@ export default defineConfig({
   clearScreen: false,
   resolve: {
     alias: [
-      { find: /^react-dom\/test-utils$/, replacement: "preact/test-utils" },
       { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
       { find: /^react-dom$/, replacement: "preact/compat" },
       { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },

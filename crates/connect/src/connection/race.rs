@@ -67,7 +67,6 @@ struct Silence {
 }
 
 impl Silence {
-    ///
     /// `gone`: the `initialize` start failed because its process left. Its CPU time is gone
     /// with it, so the probe's process is judged by being idle alone, for at least
     /// [`GONE_FLOOR`]: a server that fails at start fails in the probe's process too, only
