@@ -4,24 +4,28 @@
 //! 2026-07-28 protocol (`server/discover`, per-request `_meta`, no session). A server may speak
 //! either or both, and nothing in an entry says which, so every server is negotiated unless
 //! its entry sets `"protocol"` (`"auto"`, `"2026-07-28"` or `"legacy"`, a key Claude Code
-//! ignores). A local server's first start races an `initialize` start and a `server/discover`
-//! start side by side (`connection/race.rs`, which says why): no fixed wait, no second start
-//! after the first, one stderr. A remote server is probed on its connection
-//! ([`Handshake::Probe`]: `server/discover` first; a correlated JSON-RPC error, or no answer
-//! in 10 s, means the `initialize` era on the same connection). The opening
+//! ignores). A local server's first start is `initialize` on one process, as Claude Code
+//! starts every one; a server of 2026-07-28 only refuses it with -32022 and is sent
+//! `server/discover` on the same process, and whether one that answered also speaks 2026-07-28
+//! is asked in a second process beside its session, for the next start
+//! (`connection/first_start.rs`, which says why: no fixed wait, no second start, one stderr, no
+//! two processes sharing the CPU while the session starts). A remote server is probed on its
+//! connection ([`Handshake::Probe`]: `server/discover` first; a correlated JSON-RPC error, or
+//! no answer in 10 s, means the `initialize` era on the same connection). The opening
 //! (`connection/open.rs`) also recovers from what probing does to real servers: an HTTP server
-//! that answers the probe 4xx is opened again with `initialize`, and an `initialize` answered
-//! with -32022 is followed by `server/discover` at a version the server lists. An
-//! authorization refusal (401, 403) is never taken as evidence.
+//! that answers the probe 4xx is opened again with `initialize`, and a remembered era that no
+//! longer opens is found out again. An authorization refusal (401, 403) is never taken as
+//! evidence.
 //!
 //! The [`Verdict`] and its evidence ("server/discover → 2026-07-28", "legacy: -32601",
 //! "legacy: the server exited (status 2) on server/discover", "legacy: no answer to
 //! server/discover within 1710 ms (initialize answered in 1650 ms)", "initialize → -32022,
-//! then 2026-07-28") are part of the connected status. [`EraCache`] remembers each verdict by
-//! the program the entry runs ([`ServerConfig::program_hash`]: its command and arguments, or
-//! its URL), so an edit of its `env` or `timeout` keeps it, in the app's data folder, so a
-//! one-shot `mcpctl` command does not pay for a probe each time; a remembered verdict that
-//! fails is probed again once.
+//! then 2026-07-28") are part of the connected status; a session opened before the answer
+//! beside it came says "legacy: initialize answered in N ms; …". [`EraCache`] remembers each
+//! verdict by the program the entry runs ([`ServerConfig::program_hash`]: its command and
+//! arguments, or its URL), so an edit of its `env` or `timeout` keeps it, in the app's data
+//! folder, shared by the window and `mcpctl`; a remembered verdict that fails is found out
+//! again once.
 //!
 //! [`ServerConfig::program_hash`]: mcp_manager_core::config::entry::ServerConfig::program_hash
 
@@ -58,7 +62,8 @@ pub enum Handshake {
     Initialize,
     /// `server/discover` only.
     Discover,
-    /// `server/discover`, falling back to `initialize` on the same connection.
+    /// Either era, found out on the one connection. Remote: `server/discover`, falling back to
+    /// `initialize`. Local: `initialize`, then `server/discover` after a -32022.
     Probe,
 }
 

@@ -169,40 +169,44 @@ impl ProtocolLog {
             .iter()
             .cloned()
             .collect();
-        let heads: Vec<Parsed> = kept.iter().map(|raw| raw.parsed().clone()).collect();
-        // Requests' methods by who asked and id, to name the responses that answer them.
+        // Requests' methods by who asked and id, as of each message, to name the responses that
+        // answer them: ids start again from 0 in each session (a restart, or `server/discover`
+        // after an `initialize` refused with -32022), so a response answers the latest request
+        // with its id before it.
         let mut asked = std::collections::HashMap::new();
-        for (raw, head) in kept.iter().zip(&heads) {
-            if let Some((Some(method), Some(id), MessageKind::Request)) = head {
+        let mut entries = Vec::new();
+        for raw in kept {
+            let (method, id, kind) =
+                raw.parsed()
+                    .clone()
+                    .unwrap_or((None, None, MessageKind::Other));
+            if let (Some(method), Some(id), MessageKind::Request) = (&method, &id, kind) {
                 asked.insert((raw.direction, id.clone()), method.clone());
             }
+            if raw.seq <= after {
+                continue;
+            }
+            let asker = match raw.direction {
+                Direction::In => Direction::Out,
+                Direction::Out => Direction::In,
+            };
+            let method = method.or_else(|| {
+                id.as_ref()
+                    .and_then(|id| asked.get(&(asker, id.clone())).cloned())
+            });
+            entries.push(LoggedMessage {
+                seq: raw.seq,
+                at_ms: raw.at_ms,
+                direction: raw.direction,
+                kind,
+                method,
+                id,
+                text: raw.text.to_string(),
+                size: raw.size,
+                truncated: raw.truncated,
+            });
         }
-        kept.into_iter()
-            .zip(heads)
-            .filter(|(raw, _)| raw.seq > after)
-            .map(|(raw, head)| {
-                let (method, id, kind) = head.unwrap_or((None, None, MessageKind::Other));
-                let asker = match raw.direction {
-                    Direction::In => Direction::Out,
-                    Direction::Out => Direction::In,
-                };
-                let method = method.or_else(|| {
-                    id.as_ref()
-                        .and_then(|id| asked.get(&(asker, id.clone())).cloned())
-                });
-                LoggedMessage {
-                    seq: raw.seq,
-                    at_ms: raw.at_ms,
-                    direction: raw.direction,
-                    kind,
-                    method,
-                    id,
-                    text: raw.text.to_string(),
-                    size: raw.size,
-                    truncated: raw.truncated,
-                }
-            })
-            .collect()
+        entries
     }
 
     /// Wakes with the sequence number of each message recorded from now on.
@@ -327,6 +331,41 @@ mod tests {
         );
         assert!(!entries[2].text.ends_with('\n'), "the line end is not kept");
         assert_eq!(log.entries(2).len(), 2, "entries after a sequence number");
+    }
+
+    #[test]
+    fn a_response_names_the_latest_request_of_its_id_before_it() {
+        // An `initialize` refused with -32022, then `server/discover` on the same process: rmcp
+        // numbers each handshake from 0.
+        let log = ProtocolLog::default();
+        log.record(
+            Direction::Out,
+            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+        );
+        log.record(
+            Direction::In,
+            br#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"no"}}"#,
+        );
+        log.record(
+            Direction::Out,
+            br#"{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}"#,
+        );
+        log.record(
+            Direction::In,
+            br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":[]}}"#,
+        );
+        let methods: Vec<Option<String>> = log.entries(0).into_iter().map(|e| e.method).collect();
+        assert_eq!(
+            methods,
+            [
+                "initialize",
+                "initialize",
+                "server/discover",
+                "server/discover"
+            ]
+            .map(|m| Some(m.into()))
+        );
+        assert_eq!(log.entries(1)[0].method.as_deref(), Some("initialize"));
     }
 
     #[test]

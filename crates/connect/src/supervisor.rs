@@ -44,6 +44,10 @@ pub struct Settings {
     pub heartbeat: Duration,
     /// Each POST of a streamable HTTP session, up to its answer; the GET stream has none.
     pub http_post_timeout: Duration,
+    /// On a local server's first start, which `initialize` answered: ask `server/discover` in
+    /// a second process beside the session and remember the answer for the next start
+    /// (`connection/first_start.rs`). Off in `mcpctl`, whose commands end before the answer.
+    pub ask_era_beside: bool,
 }
 
 impl Default for Settings {
@@ -55,6 +59,7 @@ impl Default for Settings {
             remote_batch: 20,
             heartbeat: Duration::from_secs(30),
             http_post_timeout: crate::http_client::POST_TIMEOUT,
+            ask_era_beside: true,
         }
     }
 }
@@ -82,9 +87,13 @@ impl Settings {
                 .unwrap_or(defaults.remote_batch),
             heartbeat: defaults.heartbeat,
             http_post_timeout: defaults.http_post_timeout,
+            ask_era_beside: defaults.ask_era_beside,
         }
     }
 }
+
+/// The line in a server's stderr before its session moves to 2026-07-28.
+pub const SWITCHED: &str = "── MCP Manager: this server speaks 2026-07-28 too (server/discover, asked beside its first session, found it): a session in that era takes that one's place ──";
 
 /// A server's state with its data.
 enum State {
@@ -165,6 +174,8 @@ pub struct Supervisor {
     needs_auth: Mutex<Option<NeedsAuthCache>>,
     /// The protocol era found for each entry, by content hash; `None`: every start probes.
     eras: Mutex<Option<crate::era::EraCache>>,
+    /// The servers whose answer to `server/discover` asked beside their session is awaited.
+    settling: tokio::sync::watch::Sender<std::collections::BTreeSet<String>>,
     /// What every session answers to `roots/list`: the project folder unless set.
     roots: Roots,
     /// Cancelled by [`Supervisor::shutdown`]: starts under way are dropped, none begin.
@@ -192,6 +203,7 @@ impl Supervisor {
             login_stores: Mutex::new(None),
             needs_auth: Mutex::new(None),
             eras: Mutex::new(None),
+            settling: tokio::sync::watch::Sender::new(Default::default()),
             closing: tokio_util::sync::CancellationToken::new(),
             keep_protocol: std::sync::atomic::AtomicBool::new(false),
         })
@@ -215,30 +227,31 @@ impl Supervisor {
 
     /// The limits for opening `entry`, with the era remembered for it.
     fn limits_for(&self, entry: &CatalogEntry) -> (crate::Limits, Option<crate::era::Verdict>) {
-        let remembered = self
-            .eras
-            .lock()
-            .expect("eras lock")
-            .as_ref()
-            .and_then(|cache| cache.get(&entry.config.program_hash()));
+        let (remembered, kept) = {
+            let eras = self.eras.lock().expect("eras lock");
+            let remembered = eras
+                .as_ref()
+                .and_then(|cache| cache.get(&entry.config.program_hash()));
+            (remembered, eras.is_some())
+        };
         let limits = crate::Limits {
             remembered: remembered.as_ref().map(|v| v.era),
+            ask_beside: self.settings.ask_era_beside && kept && remembered.is_none(),
             ..self.limits()
         };
         (limits, remembered)
     }
 
-    /// Keeps the era `connection` was opened in for `entry`; says what was remembered.
+    /// Keeps the era `connection` was opened in for `entry`; says what was remembered. Returns
+    /// the answer still to come of `server/discover` asked beside it ([`Self::settle_era`]).
     fn note_era(
         &self,
         entry: &CatalogEntry,
         connection: &mut Connection,
         remembered: Option<&crate::era::Verdict>,
-    ) {
-        let Some(cache) = self.eras.lock().expect("eras lock").clone() else {
-            return;
-        };
-        let info = connection.info();
+    ) -> Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>> {
+        let cache = self.eras.lock().expect("eras lock").clone()?;
+        let info = connection.info().clone();
         match remembered {
             Some(verdict)
                 if verdict.era == info.era && info.era_evidence.starts_with("remembered") =>
@@ -247,24 +260,124 @@ impl Supervisor {
             }
             _ if info.era_evidence.starts_with("set in the entry") => {}
             _ => {
-                let key = entry.config.program_hash();
-                cache.put(
-                    &key,
-                    &crate::era::Verdict {
-                        era: info.era,
-                        evidence: info.era_evidence.clone(),
-                    },
-                );
-                // Decided on the probe's silence: what it says later is remembered instead.
+                // `initialize` answered: what `server/discover` asked beside says is remembered,
+                // once it is said (nothing is, when it was not asked).
                 if let Some(late) = connection.take_late_verdict() {
-                    tokio::spawn(async move {
-                        if let Ok(verdict) = late.await {
-                            cache.put(&key, &verdict);
-                        }
-                    });
+                    return Some(late);
+                }
+                if connection.era_settled() {
+                    cache.put(
+                        &entry.config.program_hash(),
+                        &crate::era::Verdict {
+                            era: info.era,
+                            evidence: info.era_evidence.clone(),
+                        },
+                    );
                 }
             }
         }
+        None
+    }
+
+    /// The servers whose era is still being found out beside their first session (see
+    /// [`Self::settle_era`]).
+    pub fn finding_eras(&self) -> Vec<String> {
+        self.settling.borrow().iter().cloned().collect()
+    }
+
+    /// Returns once every era being found out beside a first session is found, remembered, and
+    /// (for a server that speaks 2026-07-28 too) its session in that era has taken the place of
+    /// the first.
+    pub async fn eras_found(&self) {
+        let _ = self
+            .settling
+            .subscribe()
+            .wait_for(|names| names.is_empty())
+            .await;
+    }
+
+    /// Remembers what `server/discover` asked beside `connection` (opened with `initialize`)
+    /// answered. A server that speaks 2026-07-28 too then gets a session in that era, opened
+    /// beside the first, which takes its place in one transition; the first ends once no call
+    /// runs on it. Should the new session not open (a server that cannot run twice at once),
+    /// the first stays.
+    async fn settle_era(
+        self: Arc<Self>,
+        entry: CatalogEntry,
+        connection: Arc<Connection>,
+        late: tokio::sync::oneshot::Receiver<crate::era::Verdict>,
+    ) {
+        let verdict = tokio::select! {
+            verdict = late => verdict,
+            _ = self.closing.cancelled() => return,
+        };
+        let Ok(verdict) = verdict else { return };
+        let Some(cache) = self.eras.lock().expect("eras lock").clone() else {
+            return;
+        };
+        cache.put(&entry.config.program_hash(), &verdict);
+        if verdict.era != crate::era::Era::Modern
+            || connection.info().era == crate::era::Era::Modern
+            || !self.is_current(&entry.name, &connection)
+        {
+            return;
+        }
+        let Ok(config) = self.resolve(&entry).await else {
+            return;
+        };
+        let logs = self.logs(&entry.name);
+        let stderr = logs.stderr.clone();
+        stderr.note(SWITCHED);
+        let (limits, _) = self.limits_for(&entry);
+        let opened = Connection::open_authorized(
+            &entry.name,
+            &config,
+            &self.project,
+            limits,
+            logs,
+            self.answerer(),
+            self.roots.clone(),
+            None,
+        )
+        .await;
+        let mut fresh = match opened {
+            Ok(fresh) => fresh,
+            Err(error) => {
+                return stderr.note(&format!(
+                    "── MCP Manager: the session in 2026-07-28 did not open ({error}); the first one stays ──"
+                ))
+            }
+        };
+        if fresh.info().era != crate::era::Era::Modern
+            || !self.is_current(&entry.name, &connection)
+            || self.closing.is_cancelled()
+        {
+            return fresh.shutdown().await;
+        }
+        fresh.set_era_evidence(format!(
+            "{}; this session took the place of the one opened with initialize",
+            verdict.evidence
+        ));
+        let counts = fresh.counts().await;
+        let fresh = Arc::new(fresh);
+        if !self.is_current(&entry.name, &connection) {
+            return fresh.shutdown().await;
+        }
+        self.transition(
+            &entry.name,
+            State::Connected {
+                connection: Arc::clone(&fresh),
+                counts,
+            },
+        );
+        self.follow_list_changes(&entry.name, &fresh);
+        self.follow_listening(&entry.name, &fresh);
+        let this = Arc::clone(&self);
+        tokio::spawn(async move { this.watch(entry, fresh).await });
+        while !connection.idle() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        connection.shutdown().await;
     }
 
     /// Where OAuth tokens are kept (the OS keychain in the app and `mcpctl`); applies to
@@ -339,6 +452,7 @@ impl Supervisor {
         crate::Limits {
             connect: self.settings.connect_timeout,
             http_post: self.settings.http_post_timeout,
+            ask_beside: false,
             remembered: None,
         }
     }
@@ -744,14 +858,15 @@ impl Supervisor {
                     };
                 }
             }
+            let mut late = None;
             if let Ok(connection) = &mut opened {
-                self.note_era(&entry, connection, remembered.as_ref());
+                late = self.note_era(&entry, connection, remembered.as_ref());
             }
             let counts = match &opened {
                 Ok(connection) => connection.counts().await,
                 Err(_) => ListCounts::default(),
             };
-            opened.map(|connection| (connection, counts))
+            opened.map(|connection| (connection, counts, late))
         };
         // Closing the app drops a start still under way: its process group is killed with it.
         let opened = tokio::select! {
@@ -759,8 +874,8 @@ impl Supervisor {
             _ = self.closing.cancelled() => return self.transition(&entry.name, State::Disabled),
             opened = opening => opened,
         };
-        let (connection, counts) = match opened {
-            Ok((connection, counts)) => (Arc::new(connection), counts),
+        let (connection, counts, late) = match opened {
+            Ok((connection, counts, late)) => (Arc::new(connection), counts, late),
             Err(ConnectError::NeedsAuth { .. }) => {
                 if let Some(cache) = &cache {
                     cache.mark(&entry.name);
@@ -792,6 +907,20 @@ impl Supervisor {
         );
         self.follow_list_changes(&entry.name, &connection);
         self.follow_listening(&entry.name, &connection);
+        if let Some(late) = late {
+            let this = Arc::clone(self);
+            let (entry, connection) = (entry.clone(), Arc::clone(&connection));
+            self.settling.send_modify(|names| {
+                names.insert(entry.name.clone());
+            });
+            tokio::spawn(async move {
+                let name = entry.name.clone();
+                Arc::clone(&this).settle_era(entry, connection, late).await;
+                this.settling.send_modify(|names| {
+                    names.remove(&name);
+                });
+            });
+        }
         let this = Arc::clone(self);
         tokio::spawn(async move { this.watch(entry, connection).await });
     }

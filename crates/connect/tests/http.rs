@@ -339,7 +339,7 @@ async fn an_unanswered_post_fails_after_the_post_limit_and_the_session_goes_on()
         mcp_manager_connect::Limits {
             connect: Duration::from_secs(30),
             http_post: Duration::from_secs(1),
-            remembered: None,
+            ..mcp_manager_connect::Limits::connect(Duration::from_secs(30))
         },
         StderrLog::default(),
         std::sync::Arc::new(mcp_manager_connect::answer::Decline),

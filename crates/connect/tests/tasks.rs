@@ -46,6 +46,15 @@ async fn open(config: &ServerConfig, answerer: Arc<dyn Answerer>, log: &Protocol
     support::open_logged(config, answerer, log).await
 }
 
+/// The task server over stdio, in the 2026-07-28 era its tasks are of. It speaks both eras,
+/// and a first start opens such a server with `initialize` (the era is found out beside it, for
+/// the next start: `era.rs`), so the entry sets the era, as a person may.
+fn task_server() -> ServerConfig {
+    let mut config = support::task_server();
+    config.protocol = mcp_manager_core::config::entry::ProtocolChoice::Modern;
+    config
+}
+
 fn sent(log: &ProtocolLog, method: &str) -> Vec<String> {
     log.entries(0)
         .into_iter()
@@ -57,7 +66,7 @@ fn sent(log: &ProtocolLog, method: &str) -> Vec<String> {
 #[tokio::test]
 async fn a_call_asked_to_run_as_a_task_is_followed_to_its_result_with_its_statuses_as_progress() {
     let http = OverHttp::start();
-    for config in [support::task_server(), http.config()] {
+    for config in [task_server(), http.config()] {
         let log = ProtocolLog::default();
         let connection = open(&config, Arc::new(Decline), &log).await;
         assert!(
@@ -130,7 +139,7 @@ async fn a_call_asked_to_run_as_a_task_is_followed_to_its_result_with_its_status
 #[tokio::test]
 async fn a_task_that_needs_input_is_answered_with_tasks_update() {
     let http = OverHttp::start();
-    for config in [support::task_server(), http.config()] {
+    for config in [task_server(), http.config()] {
         let log = ProtocolLog::default();
         let answerer = Arc::new(FixedAnswer(json!({"name": "Ada"})));
         let connection = open(&config, answerer.clone(), &log).await;
@@ -169,7 +178,7 @@ async fn a_task_that_needs_input_is_answered_with_tasks_update() {
 #[tokio::test]
 async fn a_cancelled_task_is_cancelled_at_the_server() {
     let http = OverHttp::start();
-    for config in [support::task_server(), http.config()] {
+    for config in [task_server(), http.config()] {
         let log = ProtocolLog::default();
         let connection = open(&config, Arc::new(Decline), &log).await;
         let cancel = CancellationToken::new();

@@ -7,7 +7,6 @@ use mcp_manager_collections::{
     junit, model, run_collection, CaseReport, CaseStatus, Collection, RunOptions,
 };
 use mcp_manager_connect::project::LiveProject;
-use mcp_manager_connect::Settings;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
 
@@ -71,7 +70,7 @@ pub fn test(
     let catalog = Catalog::load(locations);
     let started = std::time::Instant::now();
     let reports = crate::runtime::block_on(async {
-        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let project = LiveProject::open(locations.clone(), crate::runtime::settings());
         if !json {
             eprintln!("starting {}…", servers.join(", "));
         }

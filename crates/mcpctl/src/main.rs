@@ -181,7 +181,14 @@ enum Command {
         dry_run: bool,
     },
     /// Connect every server and print one line each; exit 1 if any failed.
-    Status,
+    Status {
+        /// Also find out which protocol era each local server opened with `initialize` speaks
+        /// (server/discover, asked in a second process beside its session), wait for the
+        /// answers and remember them, as the window does on its own: a server that speaks
+        /// 2026-07-28 too then opens in it.
+        #[arg(long)]
+        find_eras: bool,
+    },
     /// List the tools of one server, or of every server that starts.
     Tools { server: Option<String> },
     /// Call a tool and print its result; exit 1 when the result is an error.
@@ -547,7 +554,7 @@ fn run(
 ) -> Result<bool, ApiError> {
     use runtime::Ask;
     match command {
-        Command::Status => return runtime::status(locations, json),
+        Command::Status { find_eras } => return runtime::status(locations, json, find_eras),
         Command::Tools { server } => {
             return runtime::ask(locations, server.as_deref(), Ask::Tools, json)
         }
@@ -894,7 +901,7 @@ fn run_config(
             yes,
             dry_run,
         } => import(locations, from, file, scope, inputs, yes, dry_run, json)?,
-        Command::Status
+        Command::Status { .. }
         | Command::Tools { .. }
         | Command::Call { .. }
         | Command::Resources { .. }

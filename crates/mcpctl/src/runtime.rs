@@ -56,6 +56,15 @@ fn failure(message: impl Into<String>) -> ApiError {
     }
 }
 
+/// The supervisor's settings for a command: Claude Code's variables, and no `server/discover`
+/// asked beside a first start (the command would end before its answer; the window asks).
+pub fn settings() -> Settings {
+    Settings {
+        ask_era_beside: false,
+        ..Settings::from_env()
+    }
+}
+
 /// One thread: a command does one thing at a time, and a call on the same thread as its
 /// session's I/O saves a cross-thread wake-up each way (`benches/echo.rs`).
 /// Runs `future` to its end on a runtime of its own.
@@ -71,15 +80,28 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// `mcpctl status`: connects every server, prints one line each; exit 1 if any failed.
-pub fn status(locations: &Locations, json: bool) -> Result<bool, ApiError> {
+/// `find_eras`: first waits for each local server's era to be found out beside its session.
+pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
     if !json {
         crate::untrusted_notice(&mcp_manager_core::list_servers(locations));
     }
     runtime().block_on(async {
-        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let settings = Settings {
+            ask_era_beside: find_eras,
+            ..settings()
+        };
+        let project = LiveProject::open(locations.clone(), settings);
         let supervisor = project.supervisor();
         supervisor.start(&catalog).await;
+        let finding = supervisor.finding_eras();
+        if !finding.is_empty() {
+            eprintln!(
+                "waiting for server/discover, asked beside {}: which protocol era each speaks…",
+                finding.join(", ")
+            );
+            supervisor.eras_found().await;
+        }
         let statuses = supervisor.statuses();
         supervisor.shutdown().await;
         if json {
@@ -290,7 +312,7 @@ pub fn ask(
             .collect(),
     };
     runtime().block_on(async {
-        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let project = LiveProject::open(locations.clone(), settings());
         let supervisor = project.supervisor();
         if let Ask::Call {
             elicit: Some(content),
@@ -405,6 +427,13 @@ async fn run_ask(
                 eprintln!(
                     "note: {server} does not offer tasks (2026-07-28's tasks extension): \
                      the call runs as a plain one"
+                );
+            } else if task && conn.info().era == mcp_manager_connect::era::Era::Legacy {
+                eprintln!(
+                    "note: {server}'s session was opened with initialize, whose era has no \
+                     tasks: the call runs as a plain one. To find out whether it speaks \
+                     2026-07-28, run `mcpctl status --find-eras` once (or set \"protocol\": \
+                     \"2026-07-28\" in its entry)"
                 );
             }
             // Ctrl-C gives the call up: the server is told (tasks/cancel for a task).

@@ -5,7 +5,6 @@ use std::path::Path;
 
 use mcp_manager_collections::surface::{diff as surface_diff, lines};
 use mcp_manager_connect::project::LiveProject;
-use mcp_manager_connect::Settings;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
 use serde_json::Value;
@@ -22,7 +21,7 @@ fn live(locations: &Locations, server: &str) -> Result<Value, ApiError> {
     let catalog = Catalog::load(locations);
     catalog.require(server)?;
     crate::runtime::block_on(async {
-        let project = LiveProject::open(locations.clone(), Settings::from_env());
+        let project = LiveProject::open(locations.clone(), crate::runtime::settings());
         project
             .supervisor()
             .start_selected(&catalog, Some(&[server.to_string()]))

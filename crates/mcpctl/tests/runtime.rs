@@ -524,6 +524,58 @@ fn tools_says_which_tools_are_not_offered_for_their_header_annotations() {
 #[test]
 fn call_with_task_follows_the_servers_task_and_ctrl_c_cancels_it() {
     let world = World::new(json!({"tasks": {"command": support::task_server_program()}}));
+    // The task server speaks both eras: mcpctl opens it with `initialize`, as Claude Code does,
+    // and says why --task cannot make a task there.
+    let out = world.run(&[
+        "call",
+        "tasks",
+        "build",
+        "--args",
+        r#"{"steps": 1}"#,
+        "--task",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "built in 1 steps (no task)"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "note: tasks's session was opened with initialize, whose era has no tasks: the call \
+             runs as a plain one. To find out whether it speaks 2026-07-28, run `mcpctl status \
+             --find-eras` once"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // --find-eras asks server/discover beside the session, waits, and remembers: the session
+    // in 2026-07-28 takes the first one's place, and the next command opens in it.
+    let out = world.run(&["status", "--find-eras"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "waiting for server/discover, asked beside tasks: which protocol era each speaks…"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).contains(
+            "protocol 2026-07-28: server/discover → 2026-07-28; this session took the place of \
+             the one opened with initialize)"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = world.run(&["status"]);
+    assert!(
+        stdout(&out).contains("protocol 2026-07-28: remembered: server/discover → 2026-07-28)"),
+        "{}",
+        stdout(&out)
+    );
     let out = world.run(&[
         "--json",
         "call",

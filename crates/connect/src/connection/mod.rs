@@ -4,7 +4,7 @@
 //! - [`open`](self::open): opening a session per transport (stdio with our own fast path for
 //!   calls, streamable HTTP with its fallback to legacy SSE, SSE), the OAuth-authorized open,
 //!   and why an open failed in words (the stderr tail of a local server that died).
-//! - [`race`]: the first start of a local server of unknown era, two processes side by side.
+//! - [`first_start`]: the first start of a local server of unknown era: `initialize`, and `server/discover` asked beside.
 //! - [`process`]: a local server's process. It runs in its own process group with the
 //!   expanded `env` on top of ours and the project as working folder; its stderr goes to a
 //!   bounded [`StderrLog`] whose tail is attached to a start-up failure. We own the child
@@ -17,10 +17,10 @@
 //! - this module: the [`Connection`] itself, its facts (info, counts, the stderr tail), how
 //!   a failed request is told to a person ([`Connection::explain`]), and shutdown.
 
+mod first_start;
 mod listen;
 mod open;
 mod process;
-mod race;
 mod requests;
 mod tasks;
 
@@ -222,8 +222,13 @@ pub struct Connection {
     listener: Option<listen::Listener>,
     /// Tool calls that go to a local server without rmcp's service loop (see `stdio.rs`).
     calls: Option<std::sync::Arc<crate::stdio::Calls>>,
-    /// The era probe's answer, when it came too late for this session (see `race.rs`).
+    /// The answer to `server/discover` asked beside this session: the verdict for the next
+    /// start (see `first_start.rs`).
     late_verdict: Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>>,
+    /// Whether the era this session was opened in is a verdict to remember.
+    era_settled: bool,
+    /// Tool calls under way: a session that another replaces ends once there are none.
+    calls_running: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     info: ConnectedInfo,
     stderr: Option<StderrLog>,
     process: Option<Process>,
@@ -249,6 +254,9 @@ pub struct Limits {
     /// The era remembered for this entry: opened in it without a probe (and probed once more
     /// when that fails).
     pub remembered: Option<crate::era::Era>,
+    /// On a first start that `initialize` answered: ask `server/discover` in a second process
+    /// beside the session, for the next start (where the answer is remembered).
+    pub ask_beside: bool,
 }
 
 impl Limits {
@@ -258,6 +266,7 @@ impl Limits {
             connect,
             http_post: POST_TIMEOUT,
             remembered: None,
+            ask_beside: false,
         }
     }
 }
@@ -284,15 +293,25 @@ impl Connection {
         &self.info
     }
 
-    /// Says how the era was found out, when the opener knew more than the opening.
-    /// The era probe's answer still to come, when the session was opened in the era before
-    /// without it: a 2026-07-28 result is the verdict to remember instead.
+    /// The answer to `server/discover` asked beside this session, still to come: the verdict
+    /// to remember for the next start.
     pub(crate) fn take_late_verdict(
         &mut self,
     ) -> Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>> {
         self.late_verdict.take()
     }
 
+    /// Whether the era this session was opened in is a verdict to remember.
+    pub(crate) fn era_settled(&self) -> bool {
+        self.era_settled
+    }
+
+    /// Whether no tool call is under way on this session.
+    pub(crate) fn idle(&self) -> bool {
+        self.calls_running.load(std::sync::atomic::Ordering::SeqCst) == 0
+    }
+
+    /// Says how the era was found out, when the opener knew more than the opening.
     pub(crate) fn set_era_evidence(&mut self, evidence: String) {
         self.info.era_evidence = evidence;
     }

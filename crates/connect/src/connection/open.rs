@@ -69,13 +69,13 @@ impl Failed {
         }
     }
 
-    /// The same failure, saying nothing of the era (for an opening that was no probe).
-    pub(super) fn plain(self) -> Failed {
+    /// The error, in words.
+    pub(super) fn error(&self) -> &ConnectError {
         match self {
-            Failed::Refused { error, .. } | Failed::GoneOnProbe { error, .. } => {
-                Failed::Other(error)
-            }
-            other => other,
+            Failed::Unsupported { error, .. }
+            | Failed::Refused { error, .. }
+            | Failed::GoneOnProbe { error, .. }
+            | Failed::Other(error) => error,
         }
     }
 
@@ -131,8 +131,12 @@ pub(super) struct Opened {
     pub(super) process: Option<Process>,
     pub(super) calls: Option<std::sync::Arc<crate::stdio::Calls>>,
     pub(super) probe: ProbeWatch,
-    /// A verdict still to come, when the era was decided before the probe answered.
+    /// The verdict for the next start, still to come: `server/discover` asked beside the
+    /// session (see `first_start.rs`).
     pub(super) late: Option<tokio::sync::oneshot::Receiver<crate::era::Verdict>>,
+    /// Whether this session's era is a verdict to remember: not when `initialize` answered and
+    /// `server/discover` was not asked at all.
+    pub(super) settled: bool,
 }
 
 impl Opened {
@@ -198,6 +202,7 @@ impl Opened {
         }
         connection.calls = self.calls;
         connection.late_verdict = self.late;
+        connection.era_settled = self.settled;
         connection
     }
 }
@@ -240,14 +245,14 @@ pub(super) fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
 }
 
 impl Opening<'_> {
-    /// A probe, and its evidence. A local server races two starts ([`super::race`]). A remote
+    /// A probe, and its evidence. A local server races two starts ([`super::first_start`]). A remote
     /// server is probed on its connection; one the probe made leave (a 2025 HTTP server
     /// answers 400) is of the era before: opened again with `initialize`.
     async fn probe(&self) -> Result<(Opened, String), Failed> {
         if let Transport::Stdio { command, args, env } = &self.config.transport {
             let start =
-                super::race::StdioStart::new(self.handler.clone(), command, args, env, self);
-            return start.race(self.stderr).await;
+                super::first_start::StdioStart::new(self.handler.clone(), command, args, env, self);
+            return start.first(self.stderr, self.limits.ask_beside).await;
         }
         match self.attempt(Handshake::Probe).await {
             Ok(opened) => {
@@ -268,7 +273,7 @@ impl Opening<'_> {
         let handler = self.handler.clone();
         match &self.config.transport {
             Transport::Stdio { command, args, env } => {
-                super::race::StdioStart::new(handler, command, args, env, self)
+                super::first_start::StdioStart::new(handler, command, args, env, self)
                     .run(handshake, self.stderr.clone())
                     .await
             }
@@ -289,6 +294,7 @@ impl Opening<'_> {
                     calls: None,
                     probe,
                     late: None,
+                    settled: true,
                 })
             }
         }
@@ -375,8 +381,7 @@ impl Connection {
             _ => opening
                 .attempt(first)
                 .await
-                .map(|opened| (opened, why.to_string()))
-                .map_err(Failed::plain),
+                .map(|opened| (opened, why.to_string())),
         };
         let (opened, evidence) = match first_try {
             Ok(opened) => opened,
@@ -402,22 +407,36 @@ impl Connection {
                     supported.join(", ")
                 )))
             }
-            Err(Failed::Other(error))
-                if config.protocol == ProtocolChoice::Modern && !opening_refused(&error) =>
+            Err(failed)
+                if config.protocol == ProtocolChoice::Modern
+                    && !opening_refused(failed.error()) =>
             {
                 return Err(ConnectError::WrongEra(format!(
                     "the entry sets \"protocol\": \"2026-07-28\", and server/discover failed \
                      ({}): if the server is of an earlier version, remove the key or set it to \"auto\"",
-                    error.to_string().trim_start_matches("initialize failed: ")
+                    failed.error().to_string().trim_start_matches("initialize failed: ")
                 )))
             }
             // What was remembered no longer opens: probed once more.
-            Err(Failed::Other(error))
+            Err(failed)
                 if limits.remembered.is_some()
                     && config.protocol == ProtocolChoice::Auto
-                    && !matches!(error, ConnectError::NeedsAuth { .. } | ConnectError::Auth(_)) =>
+                    && !matches!(
+                        failed.error(),
+                        ConnectError::NeedsAuth { .. } | ConnectError::Auth(_)
+                    ) =>
             {
-                opening.probe().await.map_err(Failed::into_error)?
+                let began = std::time::Instant::now();
+                let (mut opened, mut evidence) =
+                    opening.probe().await.map_err(Failed::into_error)?;
+                // A remembered 2026-07-28 that `server/discover` no longer opens: how it failed
+                // is the verdict, as the question asked beside a session would have found.
+                if limits.remembered == Some(Era::Modern) && !opened.settled {
+                    evidence =
+                        super::first_start::legacy_evidence(&failed, limits.connect, began.elapsed());
+                    opened.settled = true;
+                }
+                (opened, evidence)
             }
             Err(other) => return Err(other.into_error()),
         };
@@ -712,6 +731,8 @@ impl Connection {
             listener,
             calls: None,
             late_verdict: None,
+            era_settled: true,
+            calls_running: Default::default(),
             info,
             stderr,
             process,

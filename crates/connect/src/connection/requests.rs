@@ -324,6 +324,7 @@ impl Connection {
         as_task: bool,
     ) -> Result<CallOutcome, rmcp::ServiceError> {
         let as_task = as_task && self.task_capabilities.is_some();
+        let _running = Running::count(&self.calls_running);
         let started = Instant::now();
         let mut task = None;
         let mut attempt = 0;
@@ -593,5 +594,21 @@ fn refused(reason: String) -> ServiceError {
 pub(super) fn cancelled() -> ServiceError {
     ServiceError::Cancelled {
         reason: Some(CANCELLED.into()),
+    }
+}
+
+/// One tool call under way, counted while it lives (see [`Connection::idle`]).
+struct Running(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl Running {
+    fn count(calls: &std::sync::Arc<std::sync::atomic::AtomicUsize>) -> Running {
+        calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Running(calls.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
