@@ -4,9 +4,8 @@
 //! into lines, so memory stays flat. The tail is shown by the UI (`mcpctl logs`) and attached
 //! to a start-up failure, which is where a person finds why a server did not start.
 //!
-//! A first start of a local server runs two processes side by side (see [`crate::era`]):
-//! each writes into a log of its own, and only the one kept is forwarded into the server's
-//! log ([`StderrLog::forward_to`]), so one start shows its stderr once.
+//! The process asked `server/discover` beside a first session (see [`crate::era`]) writes
+//! into a log of its own, never shown: the server's log is its sessions' alone.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -31,15 +30,7 @@ struct Tail {
     /// Bytes of the line being read.
     partial: Vec<u8>,
     dropped_lines: u64,
-    /// Lines ever kept (a [`Mark`] counts from here).
-    pushed: u64,
-    /// Where each new line goes too.
-    forward: Option<StderrLog>,
 }
-
-/// A point in a log's lines, to go back to ([`StderrLog::cut_back_to`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Mark(u64);
 
 impl StderrLog {
     /// Reads `stream` to its end into the tail.
@@ -96,45 +87,12 @@ impl StderrLog {
             .join("\n")
     }
 
-    /// Where the log is now.
-    pub fn mark(&self) -> Mark {
-        Mark(self.inner.lock().expect("stderr lock").pushed)
-    }
-
-    /// Drops the lines kept since `mark` (those still kept).
-    pub fn cut_back_to(&self, mark: Mark) {
-        let mut tail = self.inner.lock().expect("stderr lock");
-        let newer = tail.pushed.saturating_sub(mark.0);
-        for _ in 0..newer {
-            match tail.lines.pop_back() {
-                Some(line) => tail.bytes -= line.len() + 1,
-                None => break,
-            }
-        }
-        tail.pushed = mark.0;
-    }
-
-    /// Adds one line of our own (a label between two starts).
+    /// Adds one line of our own (a label between two sessions).
     pub fn note(&self, line: &str) {
         self.inner
             .lock()
             .expect("stderr lock")
             .push_line(line.to_string());
-    }
-
-    /// Copies the lines kept so far into `log`, and every line from now on. `log` must not
-    /// forward (back) here.
-    pub fn forward_to(&self, log: &StderrLog) {
-        let mut tail = self.inner.lock().expect("stderr lock");
-        for line in &tail.lines {
-            log.note(line);
-        }
-        tail.forward = Some(log.clone());
-    }
-
-    /// Stops forwarding: what comes from now on stays here.
-    pub fn stop_forwarding(&self) {
-        self.inner.lock().expect("stderr lock").forward = None;
     }
 
     /// How many lines were dropped to stay within [`MAX_BYTES`].
@@ -145,10 +103,6 @@ impl StderrLog {
 
 impl Tail {
     fn push_line(&mut self, line: String) {
-        if let Some(forward) = &self.forward {
-            forward.note(&line);
-        }
-        self.pushed += 1;
         self.bytes += line.len() + 1;
         self.lines.push_back(line);
         while self.bytes > MAX_BYTES {
@@ -168,23 +122,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_forwarded_log_copies_what_it_had_and_what_comes_and_a_cut_goes_back_to_a_mark() {
-        let main = StderrLog::default();
-        main.note("earlier session");
-        let mark = main.mark();
-        let first = StderrLog::default();
-        let second = StderrLog::default();
-        first.forward_to(&main);
-        first.note("starting");
-        second.note("starting");
-        assert_eq!(main.lines(), ["earlier session", "starting"]);
-        // The second start is kept instead: the first one's lines go.
-        first.stop_forwarding();
-        main.cut_back_to(mark);
-        second.forward_to(&main);
-        first.note("terminated");
-        second.note("ready");
-        assert_eq!(main.lines(), ["earlier session", "starting", "ready"]);
-        assert_eq!(second.lines(), ["starting", "ready"]);
+    fn the_tail_is_bounded_and_keeps_the_newest_lines() {
+        let log = StderrLog::default();
+        let line = "x".repeat(1023);
+        for _ in 0..(MAX_BYTES / 1024 + 8) {
+            log.note(&line);
+        }
+        log.note("newest");
+        assert_eq!(log.lines().last().map(String::as_str), Some("newest"));
+        assert!(log.dropped_lines() >= 8);
+        assert!(log.lines().iter().map(|l| l.len() + 1).sum::<usize>() <= MAX_BYTES);
     }
 }

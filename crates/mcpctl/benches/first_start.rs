@@ -1,7 +1,9 @@
 //! Benchmark: the first start of each kind of local server (its era not yet known) against a
 //! start whose era is remembered, whole `mcpctl status` process, beside Claude Code 2.1.332's
-//! `claude mcp list` on the same configuration in the same run. Prints figures and each
-//! first start's evidence; asserts nothing.
+//! `claude mcp list` on the same configuration in the same run. Between the two, `mcpctl status
+//! --find-eras` finds each era out as the window does beside a first session (timed apart: it
+//! asks server/discover in a second process and waits for the answer). Prints figures, each
+//! first start's evidence and the era found; asserts nothing.
 //!
 //! The servers are real: PyPI's mcp-server-sqlite 2025.4.25 on the Python SDK 1.6 (silent on a
 //! `server/discover` before `initialize`), mcp-server-time and mcp-server-git on the current
@@ -10,7 +12,8 @@
 //! server-filesystem through `npx -y` with an empty npm cache (a first download: slow to
 //! start). `scripts/setup test` installs them.
 //!
-//! Run: `cargo bench -p mcpctl --bench first_start` (`FIRST_START_RUNS=N`, default 5).
+//! Run: `cargo bench -p mcpctl --bench first_start` (`FIRST_START_RUNS=N`, default 5;
+//! `FIRST_START_ONLY=time,git` for those kinds alone, without the all-at-once line).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -93,13 +96,14 @@ impl Sandbox {
         command
     }
 
-    /// `mcpctl status --json` with its era memory in `data`: the time, and each server's era
-    /// evidence.
-    fn mcpctl_status(&self, data: &Path) -> (Duration, Vec<(String, String)>) {
+    /// `mcpctl status --json` (with `extra` arguments) with its era memory in `data`: the
+    /// time, and each server's era evidence.
+    fn mcpctl_status(&self, data: &Path, extra: &[&str]) -> (Duration, Vec<(String, String)>) {
         let started = Instant::now();
         let output = self
             .command(env!("CARGO_BIN_EXE_mcpctl"), data)
-            .args(["status", "--json"])
+            .args(["--json", "status"])
+            .args(extra)
             .stderr(Stdio::null())
             .output()
             .unwrap();
@@ -208,38 +212,55 @@ fn main() {
         ),
     ];
 
-    println!("First start (era unknown) vs remembered era, whole `mcpctl status`; median of {runs}; Claude Code 2.1.332 `claude mcp list` on the same entry:");
+    println!("First start (era unknown) vs remembered era, whole `mcpctl status`; median of {runs}; Claude Code 2.1.332 `claude mcp list` on the same entry; `status --find-eras` between them:");
     println!(
-        "{:<11} {:<40} {:>9} {:>11} {:>7} {:>12}  evidence of the first start",
-        "server", "kind", "first", "remembered", "ratio", "claude list"
+        "{:<11} {:<40} {:>9} {:>11} {:>7} {:>12} {:>10}  evidence of the first start | the era found",
+        "server", "kind", "first", "remembered", "ratio", "claude list", "find-eras"
     );
+    let only: Option<Vec<String>> = std::env::var("FIRST_START_ONLY")
+        .ok()
+        .map(|names| names.split(',').map(str::to_string).collect());
     for (name, kind, entry) in &kinds {
+        if only
+            .as_ref()
+            .is_some_and(|only| !only.iter().any(|o| o == name))
+        {
+            continue;
+        }
         let mut one = Map::new();
         one.insert(name.to_string(), entry.clone());
         sandbox.servers(&one);
-        let (mut first, mut remembered, mut claude) = (vec![], vec![], vec![]);
-        let mut evidence = String::new();
+        let (mut first, mut remembered, mut claude, mut finding) = (vec![], vec![], vec![], vec![]);
+        let (mut evidence, mut found) = (String::new(), String::new());
         for _ in 0..runs {
             let data = tempfile::tempdir().unwrap();
-            let (took, said) = sandbox.mcpctl_status(data.path());
+            let (took, said) = sandbox.mcpctl_status(data.path(), &[]);
             first.push(took);
             evidence = said.first().map(|(_, e)| e.clone()).unwrap_or_default();
-            remembered.push(sandbox.mcpctl_status(data.path()).0);
+            finding.push(sandbox.mcpctl_status(data.path(), &["--find-eras"]).0);
+            let (took, said) = sandbox.mcpctl_status(data.path(), &[]);
+            remembered.push(took);
+            found = said.first().map(|(_, e)| e.clone()).unwrap_or_default();
             claude.push(sandbox.claude_mcp_list(data.path()));
         }
         let (first, remembered, claude) = (median(first), median(remembered), median(claude));
         println!(
-            "{:<11} {:<40} {:>9} {:>11} {:>6.2}× {:>12}  {}",
+            "{:<11} {:<40} {:>9} {:>11} {:>6.2}× {:>12} {:>10}  {} | {}",
             name,
             kind,
             ms(first),
             ms(remembered),
             first.as_secs_f64() / remembered.as_secs_f64(),
             ms(claude),
-            evidence
+            ms(median(finding)),
+            evidence,
+            found
         );
     }
 
+    if only.is_some() {
+        return;
+    }
     let all: Map<String, Value> = kinds
         .iter()
         .map(|(name, _, entry)| (name.to_string(), entry.clone()))
@@ -248,8 +269,9 @@ fn main() {
     let (mut first, mut remembered, mut claude) = (vec![], vec![], vec![]);
     for _ in 0..runs {
         let data = tempfile::tempdir().unwrap();
-        first.push(sandbox.mcpctl_status(data.path()).0);
-        remembered.push(sandbox.mcpctl_status(data.path()).0);
+        first.push(sandbox.mcpctl_status(data.path(), &[]).0);
+        sandbox.mcpctl_status(data.path(), &["--find-eras"]);
+        remembered.push(sandbox.mcpctl_status(data.path(), &[]).0);
         claude.push(sandbox.claude_mcp_list(data.path()));
     }
     println!(

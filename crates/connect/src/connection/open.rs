@@ -245,9 +245,10 @@ pub(super) fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
 }
 
 impl Opening<'_> {
-    /// A probe, and its evidence. A local server races two starts ([`super::first_start`]). A remote
-    /// server is probed on its connection; one the probe made leave (a 2025 HTTP server
-    /// answers 400) is of the era before: opened again with `initialize`.
+    /// An opening whose era is not known, and its evidence. A local server is sent `initialize`
+    /// first ([`super::first_start`]). A remote server is probed on its connection; one the
+    /// probe made leave (a 2025 HTTP server answers 400) is of the era before: opened again
+    /// with `initialize`.
     async fn probe(&self) -> Result<(Opened, String), Failed> {
         if let Transport::Stdio { command, args, env } = &self.config.transport {
             let start =
