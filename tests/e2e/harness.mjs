@@ -244,6 +244,17 @@ export function serverPids(box, name) {
     .map((p) => p.pid);
 }
 
+/**
+ * The one process of a server's session, once no other runs it: a first start asks
+ * server/discover of a second process beside the session, which ends once it answered.
+ */
+export async function sessionPid(box, name) {
+  return eventually(() => {
+    const pids = serverPids(box, name);
+    return pids.length === 1 && pids[0];
+  }, `${name} runs in one process`);
+}
+
 /** Waits until `check` returns a truthy value, or fails with `message`. */
 export async function eventually(check, message, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;

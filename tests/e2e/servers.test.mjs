@@ -20,6 +20,7 @@ import {
   sandboxProcesses,
   screenshot,
   serverPids,
+  sessionPid,
   type,
   waitForPort,
   waitForState,
@@ -178,7 +179,7 @@ test("approving a pending project server trusts the folder first, shows its whol
   await waitForState(browser, "pending-everything", "project", "connected");
   const settings = readJson(join(box.project, ".claude/settings.local.json"));
   assert.deepEqual(settings.enabledMcpjsonServers, ["pending-everything"]);
-  assert.equal(serverPids(box, "pending-everything").length, 1, "one process runs it");
+  assert.ok(await sessionPid(box, "pending-everything"), "one process runs it");
 });
 
 test("a rejected project server never spawns", async () => {
@@ -196,17 +197,14 @@ test("a rejected project server never spawns", async () => {
 });
 
 test("a server killed from outside goes to failed, and Restart brings it back", async () => {
-  const [before] = serverPids(box, "stdio-everything");
-  assert.ok(before, "stdio-everything runs");
+  const before = await sessionPid(box, "stdio-everything");
   process.kill(before, "SIGKILL");
   await waitForState(browser, "stdio-everything", "local", "failed");
   await open(browser, "stdio-everything", "local");
   assert.match(await browser.$('[data-testid="failure"]').getText(), /signal 9/);
   await browser.$('[data-testid="restart"]').click();
   await waitForState(browser, "stdio-everything", "local", "connected");
-  const after = serverPids(box, "stdio-everything");
-  assert.equal(after.length, 1);
-  assert.notEqual(after[0], before, "a new process");
+  assert.notEqual(await sessionPid(box, "stdio-everything"), before, "a new process");
 });
 
 test("disabling stops a server and enabling starts it again", async () => {
@@ -264,9 +262,8 @@ test("a stdio server added through the form connects, and its file is what mcpct
 });
 
 test("editing a server restarts it and no other", async () => {
-  const [otherBefore] = serverPids(box, "stdio-everything");
-  const [editedBefore] = serverPids(box, "added");
-  assert.ok(otherBefore && editedBefore);
+  const otherBefore = await sessionPid(box, "stdio-everything");
+  const editedBefore = await sessionPid(box, "added");
   await open(browser, "added", "project");
   await browser.$('[data-testid="edit"]').click();
   await browser.$('[data-testid="draft-add-env"]').click();
