@@ -57,6 +57,14 @@ async function protocolOf(name) {
   return { era: await protocol.getAttribute("data-era"), text: `${(await protocol.getText()).replace(evidence, "").trim()}\n${evidence}` };
 }
 
+/** The era evidence the open server's pane shows, read in one call (the pane is drawn again as the session changes). */
+function eraEvidence(name) {
+  return browser.execute(
+    (selector) => document.querySelector(selector)?.textContent ?? null,
+    `[data-testid="server-detail"][data-server-name="${name}"] [data-testid="server-era-evidence"]`,
+  );
+}
+
 test("each server connects in its own era, and says how that was found out", async () => {
   // A local server's first start is `initialize` on one process: the server of 2026-07-28 only
   // refuses it with -32022 and is sent server/discover on the same process.
@@ -81,8 +89,7 @@ test("each server connects in its own era, and says how that was found out", asy
   for (const [name, said] of Object.entries(settled)) {
     await open(browser, name, "user");
     await browser.$('[data-testid="restart"]').click();
-    const evidence = browser.$(`[data-testid="server-detail"][data-server-name="${name}"] [data-testid="server-era-evidence"]`);
-    await eventually(async () => (await evidence.isExisting()) && (await evidence.getText()) === `remembered: ${said}`, `${name} opens as remembered`);
+    await eventually(async () => (await eraEvidence(name)) === `remembered: ${said}`, `${name} opens as remembered`);
   }
   assert.equal(await browser.$('[data-testid="server-listening"]').isExisting(), false, "the initialize era needs no listen stream");
   const detail = await open(browser, "modern", "user");
@@ -211,9 +218,8 @@ test("a call offered as a task is followed to its end, its statuses shown as it 
   await waitForState(browser, "tasks", "user", "connected");
   await open(browser, "tasks", "user");
   await browser.$('[data-testid="tab-overview"]').click();
-  const evidence = browser.$('[data-testid="server-detail"][data-server-name="tasks"] [data-testid="server-era-evidence"]');
   await eventually(
-    async () => (await evidence.isExisting()) && (await evidence.getText()) === "server/discover → 2026-07-28; this session took the place of the one opened with initialize",
+    async () => (await eraEvidence("tasks")) === "server/discover → 2026-07-28; this session took the place of the one opened with initialize",
     "the task server's session moves to 2026-07-28",
   );
   await runAsTask("build", async () => {
