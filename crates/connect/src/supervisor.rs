@@ -363,15 +363,7 @@ impl Supervisor {
         if !self.is_current(&entry.name, &connection) {
             return fresh.shutdown().await;
         }
-        self.transition(
-            &entry.name,
-            State::Connected {
-                connection: Arc::clone(&fresh),
-                counts,
-            },
-        );
-        self.follow_list_changes(&entry.name, &fresh);
-        self.follow_listening(&entry.name, &fresh);
+        self.go_live(&entry.name, &fresh, counts);
         let this = Arc::clone(&self);
         tokio::spawn(async move { this.watch(entry, fresh).await });
         while !connection.idle() {
@@ -898,15 +890,7 @@ impl Supervisor {
             connection.shutdown().await;
             return self.transition(&entry.name, State::Disabled);
         }
-        self.transition(
-            &entry.name,
-            State::Connected {
-                connection: Arc::clone(&connection),
-                counts,
-            },
-        );
-        self.follow_list_changes(&entry.name, &connection);
-        self.follow_listening(&entry.name, &connection);
+        self.go_live(&entry.name, &connection, counts);
         if let Some(late) = late {
             let this = Arc::clone(self);
             let (entry, connection) = (entry.clone(), Arc::clone(&connection));
@@ -923,6 +907,20 @@ impl Supervisor {
         }
         let this = Arc::clone(self);
         tokio::spawn(async move { this.watch(entry, connection).await });
+    }
+
+    /// Makes `connection` the live session of `server` (one `Connected` transition) and
+    /// follows its list changes and listening stream; its end is watched by the caller.
+    fn go_live(self: &Arc<Self>, server: &str, connection: &Arc<Connection>, counts: ListCounts) {
+        self.transition(
+            server,
+            State::Connected {
+                connection: Arc::clone(connection),
+                counts,
+            },
+        );
+        self.follow_list_changes(server, connection);
+        self.follow_listening(server, connection);
     }
 
     /// Whether `connection` is still the live session of `server` (not stopped, replaced or
@@ -1006,15 +1004,7 @@ impl Supervisor {
             match reconnected {
                 Some((new, counts)) => {
                     connection = new;
-                    self.transition(
-                        &entry.name,
-                        State::Connected {
-                            connection: Arc::clone(&connection),
-                            counts,
-                        },
-                    );
-                    self.follow_list_changes(&entry.name, &connection);
-                    self.follow_listening(&entry.name, &connection);
+                    self.go_live(&entry.name, &connection, counts);
                 }
                 None => {
                     let error = format!(
