@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerTools, ToolView } from "../bindings";
-import { catalog, rows } from "./catalog";
+import { catalog, cut, firstLine, fits, rows } from "./catalog";
 
 const tool = (name: string, description: string | null = null): ToolView => ({
   name,
@@ -60,3 +60,27 @@ describe("every server's tools in one list", () => {
   });
 });
 
+
+describe("a row's share of its description", () => {
+  it("is the first line, cut where the row's width ends, with an ellipsis that says so", () => {
+    expect(firstLine("Reads a file.\nArgs: path")).toBe("Reads a file.");
+    expect(firstLine(null)).toBe("");
+    const long = "x".repeat(844);
+    const chars = fits(1078);
+    // Enough for the widest run of ordinary 12 px glyphs (about 6 px each), not the whole line.
+    expect(chars).toBeGreaterThan(1078 / 6);
+    expect(chars).toBeLessThan(400);
+    expect(cut(long, chars)).toHaveLength(chars);
+    expect(cut(long, chars).endsWith("…")).toBe(true);
+    expect(cut("Opens an issue", chars)).toBe("Opens an issue");
+    expect(fits(2400)).toBeGreaterThan(fits(1078));
+  });
+
+  it("keeps the whole line searchable", () => {
+    const long = `${"word ".repeat(200)}needle at the end`;
+    const list = catalog([{ server: "s", tools: [tool("t", long)], problem: null }]);
+    const found = rows(list, "needle at the end");
+    expect(found.map((r) => r.kind)).toEqual(["server", "tool"]);
+    expect(found[1]!.kind === "tool" && found[1]!.line).toBe(long);
+  });
+});

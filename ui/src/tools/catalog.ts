@@ -8,7 +8,7 @@ import type { ServerTools, ToolView } from "../bindings";
 
 export type Row =
   | { kind: "server"; key: string; server: string; count: number; shown: number; problem: string | null }
-  | { kind: "tool"; key: string; server: string; tool: ToolView };
+  | { kind: "tool"; key: string; server: string; tool: ToolView; line: string };
 
 interface Entry {
   haystack: string;
@@ -38,6 +38,21 @@ export interface Catalog {
 /** How many queries' rows are kept. */
 const KEPT = 64;
 
+/** A description's first line: what a row shows of it. */
+export const firstLine = (description: string | null) => (description ?? "").split("\n", 1)[0]!;
+
+/**
+ * How many characters of a line fill `width` pixels of a row's small text, with room to
+ * spare: a glyph of the 12 px faces is 5 pixels wide or more, save the narrowest letters.
+ * Laying out text costs by its length even where it is cut off, and a published server's
+ * first line runs to 844 characters (252 on average in tests/fixtures/schemas), while a row
+ * 700 pixels wide shows about 110.
+ */
+export const fits = (width: number) => Math.ceil(width / 5) + 8;
+
+/** `line` cut to `chars` characters, "…" where it was cut. */
+export const cut = (line: string, chars: number) => (line.length > chars ? `${line.slice(0, chars - 1)}…` : line);
+
 /** Claude Code's name for a tool: `mcp__server__tool`. */
 export const qualified = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
@@ -50,7 +65,7 @@ export function catalog(lists: readonly ServerTools[]): Catalog {
       problem: list.problem,
       entries: list.tools.map((tool) => ({
         haystack: `${qualified(list.server, tool.name)}\n${tool.title ?? ""}\n${tool.description ?? ""}`.toLowerCase(),
-        row: { kind: "tool" as const, key: `t:${list.server}\n${tool.name}`, server: list.server, tool },
+        row: { kind: "tool" as const, key: `t:${list.server}\n${tool.name}`, server: list.server, tool, line: firstLine(tool.description) },
       })),
     };
   });
