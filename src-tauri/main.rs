@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     }
     // Before GTK starts, so WebKit and the web process it spawns both see it.
     mcp_manager_app::launch::paint_in_software();
+    mcp_manager_app::launch::js_without_optimizing_tiers();
     // Checked here, before anything else: a folder that does not exist is said by the
     // process that was given it, even when a running app would have been handed it.
     match mcp_manager_core::Locations::from_env(args.project.as_deref()) {

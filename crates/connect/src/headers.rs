@@ -71,6 +71,7 @@ pub async fn run_helper(
         c.arg("-c").arg(helper);
         c
     };
+    crate::connection::without_own_settings(&mut command);
     if environment == Environment::Scrubbed {
         command.env_clear();
         command.envs(std::env::vars_os().filter(|(name, _)| !withheld(&name.to_string_lossy())));

@@ -52,8 +52,9 @@ use crate::stderr::StderrLog;
 pub use rmcp::ServiceError;
 
 pub use listen::{ListenState, REOPENS, STEADY};
+pub use process::keep_from_servers;
 use process::Process;
-pub(crate) use process::{exit_detail, server_process};
+pub(crate) use process::{exit_detail, server_process, without_own_settings};
 pub use requests::CANCELLED;
 pub use tasks::TaskRun;
 

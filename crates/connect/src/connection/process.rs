@@ -28,6 +28,30 @@ pub(crate) fn exit_detail(status: Option<ExitStatus>, tail: &str) -> String {
     format!("{how}; {}", stderr_or_nothing(tail))
 }
 
+/// Variables this program put in its own environment for its own sake (the window's WebKit
+/// settings), not the person's. What it starts (a server, a helper) is given the environment
+/// the person started it with, as Claude Code passes on its own.
+static OWN_SETTINGS: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `name`, which this program set for itself, out of what it starts.
+pub fn keep_from_servers(name: &'static str) {
+    let mut names = OWN_SETTINGS.lock().unwrap_or_else(|e| e.into_inner());
+    if !names.contains(&name) {
+        names.push(name);
+    }
+}
+
+/// Takes the variables of [`keep_from_servers`] out of `cmd`'s environment.
+pub(crate) fn without_own_settings(cmd: &mut tokio::process::Command) {
+    for name in OWN_SETTINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        cmd.env_remove(name);
+    }
+}
+
 /// How a local server's process is started, by a session and by the doctor alike: in the
 /// project folder, with the entry's `env` over ours, its three pipes taken, killed when
 /// dropped.
@@ -38,6 +62,8 @@ pub(crate) fn server_process(
     project: &Path,
 ) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(program);
+    // First, so that an entry's own `env` can still set one of them.
+    without_own_settings(&mut cmd);
     cmd.args(args)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .current_dir(project)
@@ -129,5 +155,41 @@ impl Drop for Process {
     fn drop(&mut self) {
         #[cfg(unix)]
         self.signal_group(libc::SIGKILL);
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    async fn seen_by_server(env: &[(String, String)]) -> String {
+        let args = [
+            "-c".to_string(),
+            "printf %s \"${MCP_TEST_OWN_SETTING-unset}\"".to_string(),
+        ];
+        let output = server_process("sh".as_ref(), &args, env, Path::new("/"))
+            .output()
+            .await
+            .expect("sh runs");
+        String::from_utf8(output.stdout).expect("utf-8")
+    }
+
+    #[tokio::test]
+    async fn what_the_app_set_for_its_window_does_not_reach_a_server() {
+        // As main does for WebKit's variables: set for this process, then kept from servers.
+        std::env::set_var("MCP_TEST_OWN_SETTING", "the app's");
+        assert_eq!(
+            seen_by_server(&[]).await,
+            "the app's",
+            "inherited until kept back"
+        );
+        keep_from_servers("MCP_TEST_OWN_SETTING");
+        assert_eq!(seen_by_server(&[]).await, "unset");
+        // An entry that sets it itself still does.
+        let own = [(
+            "MCP_TEST_OWN_SETTING".to_string(),
+            "the entry's".to_string(),
+        )];
+        assert_eq!(seen_by_server(&own).await, "the entry's");
     }
 }
