@@ -8,8 +8,9 @@
 //     (src-tauri/startup.rs: plugins, history, project, page asked for and loaded, the script
 //     running, the list asked for and received, painted), medians, beside the empty window's.
 //   memory: PSS summed over the app and its WebKit processes (the servers excluded), idle after
-//     every one of 20 server-everything servers connected; against the empty window, with
-//     Tauri's defaults and with the app's one WebKit setting (painting in software).
+//     every one of 20 server-everything servers connected, on a start after the first (each
+//     server's era remembered) and once one process per server is left; against the empty
+//     window, with Tauri's defaults and with the app's WebKit setting (painting in software).
 //
 // Each run gets its own HOME and a private D-Bus (as the end-to-end tests do).
 import { spawn } from "node:child_process";

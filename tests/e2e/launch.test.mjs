@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { application, appProcesses, everything, eventually, launch, sandbox, serverPids, sessionPid, waitForState } from "./harness.mjs";
+import { application, appProcesses, everything, eventually, launch, sandbox, sandboxProcesses, serverPids, sessionPid, waitForState } from "./harness.mjs";
 
 let box;
 let other;
@@ -37,9 +37,10 @@ after(async () => {
 });
 
 async function projectShown(browser) {
-  const element = browser.$('[data-testid="project-dir"]');
-  await element.waitForExist({ timeout: 20_000 });
-  return element.getProperty("textContent");
+  await browser.$('[data-testid="project-dir"]').waitForExist({ timeout: 20_000 });
+  // Read in one call: opening a project draws the header again, and an element found before
+  // that is stale by the time it is asked for its text.
+  return browser.execute(() => document.querySelector('[data-testid="project-dir"]')?.textContent ?? null);
 }
 
 
@@ -65,6 +66,20 @@ test("a second launch hands its project to the running window and exits", async 
   const { browser } = session;
   assert.equal(await projectShown(browser), box.project);
   await waitForState(browser, "first-server", "local", "connected");
+
+  // What the app sets for its own WebKit (painting in software, no optimizing JavaScript
+  // compilers) reaches the web process it starts, and not the server it started.
+  const environ = (pid) => readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
+  const own = ["WEBKIT_DISABLE_COMPOSITING_MODE=1", "JSC_useDFGJIT=false"];
+  const web = sandboxProcesses(box).find((p) => p.cmdline.includes("WebKitWebProcess"));
+  assert.ok(web, "the web process runs");
+  for (const setting of own) assert.ok(environ(web.pid).includes(setting), `the web process runs with ${setting}`);
+  const served = environ(await sessionPid(box, "first-server"));
+  assert.ok(served.includes("MCP_E2E_SERVER=first-server"), "the server's own env is there");
+  for (const setting of own) {
+    const name = setting.split("=")[0];
+    assert.equal(served.find((v) => v.startsWith(`${name}=`)), undefined, `${name} does not reach the server`);
+  }
 
   // Relative to the folder it was started in, as a shell would mean it.
   const second = secondLaunch(["--project", "other"], box.dir);
