@@ -53,8 +53,9 @@ pub struct Args {
 pub const GPU_COMPOSITING: &str = "MCP_MANAGER_GPU_COMPOSITING";
 
 /// Turns WebKit's compositing mode off for this process and the web process it starts (not
-/// for the servers it starts), unless the person asked for it ([`GPU_COMPOSITING`]) or set WebKit's own variable. Call it
-/// first thing in `main`, while the process has one thread (it changes the environment).
+/// for the servers it starts), unless the person asked for it ([`GPU_COMPOSITING`]) or set
+/// WebKit's own variable. Call it first thing in `main`, while the process has one thread
+/// (it changes the environment).
 pub fn paint_in_software() {
     const WEBKIT: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
     if std::env::var_os(GPU_COMPOSITING).is_some_and(|v| v == "1")
@@ -70,9 +71,10 @@ pub fn paint_in_software() {
 pub const JS_OPTIMIZING: &str = "MCP_MANAGER_JS_OPTIMIZING";
 
 /// Leaves JavaScriptCore's optimizing compilers (DFG, and FTL with it) off in the web process
-/// this process starts (not in the servers it starts), unless the person asked for them ([`JS_OPTIMIZING`]) or set the
-/// engine's own option. JavaScriptCore reads its `JSC_` options from the environment, which
-/// the web process inherits. Call it first thing in `main`, while the process has one thread.
+/// this process starts (not in the servers it starts), unless the person asked for them
+/// ([`JS_OPTIMIZING`]) or set the engine's own option. JavaScriptCore reads its `JSC_`
+/// options from the environment, which the web process inherits. Call it first thing in
+/// `main`, while the process has one thread.
 pub fn js_without_optimizing_tiers() {
     const JSC: &str = "JSC_useDFGJIT";
     if std::env::var_os(JS_OPTIMIZING).is_some_and(|v| v == "1") || std::env::var_os(JSC).is_some()

@@ -71,11 +71,12 @@ pub async fn run_helper(
         c.arg("-c").arg(helper);
         c
     };
-    crate::connection::without_own_settings(&mut command);
     if environment == Environment::Scrubbed {
         command.env_clear();
         command.envs(std::env::vars_os().filter(|(name, _)| !withheld(&name.to_string_lossy())));
     }
+    // After the scrubbed environment is copied from ours, so that it leaves them out too.
+    crate::connection::without_own_settings(&mut command);
     command
         .current_dir(project)
         .env("CLAUDE_CODE_MCP_SERVER_NAME", server)

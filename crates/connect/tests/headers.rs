@@ -57,3 +57,34 @@ async fn helper_rules() {
         assert!(err.contains(fragment), "{rule}: {err}");
     }
 }
+
+/// A variable the app set for its own window (as `main` does for WebKit's) reaches no helper,
+/// in either environment it runs in; the person's own variables still do.
+#[tokio::test]
+async fn what_the_app_set_for_itself_reaches_no_helper() {
+    use mcp_manager_connect::headers::Environment;
+    std::env::set_var("MCP_TEST_HELPER_OWN", "the app's");
+    std::env::set_var("MCP_TEST_HELPER_PERSON", "the person's");
+    mcp_manager_connect::connection::keep_from_servers("MCP_TEST_HELPER_OWN");
+    let dir = tempfile::tempdir().unwrap();
+    for environment in [Environment::Inherited, Environment::Scrubbed] {
+        let headers = run_helper(
+            r#"printf '{"X-Own": "%s", "X-Person": "%s"}' "${MCP_TEST_HELPER_OWN-unset}" "$MCP_TEST_HELPER_PERSON""#,
+            "srv",
+            "https://x.example/mcp",
+            dir.path(),
+            Duration::from_secs(10),
+            environment,
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            headers,
+            vec![
+                ("X-Own".to_string(), "unset".to_string()),
+                ("X-Person".to_string(), "the person's".to_string())
+            ],
+            "{environment:?}"
+        );
+    }
+}
