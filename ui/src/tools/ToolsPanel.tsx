@@ -8,6 +8,7 @@ import type { BrowseApi } from "../browse/api";
 import { HistoryPane } from "./HistoryPane";
 import { ToolRunner } from "./ToolRunner";
 import { Badges } from "./Badges";
+import { firstLine } from "./catalog";
 
 /** `listed`: how many tools the server lists now; the list is read again when it changes (a
  * server said its tool list changed, and it was fetched again). `tasks`: the server offers
@@ -81,7 +82,7 @@ export function ToolsPanel({
               >
                 <code className="shrink-0 whitespace-nowrap font-semibold">{t.name}</code>
                 <Badges annotations={t.annotations} meta={t.meta} />
-                <span className="min-w-0 truncate text-xs text-slate-500">{(t.description ?? "").split("\n")[0]}</span>
+                <span className="min-w-0 truncate text-xs text-slate-500">{firstLine(t.description)}</span>
               </button>
             </li>
           );
