@@ -74,7 +74,9 @@ impl Lines {
     ) -> Self {
         let writer: Writer = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
         Lines {
-            reader: BufReader::with_capacity(64 * 1024, stdout),
+            // Tokio's default 8 KiB: a longer message takes more reads of the pipe, at a few
+            // microseconds each, where 64 KiB cost 56 KiB more per stdio server all its life.
+            reader: BufReader::new(stdout),
             calls: Arc::new(Calls::over(Arc::clone(&writer), log.clone())),
             log,
             writer,

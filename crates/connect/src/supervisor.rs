@@ -115,11 +115,13 @@ impl State {
     fn status(&self) -> ServerStatus {
         match self {
             State::Pending { attempt } => ServerStatus::Pending { attempt: *attempt },
-            State::Connected { connection, counts } => ServerStatus::Connected(ConnectedInfo {
-                counts: *counts,
-                listening: connection.listening(),
-                ..connection.info().clone()
-            }),
+            State::Connected { connection, counts } => {
+                ServerStatus::Connected(Box::new(ConnectedInfo {
+                    counts: *counts,
+                    listening: connection.listening(),
+                    ..connection.info().clone()
+                }))
+            }
             State::Failed { error } => ServerStatus::Failed {
                 error: error.clone(),
             },
@@ -977,7 +979,9 @@ impl Supervisor {
                 };
                 let auth = self.auth_target(&entry, &config);
                 let (limits, remembered) = self.limits_for(&entry);
-                match Connection::open_authorized(
+                // Boxed, so that the opening's state (tens of kB) is held only while it runs:
+                // inline, every server's watch held its room for as long as the server lived.
+                match Box::pin(Connection::open_authorized(
                     &entry.name,
                     &config,
                     &self.project,
@@ -986,7 +990,7 @@ impl Supervisor {
                     self.answerer(),
                     self.roots.clone(),
                     auth.as_ref(),
-                )
+                ))
                 .await
                 {
                     Ok(mut new) => {

@@ -438,7 +438,7 @@ fn connected(supervisor: &Supervisor) -> std::collections::BTreeMap<String, Conn
         .statuses()
         .into_iter()
         .map(|event| match event.status {
-            ServerStatus::Connected(info) => (event.server, info),
+            ServerStatus::Connected(info) => (event.server, *info),
             other => panic!("{}: {other:?}", event.server),
         })
         .collect()
@@ -476,7 +476,7 @@ async fn every_kind_of_local_server_starts_on_initialize_and_is_found_out_beside
             if let ServerStatus::Connected(info) = event.status {
                 let seen = sessions.entry(event.server).or_default();
                 if seen.last().map(|last| &last.era_evidence) != Some(&info.era_evidence) {
-                    seen.push(info);
+                    seen.push(*info);
                 }
             }
         }
