@@ -468,17 +468,28 @@ impl Supervisor {
         let (this, server, connection) =
             (Arc::clone(self), server.to_string(), Arc::clone(connection));
         tokio::spawn(async move {
-            while let Some(list) = changes.recv().await {
-                if !this.is_current(&server, &connection) {
-                    return;
+            while let Some(first) = changes.recv().await {
+                // Notices already waiting are answered by the same fetch: a server that says
+                // five times at once that its tools changed is asked for them once, not five
+                // times. A notice that comes while the fetch runs is waiting for the next.
+                let mut lists = vec![first];
+                while let Ok(list) = changes.try_recv() {
+                    if !lists.contains(&list) {
+                        lists.push(list);
+                    }
                 }
-                if let Ok(count) = connection.refetch(list).await {
-                    this.recount(&server, &connection, list, count);
-                    let _ = this.lists.send(ListChanged {
-                        server: server.clone(),
-                        list,
-                        count,
-                    });
+                for list in lists {
+                    if !this.is_current(&server, &connection) {
+                        return;
+                    }
+                    if let Ok(count) = connection.refetch(list).await {
+                        this.recount(&server, &connection, list, count);
+                        let _ = this.lists.send(ListChanged {
+                            server: server.clone(),
+                            list,
+                            count,
+                        });
+                    }
                 }
             }
         });

@@ -136,3 +136,65 @@ async fn a_call_over_http_is_cancelled_at_once_and_the_server_is_told() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// server-everything says five times, as it connects, that its tools changed. Each notice
+/// waiting when the tools are fetched again is answered by that one fetch, and asks for the
+/// server's surface (the app asks on each connection and each list change) that come while one
+/// is read are answered by one reading after it: before, this took six fetches of the tools
+/// list after the first, and six readings of four lists each.
+#[tokio::test]
+async fn a_burst_of_list_changes_is_answered_by_few_fetches() {
+    let world = support::World::with_servers(json!({
+        "everything": {"command": "node", "args": [support::everything(), "stdio"]}
+    }));
+    let project = LiveProject::open(world.locations.clone(), Settings::default());
+    project.supervisor().keep_protocol_logs();
+    let data = tempfile::tempdir().unwrap();
+    project
+        .set_history(mcp_manager_history::History::open(&data.path().join("history.sqlite")).await);
+    project.start().await;
+    let tools_asked = |project: &LiveProject| {
+        project
+            .protocol_log("everything", 0)
+            .iter()
+            .filter(|m| {
+                m.method.as_deref() == Some("tools/list")
+                    && m.kind == mcp_manager_connect::protocol_log::MessageKind::Request
+            })
+            .count()
+    };
+    let notices = |project: &LiveProject| {
+        project
+            .protocol_log("everything", 0)
+            .iter()
+            .filter(|m| m.method.as_deref() == Some("notifications/tools/list_changed"))
+            .count()
+    };
+    // The notices come with the first lists; their fetch follows.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let (asked, told) = (tools_asked(&project), notices(&project));
+    assert!(
+        told >= 3,
+        "server-everything said its tools changed {told} times"
+    );
+    assert!(
+        asked <= 3,
+        "{asked} tools/list requests for {told} notices (one for the counts, then one per burst)"
+    );
+
+    // Six asks at once, as the app makes them for a connection and its list changes.
+    let asks = (0..6).map(|_| {
+        let project = std::sync::Arc::clone(&project);
+        tokio::spawn(async move { project.keep_surface("everything").await })
+    });
+    let answers = futures::future::join_all(asks).await;
+    for answer in answers {
+        answer.unwrap().expect("the surface is read");
+    }
+    let read = tools_asked(&project) - asked;
+    assert!(
+        (1..=2).contains(&read),
+        "six asks for the surface read the tools {read} times"
+    );
+    project.shutdown().await;
+}

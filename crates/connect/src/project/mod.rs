@@ -79,6 +79,9 @@ pub struct LiveProject {
     /// One surface kept at a time: two readings at once (a connection and a recount) must
     /// not both find the last one different and both keep theirs.
     surfaces: tokio::sync::Mutex<()>,
+    /// Per server, how many times its surface was asked for, and how many of those asks the
+    /// newest reading began after (see [`LiveProject::keep_surface`]).
+    surface_asks: std::sync::Mutex<HashMap<String, (u64, u64)>>,
 }
 
 /// A remote server's login as the window shows it: where a login is, what is stored, and the
@@ -112,6 +115,7 @@ impl LiveProject {
             history: std::sync::Mutex::default(),
             running: std::sync::Mutex::default(),
             surfaces: tokio::sync::Mutex::new(()),
+            surface_asks: std::sync::Mutex::default(),
         })
     }
 

@@ -111,9 +111,37 @@ impl LiveProject {
 
     /// Reads `server`'s surface and keeps it in the history when it changed; the change, when
     /// there was a surface before to differ from.
+    ///
+    /// Asks that come while a reading is under way are answered by one reading after it: a
+    /// server that says five times at once that its tools changed (server-everything does, as
+    /// it connects) is read twice, not six times with four requests each. An ask a reading
+    /// began after gets `None`: that reading has announced whatever changed.
     pub async fn keep_surface(&self, server: &str) -> Result<Option<SurfaceChange>, ApiError> {
+        let ask = {
+            let mut asks = self.surface_asks.lock().expect("surface asks lock");
+            let (asked, _) = asks.entry(server.to_string()).or_default();
+            *asked += 1;
+            *asked
+        };
         let _one_at_a_time = self.surfaces.lock().await;
+        let asked = {
+            let asks = self.surface_asks.lock().expect("surface asks lock");
+            let (asked, read) = asks.get(server).copied().unwrap_or_default();
+            if read >= ask {
+                return Ok(None);
+            }
+            asked
+        };
         let surface = self.surface(server).await?;
+        // Every ask made before this reading began is answered by it.
+        if let Some((_, read)) = self
+            .surface_asks
+            .lock()
+            .expect("surface asks lock")
+            .get_mut(server)
+        {
+            *read = (*read).max(asked);
+        }
         let Some(history) = self.history() else {
             return Ok(None);
         };
