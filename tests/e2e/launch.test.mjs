@@ -37,10 +37,11 @@ after(async () => {
 });
 
 async function projectShown(browser) {
-  await browser.$('[data-testid="project-dir"]').waitForExist({ timeout: 20_000 });
-  // Read in one call: opening a project draws the header again, and an element found before
-  // that is stale by the time it is asked for its text.
-  return browser.execute(() => document.querySelector('[data-testid="project-dir"]')?.textContent ?? null);
+  // Found and read in one script, never through an element handle: opening a project draws
+  // the header again, and WebKitWebDriver can fail even to *find* an element (stale node
+  // handle) while that happens. Seen once in CI (stop 34).
+  const read = () => browser.execute(() => document.querySelector('[data-testid="project-dir"]')?.textContent ?? null);
+  return eventually(read, "the window shows a project");
 }
 
 
