@@ -341,8 +341,31 @@ test("every server's tools in one list: grouped, found by name, by mcp__server__
   assert.deepEqual(groups.slice(0, 2), ["corpus", "desktop"], "grouped by server, in order (the rest is scrolled away)");
   assert.ok((await browser.$$('[data-testid="all-tools"] [data-testid="tool-row"]').length) < 60, "only the rows in view exist");
 
+  const firstLines = await browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="all-tools"] [data-testid="tool-line"]')].map((line) => ({ text: line.textContent, over: line.scrollWidth - line.clientWidth })),
+  );
   await type(browser.$('[data-testid="all-tools-search"]'), "mcp__desktop__");
   await eventually(async () => Number(await count.getAttribute("data-matches")) === expected, "every desktop tool, and only them");
+  // Each row shows its description's first line with words (desktop-commander's begin with a
+  // line break and spaces), cut by the app to the row's width with an "…", so that WebKit's
+  // own ellipsis, costly to lay out, is not needed: nothing overflows.
+  const shownLines = () =>
+    browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="all-tools"] [data-testid="tool-line"]')].map((line) => ({ text: line.textContent, over: line.scrollWidth - line.clientWidth })),
+    );
+  // And in a narrow window, where the corpus's descriptions are cut.
+  const rect = await browser.getWindowRect();
+  await browser.setWindowRect(null, null, 640, rect.height);
+  const narrow = await eventually(async () => {
+    const shown = await shownLines();
+    return shown.some((line) => line.text.endsWith("…")) && shown;
+  }, "a long description is cut to a narrow row, and says so");
+  await browser.setWindowRect(null, null, rect.width, rect.height);
+  const wide = [...firstLines, ...(await shownLines())];
+  assert.ok(wide.length > 10, `rows in view: ${wide.length}`);
+  for (const line of wide) assert.match(line.text, /^\S/, "a description's words, not its leading spaces");
+  // A row whose name leaves no room for even "…" shows no description, rather than overflow.
+  for (const line of [...wide, ...narrow]) assert.equal(line.over, 0, `"${line.text}" fits its row`);
   await type(browser.$('[data-testid="all-tools-search"]'), "GET-SUM");
   const listed = () => browser.$$('[data-testid="all-tools"] [data-testid="tool-row"]');
   await eventually(async () => (await listed().length) === 1, "one tool by name");

@@ -1,7 +1,8 @@
 // Every connected server's tools in one list, grouped by server and searchable by name, by
 // `mcp__server__tool` and by description, with the annotations as badges. The list is
-// virtualized (only the rows in view exist), so 5,000 tools filter as fast as 50. Choosing a
-// tool opens it beside the list, as in a server's Tools tab.
+// virtualized (only the rows in view exist), so 5,000 tools filter as fast as 50, and each
+// row's description is cut to its width here (fit.ts), not by WebKit's costlier ellipsis.
+// Choosing a tool opens it beside the list, as in a server's Tools tab.
 //
 // Each keystroke's cost is kept for the tools benchmark (tests/bench/tools-filter.mjs), the
 // last 1,000 of each, from the input event: to the list filtered and rendered
@@ -11,8 +12,9 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "rea
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
-import { Badges } from "./Badges";
+import { BADGE, BADGE_PADDING, Badges, badgesOf, type Badge } from "./Badges";
 import { catalog, cut, fits, qualified, rows, type Row } from "./catalog";
+import { canvasWidths, fitLine, widthOf, type GlyphWidth } from "./fit";
 
 declare global {
   interface Window {
@@ -24,6 +26,38 @@ declare global {
 }
 
 const ROW = 30;
+// A row: 12 px each side (px-3), and 8 px between its parts (gap-2).
+const ROW_PADDING = 24;
+const GAP = 8;
+const NAME = "shrink-0 whitespace-nowrap font-semibold";
+const LINE = "min-w-0 truncate text-xs text-slate-500";
+
+/** The glyph widths of a row's three faces: the tool's name, a badge and the description. */
+interface Faces {
+  name: GlyphWidth;
+  badge: GlyphWidth;
+  line: GlyphWidth;
+}
+
+/** The faces the elements in `probe` are drawn with, measured by a canvas; null without one. */
+function facesOf(probe: HTMLElement): Faces | null {
+  const font = (selector: string) => {
+    const style = getComputedStyle(probe.querySelector(selector)!);
+    return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  };
+  const name = canvasWidths(font("[data-face=name]"));
+  const badge = canvasWidths(font("[data-face=badge]"));
+  const line = canvasWidths(font("[data-face=line]"));
+  return name && badge && line ? { name, badge, line } : null;
+}
+
+/** What of a tool's description its row has room for, `width` pixels wide. */
+function lineFor(row: Extract<Row, { kind: "tool" }>, badges: Badge[], width: number, faces: Faces): string {
+  // 2 px to spare for what adding glyphs up leaves out: rounding, and a pair kerned wider.
+  let room = width - ROW_PADDING - widthOf(row.tool.name, faces.name) - GAP - 2;
+  for (const badge of badges) room -= widthOf(badge.text, faces.badge) + BADGE_PADDING + GAP;
+  return fitLine(row.line, room, faces.line);
+}
 
 function keep(timings: number[], ms: number) {
   timings.push(ms);
@@ -80,6 +114,24 @@ export function AllTools({
     return () => observer.disconnect();
   }, [listed]);
   const chars = fits(width);
+  // The faces are read once the list is drawn; until then a line is cut by `fits`, generously,
+  // and the CSS ellipsis cuts it again.
+  const probe = useRef<HTMLDivElement>(null);
+  const [faces, setFaces] = useState<Faces | null>(null);
+  useLayoutEffect(() => {
+    if (probe.current) setFaces(facesOf(probe.current));
+  }, [listed]);
+  // Each row's badges and line, made once for as long as the width and faces stay.
+  const drawn = useMemo(() => new WeakMap<Row, { badges: Badge[]; line: string }>(), [width, faces]);
+  const partsOf = (row: Extract<Row, { kind: "tool" }>) => {
+    let parts = drawn.get(row);
+    if (!parts) {
+      const badges = badgesOf(row.tool.annotations, row.tool.meta);
+      parts = { badges, line: faces ? lineFor(row, badges, width, faces) : cut(row.line, chars) };
+      drawn.set(row, parts);
+    }
+    return parts;
+  };
 
   // Rows drawn beyond the view are laid out and painted again on every keystroke that changes
   // them: 3 each side, not 12, took the tools benchmark's p95 from 12 to 8 ms to the list laid
@@ -120,6 +172,11 @@ export function AllTools({
       <p data-testid="all-tools-count" data-matches={matches} className="text-xs text-slate-500">
         {query.trim() ? `${matches.toLocaleString()} of ${list.total.toLocaleString()} tools` : `${list.total.toLocaleString()} tools`} · {lists.length} connected server{lists.length === 1 ? "" : "s"} with tools
       </p>
+      <div ref={probe} hidden className="text-sm">
+        <code data-face="name" className={NAME} />
+        <span data-face="badge" className={BADGE} />
+        <span data-face="line" className={LINE} />
+      </div>
       <div ref={scroller} data-testid="all-tools-list" className="min-h-0 flex-1 overflow-auto rounded border border-slate-200 dark:border-slate-800">
         <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
           {virtual.getVirtualItems().map((item) => {
@@ -148,7 +205,7 @@ export function AllTools({
                 onClick={() => onChoose({ server: row.server, tool: row.tool })}
                 className={`flex items-center gap-2 px-3 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${selected ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
-                <ToolLine row={row} chars={chars} />
+                <ToolLine row={row} {...partsOf(row)} />
               </button>
             );
           })}
@@ -159,12 +216,14 @@ export function AllTools({
 }
 
 /** What a tool's row shows; the same row (catalog.ts keeps them) is not drawn again. */
-const ToolLine = memo(function ToolLine({ row, chars }: { row: Extract<Row, { kind: "tool" }>; chars: number }) {
+const ToolLine = memo(function ToolLine({ row, badges, line }: { row: Extract<Row, { kind: "tool" }>; badges: Badge[]; line: string }) {
   return (
     <>
-      <code className="shrink-0 whitespace-nowrap font-semibold">{row.tool.name}</code>
-      <Badges annotations={row.tool.annotations} meta={row.tool.meta} />
-      <span className="min-w-0 truncate text-xs text-slate-500">{cut(row.line, chars)}</span>
+      <code className={NAME}>{row.tool.name}</code>
+      <Badges annotations={row.tool.annotations} badges={badges} />
+      <span data-testid="tool-line" className={LINE}>
+        {line}
+      </span>
     </>
   );
 });

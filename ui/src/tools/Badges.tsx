@@ -2,7 +2,7 @@
 // App: "App" when it has a view, "hidden from Claude" when only its App may call it.
 import { toolUi } from "../apps/view";
 
-const BADGES: Array<[string, string]> = [
+const ANNOTATIONS: Array<[string, string]> = [
   ["readOnlyHint", "read-only"],
   ["destructiveHint", "destructive"],
   ["idempotentHint", "idempotent"],
@@ -10,9 +10,21 @@ const BADGES: Array<[string, string]> = [
 ];
 
 const QUIET = "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300";
+/** What every badge is drawn with: its text's size, and 4 px each side of it. */
+export const BADGE = "shrink-0 whitespace-nowrap rounded px-1 text-[10px]";
+/** The padding `BADGE` gives a badge, in pixels, both sides together. */
+export const BADGE_PADDING = 8;
+
+export interface Badge {
+  testid: string;
+  key: string;
+  text: string;
+  tone: string;
+  title?: string;
+}
 
 /** The badges of the annotations that are true, and of the App (`annotations`, `meta`: JSON text, as listed). */
-export function Badges({ annotations, meta = null }: { annotations: string | null; meta?: string | null }) {
+export function badgesOf(annotations: string | null, meta: string | null = null): Badge[] {
   const ui = toolUi(meta);
   let parsed: Record<string, unknown> = {};
   try {
@@ -20,27 +32,29 @@ export function Badges({ annotations, meta = null }: { annotations: string | nul
   } catch {
     parsed = {};
   }
+  const badges: Badge[] = ANNOTATIONS.filter(([key]) => parsed[key] === true).map(([key, text]) => ({
+    testid: "badge",
+    key,
+    text,
+    tone: key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : QUIET,
+  }));
+  if (ui.resourceUri) {
+    badges.push({ testid: "app-badge", key: "app", text: "App", title: `Has an App: ${ui.resourceUri}`, tone: "bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200" });
+  }
+  if (!ui.model) {
+    badges.push({ testid: "app-only-badge", key: "app-only", text: "hidden from Claude", title: "_meta.ui.visibility leaves out the model: only its App calls it", tone: QUIET });
+  }
+  return badges;
+}
+
+export function Badges({ annotations, meta = null, badges = badgesOf(annotations, meta) }: { annotations: string | null; meta?: string | null; badges?: Badge[] }) {
   return (
     <>
-      {BADGES.filter(([key]) => parsed[key] === true).map(([key, text]) => (
-        <span
-          key={key}
-          data-testid="badge"
-          className={`shrink-0 whitespace-nowrap rounded px-1 text-[10px] ${key === "destructiveHint" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : QUIET}`}
-        >
-          {text}
+      {badges.map((badge) => (
+        <span key={badge.key} data-testid={badge.testid} title={badge.title} className={`${BADGE} ${badge.tone}`}>
+          {badge.text}
         </span>
       ))}
-      {ui.resourceUri && (
-        <span data-testid="app-badge" title={`Has an App: ${ui.resourceUri}`} className="shrink-0 whitespace-nowrap rounded bg-indigo-100 px-1 text-[10px] text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
-          App
-        </span>
-      )}
-      {!ui.model && (
-        <span data-testid="app-only-badge" title="_meta.ui.visibility leaves out the model: only its App calls it" className={`shrink-0 whitespace-nowrap rounded px-1 text-[10px] ${QUIET}`}>
-          hidden from Claude
-        </span>
-      )}
     </>
   );
 }

@@ -65,6 +65,8 @@ describe("a row's share of its description", () => {
   it("is the first line, cut where the row's width ends, with an ellipsis that says so", () => {
     expect(firstLine("Reads a file.\nArgs: path")).toBe("Reads a file.");
     expect(firstLine(null)).toBe("");
+    expect(firstLine("\n                        Read contents from files and URLs.\n     More")).toBe("Read contents from files and URLs.");
+    expect(firstLine("  \n \t")).toBe("");
     const long = "x".repeat(844);
     const chars = fits(1078);
     // Enough for the widest run of ordinary 12 px glyphs (about 6 px each), not the whole line.

@@ -38,8 +38,18 @@ export interface Catalog {
 /** How many queries' rows are kept. */
 const KEPT = 64;
 
-/** A description's first line: what a row shows of it. */
-export const firstLine = (description: string | null) => (description ?? "").split("\n", 1)[0]!;
+/**
+ * A description's first line with words on it, without the spaces around it: what a row shows
+ * of it. Some servers indent their descriptions from a line break (desktop-commander's all
+ * begin "\n" and 24 spaces), and their rows showed nothing.
+ */
+export function firstLine(description: string | null): string {
+  const text = description ?? "";
+  const start = text.search(/\S/);
+  if (start === -1) return "";
+  const end = text.indexOf("\n", start);
+  return (end === -1 ? text.slice(start) : text.slice(start, end)).trimEnd();
+}
 
 /**
  * How many characters of a line fill `width` pixels of a row's small text, with room to
