@@ -9,12 +9,12 @@
 // (`window.__mcpToolsRenderMs`), laid out again (`__mcpToolsFilterMs`), the next frame begun
 // (`__mcpToolsFrameMs`), and that frame painted (`__mcpToolsPaintMs`).
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { BADGE, BADGE_PADDING, Badges, badgesOf, type Badge } from "./Badges";
 import { catalog, cut, fits, qualified, rows, type Row } from "./catalog";
 import { canvasWidths, fitLine, widthOf, type GlyphWidth } from "./fit";
+import { inView } from "./inView";
 
 declare global {
   interface Window {
@@ -103,13 +103,19 @@ export function AllTools({
   const matches = shown.reduce((n, r) => n + (r.kind === "tool" ? 1 : 0), 0);
 
   const scroller = useRef<HTMLDivElement>(null);
-  // The list's width, so that a row is given no more of its description than it can show.
+  // The list's width, so that a row is given no more of its description than it can show,
+  // and its height and scroll position, for the rows in view.
   const [width, setWidth] = useState(() => window.innerWidth);
+  const [height, setHeight] = useState(() => window.innerHeight);
+  const [top, setTop] = useState(0);
   const listed = lists !== null;
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(entry!.contentRect.width));
+    const observer = new ResizeObserver(([entry]) => {
+      setWidth(entry!.contentRect.width);
+      setHeight(entry!.contentRect.height);
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, [listed]);
@@ -136,7 +142,7 @@ export function AllTools({
   // Rows drawn beyond the view are laid out and painted again on every keystroke that changes
   // them: 3 each side, not 12, took the tools benchmark's p95 from 12 to 8 ms to the list laid
   // out and from 23 to 17 ms to its painted frame (descriptions left out, to see it alone).
-  const virtual = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 3 });
+  const view = inView(shown.length, ROW, top, height, 3);
 
   const typed = useRef<number | null>(null);
   useLayoutEffect(() => {
@@ -177,11 +183,15 @@ export function AllTools({
         <span data-face="badge" className={BADGE} />
         <span data-face="line" className={LINE} />
       </div>
-      <div ref={scroller} data-testid="all-tools-list" className="min-h-0 flex-1 overflow-auto rounded border border-slate-200 dark:border-slate-800">
-        <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
-          {virtual.getVirtualItems().map((item) => {
-            const row = shown[item.index]!;
-            const style = { position: "absolute" as const, top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` };
+      <div
+        ref={scroller}
+        data-testid="all-tools-list"
+        onScroll={(e) => setTop(e.currentTarget.scrollTop)}
+        className="min-h-0 flex-1 overflow-auto rounded border border-slate-200 dark:border-slate-800"
+      >
+        <div style={{ height: view.total, position: "relative" }}>
+          {shown.slice(view.first, view.end).map((row, i) => {
+            const style = { position: "absolute" as const, top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${(view.first + i) * ROW}px)` };
             if (row.kind === "server") {
               return (
                 <div key={row.key} style={style} data-testid="tools-group" data-server={row.server} className="flex items-center gap-2 border-b border-slate-200 bg-slate-100 px-2 text-xs font-semibold dark:border-slate-800 dark:bg-slate-800">
