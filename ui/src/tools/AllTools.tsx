@@ -230,7 +230,7 @@ const ToolLine = memo(function ToolLine({ row, badges, line }: { row: Extract<Ro
   return (
     <>
       <code className={NAME}>{row.tool.name}</code>
-      <Badges annotations={row.tool.annotations} badges={badges} />
+      <Badges badges={badges} />
       <span data-testid="tool-line" className={LINE}>
         {line}
       </span>

@@ -47,7 +47,8 @@ export function badgesOf(annotations: string | null, meta: string | null = null)
   return badges;
 }
 
-export function Badges({ annotations, meta = null, badges = badgesOf(annotations, meta) }: { annotations: string | null; meta?: string | null; badges?: Badge[] }) {
+/** A tool's badges: from its `annotations` and `meta`, or `badges` already made of them. */
+export function Badges({ annotations = null, meta = null, badges = badgesOf(annotations, meta) }: { annotations?: string | null; meta?: string | null; badges?: Badge[] }) {
   return (
     <>
       {badges.map((badge) => (
