@@ -118,7 +118,11 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
   );
   driver.stdout.on("data", (chunk) => (log += chunk));
   driver.stderr.on("data", (chunk) => (log += chunk));
+  // tauri-driver starts WebKitWebDriver beside its own server and does not wait for it: a
+  // session asked for before WebKitWebDriver listens fails ("tcp connect error", stop 35's CI,
+  // on the first launch of a cold machine). Both must listen first.
   await waitForPort(driverPort, 15_000, () => log);
+  await waitForPort(driverPort + 1, 15_000, () => log);
   const connect = () =>
     remote({
       hostname: "127.0.0.1",
