@@ -23,6 +23,7 @@ import { PromptsPanel } from "../browse/PromptsPanel";
 import type { FollowStore } from "../browse/followStore";
 import type { SessionApi } from "../session/api";
 import { NotificationsPanel } from "../session/NotificationsPanel";
+import { Words } from "../shared/Words";
 
 type Tab = "overview" | "tools" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
 const TAB_LABEL: Record<Tab, string> = {
@@ -432,7 +433,7 @@ function StatusBlock({
   if (!state) return null;
   return (
     <div data-testid="detail-status" data-state={state} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
-      <p className="font-semibold">{state === "disabled" ? (stateBadges(server)[0] ?? STATE_LABEL[state]) : LIVE_WORDS[state]}</p>
+      <p className="font-semibold"><Words text={state === "disabled" ? (stateBadges(server)[0] ?? STATE_LABEL[state]) : LIVE_WORDS[state]} /></p>
       {server.blocked && (
         <p data-testid="policy-block" className="mt-1 text-slate-600 dark:text-slate-400">
           {server.blocked.denied

@@ -13,6 +13,7 @@ import {
   TRANSPORT_LABEL,
   type ScopeGroup,
 } from "./present";
+import { Words } from "../shared/Words";
 
 /** The key a row is selected by: a name can exist in several scopes. */
 export const rowKey = (server: ServerSummary) => `${server.scope}:${server.name}`;
@@ -266,7 +267,7 @@ function ServerRow({
             title={server.blocked ? `${server.blocked.rule} in ${server.blocked.files.join(", ")}` : undefined}
             className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
           >
-            {badge}
+            <Words text={badge} />
           </span>
         ))}
         {server.missingVariables.length > 0 && (
