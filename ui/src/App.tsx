@@ -247,7 +247,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className={`${backend.tools ? "" : "ml-auto "}w-44 shrink-0 rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections ? "invisible" : ""}`}
+            className={`${backend.tools ? "" : "ml-auto "}w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button

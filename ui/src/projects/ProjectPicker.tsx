@@ -12,6 +12,11 @@ export interface ProjectApi {
   chooseFolder: () => Promise<string | null>;
 }
 
+/** The folders above a project's own (`/home/ann` of `/home/ann/app`); empty for `/`. */
+export const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+/** A project's own folder with the slash before it (`/app`); the rest of `path` after `parentOf`. */
+export const nameOf = (path: string) => path.slice(parentOf(path).length);
+
 export function ProjectPicker({ projectDir, api }: { projectDir: string; api: ProjectApi }) {
   const [open, setOpen] = useState(false);
   const [recent, setRecent] = useState<RecentProject[]>([]);
@@ -49,8 +54,12 @@ export function ProjectPicker({ projectDir, api }: { projectDir: string; api: Pr
         }}
         className="flex min-w-0 max-w-full items-center gap-1 rounded px-1 font-mono text-xs text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
       >
-        <span data-testid="project-dir" className="truncate" title={projectDir}>
-          {projectDir}
+        {/* The folder's own name is what tells projects apart: when the header is short of
+            room, the folders above it are cut first, then the search box narrows (App.tsx),
+            and the name keeps 4rem at least. */}
+        <span data-testid="project-dir" className="flex min-w-0" title={projectDir}>
+          <span className="min-w-0 shrink-[1000] truncate">{parentOf(projectDir)}</span>
+          <span className="min-w-16 truncate">{nameOf(projectDir)}</span>
         </span>
         <span aria-hidden="true">▾</span>
       </button>

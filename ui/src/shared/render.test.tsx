@@ -3,6 +3,8 @@ import { fireEvent, render, screen } from "@testing-library/preact";
 import { JsonTree, PAGE } from "./JsonTree";
 import { LongText, PIECE } from "./LongText";
 import { Markdown } from "./Markdown";
+import { Words } from "./Words";
+import { nameOf, parentOf } from "../projects/ProjectPicker";
 
 describe("JsonTree", () => {
   it("renders closed nodes' children only when opened, and long lists a page at a time", () => {
@@ -38,5 +40,31 @@ describe("Markdown", () => {
     expect(shown.querySelector("script")).toBeNull();
     expect(shown.textContent).toContain("<script>");
     expect(shown.querySelector('a[href^="javascript"]')).toBeNull();
+  });
+});
+
+describe("Words", () => {
+  it("draws Claude Code's ⏸ rather than taking it from a font, and keeps the words as they are", () => {
+    const { container } = render(
+      <p data-testid="words">
+        <Words text="⏸ Pending approval · needs trust" />
+      </p>,
+    );
+    expect(screen.getByTestId("words").textContent).toBe("⏸ Pending approval · needs trust");
+    expect(container.querySelector(".pause-glyph")?.textContent).toBe("⏸");
+    render(
+      <p data-testid="plain">
+        <Words text="✘ Failed to connect" />
+      </p>,
+    );
+    expect(screen.getByTestId("plain").innerHTML).toBe("✘ Failed to connect");
+  });
+});
+
+describe("a project's path in the header", () => {
+  it("splits into the folders above, cut first, and the project's own folder", () => {
+    expect([parentOf("/home/ann/app"), nameOf("/home/ann/app")]).toEqual(["/home/ann", "/app"]);
+    expect([parentOf("/app"), nameOf("/app")]).toEqual(["", "/app"]);
+    expect([parentOf("/"), nameOf("/")]).toEqual(["", "/"]);
   });
 });
