@@ -117,7 +117,14 @@ test("a snapshot that no longer holds is shown as a diff and accepted", async ()
   const failing = collection.$('[data-testid="case"][data-name="sum from history"]');
   const diff = failing.$('[data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"]');
   await diff.waitForExist({ timeout: 15_000 });
-  const lines = await diff.$$("div").map((line) => line.getText());
+  // Read in one script, polled, never through element handles: WebKitWebDriver once failed to
+  // find the case again while the list was drawn anew after the run (a fresh-clone CI run).
+  const lines = await eventually(async () => {
+    const texts = await browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="case"][data-name="sum from history"] [data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"] div')].map((line) => line.innerText),
+    );
+    return texts.length > 0 && texts;
+  }, "the snapshot's diff is shown");
   const changed = lines.filter((line) => /^[-+]/.test(line)).map((line) => line.replace(/\s+/g, " "));
   assert.deepEqual(changed, ['- "text": "The sum of 2 and 3 is 23.",', '+ "text": "The sum of 2 and 3 is 5.",']);
   assert.match(await browser.$('[data-testid="run-summary"]').getText(), /^1 passed, 1 failed, 0 not run$/);
