@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, launch, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+import { eventually, launch, open, press, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
 const modules = join(root, "tests/reference/node_modules/@modelcontextprotocol");
 const probe = join(root, "tests/fixtures/servers/app-probe-server.mjs");
@@ -71,6 +71,14 @@ async function openTool(server, tool) {
   return runner;
 }
 
+/** Waits for the call's outcome (its result or its failure) to be shown. */
+async function called() {
+  await browser.waitUntil(
+    async () => (await browser.$('[data-testid="result-size"]').isExisting()) || (await browser.$('[data-testid="call-failure"]').isExisting()),
+    { timeout: 15_000, timeoutMsg: "the call's outcome is shown" },
+  );
+}
+
 /** Runs the open tool, allows its server's Apps when asked, and waits for the frame. */
 async function runApp(server) {
   await browser.$('[data-testid="run-tool"]').click();
@@ -81,7 +89,12 @@ async function runApp(server) {
     return null;
   };
   await browser.waitUntil(async () => (await shown()) !== null, { timeout: 15_000, timeoutMsg: `the App of ${server} showed nothing` });
-  if ((await shown()) === "app-consent") await view.$('[data-testid="app-allow"]').click();
+  if ((await shown()) === "app-consent") {
+    // The call's outcome is drawn before the App, in the same row: once it is there, the
+    // consent stops moving.
+    await called();
+    await press(view.$('[data-testid="app-allow"]'));
+  }
   await view.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 }).catch(async (error) => {
     await screenshot(browser, `failed-app-${server}`);
     throw error;
@@ -110,9 +123,13 @@ test("the probe's App: consent first, then its own origin, not the window's, and
   await consent.scrollIntoView();
   const text = await consent.getText();
   assert.match(text, /http:\/\/127\.0\.0\.1:\d+/, "the declared origin is listed");
+  await called();
   await screenshot(browser, "app-consent");
-  await browser.$('[data-testid="app-allow"]').click();
-  await browser.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 });
+  await press(browser.$('[data-testid="app-allow"]'));
+  await browser.$('[data-testid="app-frame"]').waitForExist({ timeout: 15_000 }).catch(async (error) => {
+    await screenshot(browser, "failed-app-probe");
+    throw error;
+  });
   const facts = await insideApp(async (done) => {
     const wait = (ms) => new Promise((r) => setTimeout(r, ms));
     for (let i = 0; i < 100 && document.getElementById("input")?.textContent === "(none yet)"; i++) await wait(100);

@@ -299,6 +299,25 @@ export async function open(browser, name, scope) {
 }
 
 /**
+ * Clicks an element once it has stopped moving. WebDriver finds where an element is and then
+ * clicks there; a page still laying out (a tool's result arriving beside an App's consent)
+ * can move it in between, and the click lands on whatever is there instead, silently.
+ */
+export async function press(element, timeoutMs = 10_000) {
+  await element.waitForDisplayed({ timeout: timeoutMs });
+  const where = async () => JSON.stringify([await element.getLocation(), await element.getSize()]);
+  let last = await where();
+  await eventually(async () => {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await where();
+    const steady = now === last;
+    last = now;
+    return steady;
+  }, "the element kept moving", timeoutMs);
+  await element.click();
+}
+
+/**
  * Replaces an input's value as a person does: select all, delete, type. (WebDriver's
  * clear sets the value without the input events React listens to.)
  */

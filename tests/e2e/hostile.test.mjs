@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch, open, root, row, sandbox, screenshot, serverPids, waitForState } from "./harness.mjs";
+import { launch, open, press, root, row, sandbox, screenshot, serverPids, waitForState } from "./harness.mjs";
 
 let box;
 let session;
@@ -160,8 +160,11 @@ test("trusting the folder is written where Claude Code keeps it, and only then d
 
 test("Reset project choices forgets this project's own choices and says what other files still decide", async () => {
   writeFileSync(join(box.project, ".claude/settings.local.json"), JSON.stringify({ disabledMcpjsonServers: ["evil"], other: 1 }));
+  // The window takes the rejection in (its Actions change: Approve… in place of Reject)
+  // before the person acts on it.
+  await waitForState(browser, "evil", "project", "disabled", 10_000);
   await open(browser, "evil", "project");
-  await browser.$('[data-testid="reset-choices"]').click();
+  await press(browser.$('[data-testid="reset-choices"]'));
   const said = browser.$('[data-testid="reset-choices-said"]');
   await said.waitForExist({ timeout: 5_000, timeoutMsg: "the reset says what it did" });
   assert.match(await said.getText(), /approvals and rejections stored for this project have been reset/);
