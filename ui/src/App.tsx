@@ -177,16 +177,15 @@ export function App({
   const painted = useRef(false);
   useLayoutEffect(() => {
     if (!list || painted.current) return;
+    painted.current = true;
     // For the start-up breakdown: React has made the list's DOM; then the page lays it out.
     performance.mark("list-committed");
     void document.body.offsetHeight;
     performance.mark("list-laid-out");
-  }, [list]);
-  useEffect(() => {
-    if (!list || painted.current) return;
-    painted.current = true;
-    // The frame that shows the list is made after this animation-frame callback; a message
-    // posted from it is handled once that frame is painted.
+    // The frame that shows the list is the next one: its animation-frame callbacks run
+    // before it is painted, and a message posted from one is handled once it is. (Asked for
+    // here, not in an effect: Preact runs effects after a frame has been painted, so a
+    // callback asked for there would wait for the frame after, and time that one.)
     requestAnimationFrame(() => {
       const after = new MessageChannel();
       after.port1.onmessage = () => backend.onFirstPaint?.();
