@@ -15,6 +15,7 @@
 mod apps;
 mod collections;
 mod commands;
+mod first_list;
 pub mod launch;
 mod open;
 mod registry;
@@ -513,6 +514,12 @@ pub fn run(locations: Locations, explicit: bool) {
             startup::mark("setup");
             builder.mount_events(app);
             let handle = app.handle().clone();
+            let locations = match launch::last_project(&handle).filter(|_| !explicit) {
+                Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
+                None => locations,
+            };
+            first_list::open_window(app, &locations)?;
+            startup::mark("window");
             // The history first: every project's calls go to it.
             let opened = match app.path().app_data_dir() {
                 Ok(folder) => tauri::async_runtime::block_on(History::open(
@@ -534,10 +541,6 @@ pub fn run(locations: Locations, explicit: bool) {
                 .apps
                 .set(mcp_manager_apps::AppHost::new(data_dir.as_deref()));
             startup::mark("history");
-            let locations = match launch::last_project(&handle).filter(|_| !explicit) {
-                Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
-                None => locations,
-            };
             tauri::async_runtime::block_on(async {
                 handle
                     .state::<Context>()

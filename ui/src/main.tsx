@@ -3,8 +3,9 @@ performance.mark("script");
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App, type Backend } from "./App";
-import { loadServerList, loadStatuses } from "./ipc/api";
-import { commands, events } from "./bindings";
+import { loadServerList, loadStatuses, type Outcome } from "./ipc/api";
+import { takeFirstList } from "./servers/firstList";
+import { commands, events, type ServerList } from "./bindings";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
@@ -86,13 +87,22 @@ async function loadServerListTimed() {
   return list;
 }
 
-// Asked for as the script starts, before React's first render: the first frame painted is
-// the list itself, not "Reading configuration…" and then the list (each frame painted in
-// software costs tens of milliseconds). A list that takes longer than FIRST_LIST_WAIT is
-// waited for on screen, with the words that say so.
+// The first frame painted is the list itself, not "Reading configuration…" and then the list
+// (each frame painted in software costs tens of milliseconds). The app puts the list in the
+// page before it loads (src-tauri/first_list.rs); without it (a reloaded page), it is asked
+// for as the script starts, before the first render, and a list that takes longer than
+// FIRST_LIST_WAIT is waited for on screen, with the words that say so.
 const FIRST_LIST_WAIT = 150;
-let early: ReturnType<typeof loadServerListTimed> | null = loadServerListTimed();
-let earlyOutcome = await Promise.race([early, new Promise<null>((done) => setTimeout(() => done(null), FIRST_LIST_WAIT))]);
+const embedded = takeFirstList();
+if (embedded) performance.mark("list-embedded");
+let early: ReturnType<typeof loadServerListTimed> | null = null;
+let earlyOutcome: Outcome<ServerList> | null;
+if (embedded) {
+  earlyOutcome = { ok: true, value: embedded };
+} else {
+  early = loadServerListTimed();
+  earlyOutcome = await Promise.race([early, new Promise<null>((done) => setTimeout(() => done(null), FIRST_LIST_WAIT))]);
+}
 function loadList() {
   const first = early;
   early = null;
