@@ -103,10 +103,11 @@ if (embedded) {
   early = loadServerListTimed();
   earlyOutcome = await Promise.race([early, new Promise<null>((done) => setTimeout(() => done(null), FIRST_LIST_WAIT))]);
 }
+/** The early reading once (the first list's), then a plain reading each time. */
 function loadList() {
   const first = early;
   early = null;
-  return first ?? loadServerListTimed();
+  return first ?? loadServerList();
 }
 
 function Project() {
