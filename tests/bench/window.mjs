@@ -5,8 +5,9 @@
 //     when MCP_MANAGER_REPORT_READY is set), with a project of 20 servers; against the same
 //     binary's empty Tauri window (`--empty-window`, ready when its blank page has loaded).
 //     With it, where the time goes: exec to `main`, then each moment the app notes
-//     (src-tauri/startup.rs: plugins, history, project, page asked for and loaded, the script
-//     running, the list asked for and received, painted), medians, beside the empty window's.
+//     (src-tauri/startup.rs: plugins, the window opened, history, project, page asked for and
+//     loaded, the script running, the list taken from the page or asked for and received,
+//     painted), medians, beside the empty window's.
 //   memory: PSS summed over the app and its WebKit processes (the servers excluded), idle after
 //     every one of 20 server-everything servers connected, on a start after the first (each
 //     server's era remembered) and once one process per server is left; against the empty
