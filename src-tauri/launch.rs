@@ -96,7 +96,7 @@ pub fn project_asked(argv: &[String], cwd: &Path) -> Option<PathBuf> {
 /// What a second launch does in the running app: the window comes forward; a project named
 /// with `--project` replaces the open one, unless it is the open one.
 pub fn second_launch(app: &AppHandle, argv: Vec<String>, cwd: String) {
-    if let Some(window) = app.get_webview_window("main") {
+    if let Some(window) = app.get_webview_window(crate::first_list::MAIN) {
         let _ = window.unminimize();
         let _ = window.show();
         let _ = window.set_focus();

@@ -496,7 +496,7 @@ pub fn run(locations: Locations, explicit: bool) {
         .register_asynchronous_uri_scheme_protocol(
             mcp_manager_apps::SCHEME,
             |context, request, responder| {
-                let response = if context.webview_label() == "main" {
+                let response = if context.webview_label() == first_list::MAIN {
                     apps::serve(context.app_handle(), &request)
                 } else {
                     apps::not_found()
@@ -585,7 +585,7 @@ pub fn run_empty_window() {
             startup::mark("setup");
             tauri::WebviewWindowBuilder::new(
                 app,
-                "main",
+                first_list::MAIN,
                 // A blank page served as the app's own is (ui/public/empty.html).
                 tauri::WebviewUrl::App("empty.html".into()),
             )
