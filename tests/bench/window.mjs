@@ -167,6 +167,7 @@ async function coldStarts() {
     for (const kind of kinds) rmSync(kind.box.dir, { recursive: true, force: true });
   }
   return kinds.map(({ times, breakdowns }) => {
+    times.breakdowns = breakdowns;
     times.breakdown = Object.fromEntries(
       [...new Set(breakdowns.flatMap((b) => Object.keys(b)))].map((key) => [key, median(breakdowns.map((b) => b[key]).filter((v) => v !== undefined))]),
     );
@@ -260,6 +261,8 @@ console.log(`where the time goes (medians; exec→main from the benchmark's cloc
 const order = (b) => Object.entries(b).sort((x, y) => x[1] - y[1]);
 console.log(`  empty Tauri window: ${order(emptyStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
 console.log(`  MCP Manager:        ${order(appStart.breakdown).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
+// The page waits for its stylesheet when it came after the script (ui/src/shared/stylesheets.ts).
+console.log(`  the stylesheet came after the page's script in ${appStart.breakdowns.filter((b) => "styles-awaited" in b).length} of ${appStart.breakdowns.length} of MCP Manager's runs`);
 }
 if (only !== "start") {
 const empty = await idleMemory(true);

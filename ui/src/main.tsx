@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { App, type Backend } from "./App";
 import { loadServerList, loadStatuses, type Outcome } from "./ipc/api";
 import { takeFirstList } from "./servers/firstList";
+import { stylesheetsLoaded } from "./shared/stylesheets";
 import { commands, events, type ServerList } from "./bindings";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
@@ -119,6 +120,8 @@ function Project() {
   return <App store={stores.list} statuses={stores.statuses} backend={backend} />;
 }
 
+// Laid out once, with its styles (shared/stylesheets.ts).
+await stylesheetsLoaded();
 performance.mark("render");
 createRoot(root).render(
   <StrictMode>
