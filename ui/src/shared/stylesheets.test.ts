@@ -33,7 +33,7 @@ describe("stylesheetsLoaded", () => {
 
   it("waits for every linked stylesheet to load, and marks the wait", async () => {
     const { doc, links } = page(2);
-    const loaded = stylesheetsLoaded(doc);
+    const loaded = stylesheetsLoaded(doc, 50);
     expect(await settled(loaded)).toBe(false);
     links[0]!.dispatchEvent(new Event("load"));
     expect(await settled(loaded)).toBe(false);
@@ -41,6 +41,19 @@ describe("stylesheetsLoaded", () => {
     expect(await settled(loaded)).toBe(true);
     expect(performance.getEntriesByName("styles-awaited")).toHaveLength(1);
     expect(performance.getEntriesByName("styles-loaded")).toHaveLength(1);
+    // Past the longest wait, nothing says the sheets did not load.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(performance.getEntriesByName("styles-not-loaded")).toHaveLength(0);
+  });
+
+  it("stops waiting for a stylesheet that never says it loaded or failed, after the wait", async () => {
+    const { doc } = page(1);
+    const loaded = stylesheetsLoaded(doc, 50);
+    expect(await settled(loaded)).toBe(false);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await settled(loaded)).toBe(true);
+    expect(performance.getEntriesByName("styles-not-loaded")).toHaveLength(1);
+    expect(performance.getEntriesByName("styles-loaded")).toHaveLength(0);
   });
 
   it("stops waiting for a stylesheet that failed to load", async () => {
