@@ -593,6 +593,24 @@ pub async fn store_client_secret(
     api::store_client_secret(context.project().locations(), &name, Secret::new(secret))
 }
 
+/// The place of the next event sent to the window: a page that starts listening asks for the
+/// events from here (see `src-tauri/feed.rs`).
+#[tauri::command]
+#[specta::specta]
+pub fn events_cursor(feed: State<'_, crate::feed::Feed>) -> u32 {
+    feed.cursor()
+}
+
+/// The events sent to the window from place `from` on, in order; waits up to 25 s for one.
+#[tauri::command]
+#[specta::specta]
+pub async fn next_events(
+    feed: State<'_, crate::feed::Feed>,
+    from: u32,
+) -> Result<crate::feed::FedEvents, ApiError> {
+    Ok(feed.after(from, crate::feed::WAIT).await)
+}
+
 /// The window painted its first list of servers (start-up is measured up to here), with the
 /// moments of its start on its clock, which says `now` (`performance.now()`).
 #[tauri::command]

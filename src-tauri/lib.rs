@@ -15,6 +15,7 @@
 mod apps;
 mod collections;
 mod commands;
+mod feed;
 mod first_list;
 pub mod launch;
 mod open;
@@ -37,7 +38,6 @@ use mcp_manager_history::{History, HistoryError};
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager};
-use tauri_specta::Event;
 
 /// Broadcast when configuration files change on disk (by an editor, by Claude Code or by this
 /// app): the servers whose connection-relevant content, or whether they start, changed.
@@ -180,9 +180,7 @@ impl Context {
         let opened = ProjectOpened {
             project_dir: project.locations().project.display().to_string(),
         };
-        if let Err(err) = opened.emit(app) {
-            eprintln!("mcp-manager: could not emit project-opened: {err}");
-        }
+        feed::send(app, &opened);
         launch::remember_project(app, &project.locations().project);
         let mut painted = self.painted.subscribe();
         tauri::async_runtime::spawn(async move {
@@ -401,6 +399,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::copy_server,
             commands::store_client_secret,
             commands::window_ready,
+            commands::events_cursor,
+            commands::next_events,
             commands::pending_asks,
             commands::answer_ask,
             commands::decline_all_asks,
@@ -490,6 +490,8 @@ pub fn run(locations: Locations, explicit: bool) {
         // window is granted none of its commands, so it can open nothing by itself.
         .plugin(tauri_plugin_opener::init())
         .manage(Context::new())
+        // Every event for the window, fetched by the page (src-tauri/feed.rs).
+        .manage(feed::Feed::default())
         .invoke_handler(builder.invoke_handler())
         // MCP Apps, each server's on an origin of its own (src-tauri/apps.rs). Only the main
         // window's frames are answered.
@@ -617,9 +619,7 @@ fn forward_statuses(handle: AppHandle, project: &LiveProject) {
         loop {
             match statuses.recv().await {
                 Ok(event) => {
-                    if let Err(err) = ServerStatusChanged(event).emit(&handle) {
-                        eprintln!("mcp-manager: could not emit server-status-changed: {err}");
-                    }
+                    feed::send(&handle, &ServerStatusChanged(event));
                 }
                 // The UI reloads every status on `config-changed`; a lag only delays it.
                 Err(RecvError::Lagged(_)) => continue,
@@ -637,9 +637,7 @@ fn forward_asks(handle: AppHandle, asks: &Asks) {
         use tokio::sync::broadcast::error::RecvError;
         // A lag only means several changes: one event says them all.
         while let Ok(()) | Err(RecvError::Lagged(_)) = changes.recv().await {
-            if let Err(err) = AsksChanged.emit(&handle) {
-                eprintln!("mcp-manager: could not emit asks-changed: {err}");
-            }
+            feed::send(&handle, &AsksChanged);
         }
     });
 }
@@ -661,9 +659,7 @@ fn forward_oauth(handle: AppHandle, project: &Arc<LiveProject>) {
                 break;
             };
             for server in project.servers_with_journal(&key) {
-                if let Err(err) = (LoginActivityChanged { server }).emit(&handle) {
-                    eprintln!("mcp-manager: could not emit login-activity-changed: {err}");
-                }
+                feed::send(&handle, &(LoginActivityChanged { server }));
             }
         }
     });
@@ -682,9 +678,7 @@ fn watch_config(
         let Some(project) = project.upgrade() else {
             return;
         };
-        if let Err(err) = ConfigChanged(change).emit(&handle) {
-            eprintln!("mcp-manager: could not emit config-changed: {err}");
-        }
+        feed::send(&handle, &ConfigChanged(change));
         tauri::async_runtime::spawn(async move {
             project.reconcile().await;
         });

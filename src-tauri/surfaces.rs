@@ -12,7 +12,6 @@ use mcp_manager_connect::ServerStatus;
 use mcp_manager_core::{ApiError, ErrorCode};
 use mcp_manager_history::SurfaceRecord;
 use tauri::{AppHandle, Manager};
-use tauri_specta::Event;
 
 use crate::Context;
 
@@ -55,9 +54,7 @@ pub fn keep_surfaces(handle: AppHandle, project: Arc<LiveProject>) {
                     .lock()
                     .expect("surface changes lock")
                     .insert(change.server.clone(), change.clone());
-                if let Err(err) = SurfaceChanged(change).emit(&handle) {
-                    eprintln!("mcp-manager: could not emit surface-changed: {err}");
-                }
+                crate::feed::send(&handle, &SurfaceChanged(change));
             });
         }
     });

@@ -126,6 +126,13 @@ export const commands = {
 	 */
 	windowReady: (marks: WindowMark[], now: number | null) => typedError<null, ApiError>(__TAURI_INVOKE("window_ready", { marks, now })),
 	/**
+	 *  The place of the next event sent to the window: a page that starts listening asks for the
+	 *  events from here (see `src-tauri/feed.rs`).
+	 */
+	eventsCursor: () => __TAURI_INVOKE<number>("events_cursor"),
+	/**  The events sent to the window from place `from` on, in order; waits up to 25 s for one. */
+	nextEvents: (from: number) => typedError<FedEvents, ApiError>(__TAURI_INVOKE("next_events", { from })),
+	/**
 	 *  What the servers ask of the person now (elicitation, sampling), oldest first; changes
 	 *  arrive as `asks-changed` events.
 	 */
@@ -715,6 +722,28 @@ export type Failure = {
 	actual: string,
 	/**  For a snapshot or a value: the line diff of expected and actual. */
 	diff: string | null,
+};
+
+/**  One event sent to the window. */
+export type FedEvent = {
+	/**  Its place among every event sent since the app started. */
+	seq: number,
+	/**  The event's name, as `tauri_specta` names it (`server-status-changed`). */
+	name: string,
+	/**  The event's payload, typed in `ui/src/bindings.ts` by the event of that name. */
+	payload: unknown,
+};
+
+/**  The answer to `next_events`: the events after a place, and the place after them. */
+export type FedEvents = {
+	events: FedEvent[],
+	/**  Where to ask from next time. */
+	next: number,
+	/**
+	 *  Events after the place asked for were dropped before being asked for: whatever the
+	 *  page shows may be stale, and is to be read again.
+	 */
+	missed: boolean,
 };
 
 /**  One question of the install form. */

@@ -6,7 +6,8 @@ import { App, type Backend } from "./App";
 import { loadServerList, loadStatuses, type Outcome } from "./ipc/api";
 import { takeFirstList } from "./servers/firstList";
 import { stylesheetsLoaded } from "./shared/stylesheets";
-import { commands, events, type ServerList } from "./bindings";
+import { commands, type ServerList } from "./bindings";
+import { fedEvents } from "./ipc/feed";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
 import { draftApi, serverActions } from "./servers/actions";
@@ -30,10 +31,10 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
 const backend: Backend = {
-  onConfigChanged: (changed) => events.configChanged.listen((event) => changed(event.payload.servers)),
+  onConfigChanged: (changed) => fedEvents.configChanged.listen((event) => changed(event.payload.servers)),
   // Listen first, then ask for the snapshot: no transition falls between the two.
   connectStatuses: async (store) => {
-    const stop = await events.serverStatusChanged.listen((event) => store.apply(event.payload));
+    const stop = await fedEvents.serverStatusChanged.listen((event) => store.apply(event.payload));
     await store.load(loadStatuses);
     return stop;
   },
@@ -67,7 +68,7 @@ const backend: Backend = {
 function Root() {
   const [opened, setOpened] = useState(0);
   useEffect(() => {
-    const stop = events.projectOpened.listen(() => {
+    const stop = fedEvents.projectOpened.listen(() => {
       surfaceChanges.clear();
       setOpened((n) => n + 1);
     });

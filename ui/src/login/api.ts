@@ -1,6 +1,7 @@
 // The login's door to the backend: the activity of one server (phase, token state, the OAuth
 // record), the event that says it changed, and what a person can do while a login waits.
-import { commands, events, type LoginStore } from "../bindings";
+import { commands, type LoginStore } from "../bindings";
+import { fedEvents } from "../ipc/feed";
 import { call } from "../ipc/api";
 
 export const loginApi = {
@@ -13,7 +14,7 @@ export const loginApi = {
   forgetRegistration: (server: string) => call(() => commands.forgetRegistration(server)),
   /** Calls `changed` with the server's name whenever its login or OAuth record changes. */
   onChanged: (changed: (server: string) => void) =>
-    events.loginActivityChanged.listen((event) => changed(event.payload.server)),
+    fedEvents.loginActivityChanged.listen((event) => changed(event.payload.server)),
 };
 
 export type LoginApi = typeof loginApi;
