@@ -514,7 +514,8 @@ pub fn run(locations: Locations, explicit: bool) {
         })
         .setup(move |app| {
             startup::mark("setup");
-            builder.mount_events(app);
+            // The events are listed in the builder for their types in the bindings only: they
+            // reach the window through the feed (feed.rs), not Tauri's events, so none is mounted.
             let handle = app.handle().clone();
             let locations = match launch::last_project(&handle).filter(|_| !explicit) {
                 Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
