@@ -115,16 +115,23 @@ test("a snapshot that no longer holds is shown as a diff and accepted", async ()
   const collection = browser.$('[data-testid="collection"][data-name="smoke"]');
   await browser.$('[data-testid="run-all-collections"]').click();
   const failing = collection.$('[data-testid="case"][data-name="sum from history"]');
-  const diff = failing.$('[data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"]');
-  await diff.waitForExist({ timeout: 15_000 });
-  // Read in one script, polled, never through element handles: WebKitWebDriver once failed to
-  // find the case again while the list was drawn anew after the run (a fresh-clone CI run).
+  // Waited for and read in one script, polled, never through element handles: WebKitWebDriver
+  // twice failed to find the case while the list was drawn anew after the run (fresh-clone CI
+  // runs), and a chained handle gives its parent only wdio's 5 s. What the page showed instead
+  // is kept for the message.
+  let page;
   const lines = await eventually(async () => {
-    const texts = await browser.execute(() =>
-      [...document.querySelectorAll('[data-testid="case"][data-name="sum from history"] [data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"] div')].map((line) => line.innerText),
-    );
-    return texts.length > 0 && texts;
-  }, "the snapshot's diff is shown");
+    page = await browser.execute(() => {
+      const item = document.querySelector('[data-testid="collection"][data-name="smoke"] [data-testid="case"][data-name="sum from history"]');
+      const texts = [...(item?.querySelectorAll('[data-testid="case-failure"][data-check="snapshot"] [data-testid="failure-diff"] div') ?? [])].map((line) => line.innerText);
+      const view = document.querySelector('[role="tab"][aria-selected="true"]')?.textContent;
+      const cases = [...document.querySelectorAll('[data-testid="case"]')].map((c) => c.getAttribute("data-name"));
+      return { texts, view, cases, item: item?.innerText ?? null };
+    });
+    return page.texts.length > 0 && page.texts;
+  }, "the snapshot's diff is shown", 30_000).catch((err) => {
+    throw new Error(`${err.message}; the page showed ${JSON.stringify(page)}`);
+  });
   const changed = lines.filter((line) => /^[-+]/.test(line)).map((line) => line.replace(/\s+/g, " "));
   assert.deepEqual(changed, ['- "text": "The sum of 2 and 3 is 23.",', '+ "text": "The sum of 2 and 3 is 5.",']);
   assert.match(await browser.$('[data-testid="run-summary"]').getText(), /^1 passed, 1 failed, 0 not run$/);
