@@ -13,7 +13,12 @@
 //! The list holds what the `list_servers` command sends the window anyway: names, scopes,
 //! commands and URLs, never a secret (see `ServerSummary`).
 
+use std::sync::Arc;
+
 use mcp_manager_core::{api, Locations};
+use tauri::Manager;
+
+use crate::kept_paint::KeptPaint;
 
 /// The window's label, as in `tauri.conf.json` (which does not create it: see [`open_window`]).
 pub const MAIN: &str = "main";
@@ -32,16 +37,21 @@ pub fn open_window(app: &tauri::App, locations: &Locations) -> tauri::Result<()>
         .find(|window| window.label == MAIN)
         .cloned()
         .expect("tauri.conf.json describes the main window");
+    let json =
+        serde_json::to_string(&api::list_servers(locations)).expect("a server list serializes");
+    // The first frame the last start kept for this very list, if any (kept_paint.rs).
+    app.state::<Arc<KeptPaint>>()
+        .opening(&json, app.path().app_cache_dir().ok().as_deref());
     tauri::WebviewWindowBuilder::from_config(app.handle(), &config)?
-        .initialization_script(script(&api::list_servers(locations)))
+        .initialization_script(script(&json))
         .build()?;
     Ok(())
 }
 
-/// The script that puts `list` in the page: JSON, which is a JavaScript expression that can
-/// hold nothing but data, whatever the configuration files say.
-fn script(list: &api::ServerList) -> String {
-    let json = serde_json::to_string(list).expect("a server list serializes");
+/// The script that puts the list (`json`, as `list_servers` sends it) in the page: JSON, which
+/// is a JavaScript expression that can hold nothing but data, whatever the configuration files
+/// say.
+fn script(json: &str) -> String {
     format!("window.{GLOBAL} = {json};")
 }
 
@@ -63,7 +73,7 @@ mod tests {
             Locations::new(home.path().to_path_buf(), None, project.path()).unwrap();
         locations.managed_dir = home.path().join("managed");
         let list = api::list_servers(&locations);
-        let script = script(&list);
+        let script = script(&serde_json::to_string(&list).unwrap());
         let prefix = format!("window.{GLOBAL} = ");
         assert!(
             script.starts_with(&prefix) && script.ends_with(';'),

@@ -17,6 +17,7 @@ mod collections;
 mod commands;
 mod feed;
 mod first_list;
+mod kept_paint;
 pub mod launch;
 mod open;
 mod registry;
@@ -399,6 +400,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::copy_server,
             commands::store_client_secret,
             commands::window_ready,
+            commands::keep_first_paint,
             commands::events_cursor,
             commands::next_events,
             commands::pending_asks,
@@ -467,6 +469,9 @@ pub fn typescript() -> specta_typescript::Typescript {
 pub fn run(locations: Locations, explicit: bool) {
     startup::mark("run");
     let builder = bindings_builder();
+    let mut context: tauri::Context<tauri::Wry> = tauri::generate_context!();
+    // The first index.html comes with the first frame the last start kept (kept_paint.rs).
+    let kept_paint = kept_paint::KeptPaint::install(&mut context);
     let single_instance =
         tauri_plugin_single_instance::Builder::new().callback(launch::second_launch);
     // A build from a checkout is an app of its own: it neither hands its arguments to an
@@ -490,6 +495,7 @@ pub fn run(locations: Locations, explicit: bool) {
         // window is granted none of its commands, so it can open nothing by itself.
         .plugin(tauri_plugin_opener::init())
         .manage(Context::new())
+        .manage(kept_paint)
         // Every event for the window, fetched by the page (src-tauri/feed.rs).
         .manage(feed::Feed::default())
         .invoke_handler(builder.invoke_handler())
@@ -554,7 +560,7 @@ pub fn run(locations: Locations, explicit: bool) {
             startup::mark("project");
             Ok(())
         })
-        .build(tauri::generate_context!())
+        .build(context)
         .expect("the Tauri runtime failed to start");
     startup::mark("built");
     app.run(|handle, event| {

@@ -2,11 +2,17 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
+import { withKeptPaintStart } from "./src/start/keptPaint";
 
 // The app embeds ui/dist at compile time (no devUrl), so the build must be self-contained:
 // no external fonts or CDNs, which the app's CSP forbids anyway.
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The entry module loads after the first frame the app may have kept (src/start/keptPaint.ts).
+    { name: "kept-paint-start", apply: "build", transformIndexHtml: { order: "post", handler: withKeptPaintStart } },
+  ],
   clearScreen: false,
   resolve: {
     alias: [

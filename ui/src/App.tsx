@@ -102,6 +102,8 @@ export interface Backend {
   collections?: CollectionsApi;
   /** What changed in servers. */
   surfaces?: SurfacesApi;
+  /** Called once, when the first list of servers has been made (before it is laid out). */
+  onListCommitted?: () => void;
   /** Called once, after the first list of servers has been painted. */
   onFirstPaint?: () => void;
   /** MCP registries: find and install servers. */
@@ -180,6 +182,7 @@ export function App({
     painted.current = true;
     // For the start-up breakdown: React has made the list's DOM; then the page lays it out.
     performance.mark("list-committed");
+    backend.onListCommitted?.();
     void document.body.offsetHeight;
     performance.mark("list-laid-out");
     // The frame that shows the list is the next one: its animation-frame callbacks run

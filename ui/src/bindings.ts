@@ -126,6 +126,12 @@ export const commands = {
 	 */
 	windowReady: (marks: WindowMark[], now: number | null) => typedError<null, ApiError>(__TAURI_INVOKE("window_ready", { marks, now })),
 	/**
+	 *  The window's first list of servers as the page made it (its markup), kept for the next
+	 *  start with the same list (kept_paint.rs). Failing to keep it costs that start some
+	 *  milliseconds and nothing else: the page sends it and moves on.
+	 */
+	keepFirstPaint: (markup: string) => typedError<null, ApiError>(__TAURI_INVOKE("keep_first_paint", { markup })),
+	/**
 	 *  The place of the next event sent to the window: a page that starts listening asks for the
 	 *  events from here (see `src-tauri/feed.rs`).
 	 */

@@ -53,6 +53,12 @@ const backend: Backend = {
   collections: collectionsApi,
   surfaces: surfacesApi,
   registry: registryApi,
+  // The first list as made from the list the app put in the page, kept by the app for the
+  // next start with the same list (src-tauri/kept_paint.rs, start/keptPaint.ts).
+  onListCommitted: () => {
+    if (markupWanted) firstMarkup = root.innerHTML;
+    markupWanted = false;
+  },
   onFirstPaint: () => {
     const marks = performance
       .getEntriesByType("mark")
@@ -61,6 +67,8 @@ const backend: Backend = {
     if (navigation) marks.push({ name: "html-loaded", at: navigation.responseEnd }, { name: "dom-ready", at: navigation.domContentLoadedEventStart });
     marks.push({ name: "painted", at: performance.now() });
     void commands.windowReady(marks, performance.now());
+    if (firstMarkup !== null) void commands.keepFirstPaint(firstMarkup);
+    firstMarkup = null;
   },
 };
 
@@ -97,6 +105,9 @@ async function loadServerListTimed() {
 const FIRST_LIST_WAIT = 150;
 const embedded = takeFirstList();
 if (embedded) performance.mark("list-embedded");
+/** The first list's markup is kept only when made from the list the app put in the page. */
+let markupWanted = embedded !== null;
+let firstMarkup: string | null = null;
 let early: ReturnType<typeof loadServerListTimed> | null = null;
 let earlyOutcome: Outcome<ServerList> | null;
 if (embedded) {
