@@ -2,7 +2,7 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
-import { withKeptPaintStart } from "./src/start/keptPaint";
+import { withKeptPaintStart } from "./src/start/keptPaint.ts";
 
 // The app embeds ui/dist at compile time (no devUrl), so the build must be self-contained:
 // no external fonts or CDNs, which the app's CSP forbids anyway.
