@@ -6,10 +6,12 @@ and provides an X server. Each built UI (a `ui/dist`) is loaded as the app loads
 tauri://localhost in a WebKitGTK web view of the app's size, painting in software and without
 JavaScriptCore's optimizing compilers (as src-tauri/launch.rs sets), with a list of 20 servers
 put in the page before it loads (as src-tauri/first_list.rs does) and the IPC answered here
-(`list_servers` with the same list, statuses with none, the event feed with no event, everything
-else with null). The page
-calls `window_ready` with its start-up marks after its first frame, as in the app; one page
-per process, so that every start is a cold web process, and the UIs in turn.
+(`list_servers` with the same list, statuses with none, the event feed with no event,
+everything else with null). The page calls `window_ready` with its start-up marks after its
+first frame, as in the app; one page per process, so that every start is a cold web process,
+and the UIs in turn. Each UI that keeps its first list's markup (`keep_first_paint`) is also
+started from the markup its warm-up run kept, served in its root as src-tauri/kept_paint.rs
+serves it.
 
 What it measures is what `scripts/bench-window` calls the page's own work (from the HTML
 loaded to the list painted), in seconds per change rather than an 11-minute release build per
