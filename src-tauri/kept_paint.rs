@@ -8,7 +8,7 @@
 //! page (`first_list.rs`) and on the UI's build. So once the page has made its first list, it
 //! hands the markup here (`keep_first_paint`), and the next start whose list and UI are the
 //! same serves `index.html` with that markup inside `<div id="root">`. The page's loader
-//! (`ui/build/keptPaint.ts`) then lets WebKit paint it before it loads the script, which
+//! (`ui/src/start/keptPaint.ts`) then lets WebKit paint it before it loads the script, which
 //! renders over the same elements (Preact diffs against them) and makes them live.
 //!
 //! What is kept is what the page showed, never more: the markup of the list the window had
