@@ -43,7 +43,7 @@ pub enum KeepError {
     TooLarge(usize),
     #[error("the markup holds {0}, which could run or load something")]
     Active(String),
-    #[error("the window's first list was not the one it was opened with")]
+    #[error("the window was opened without a cache folder to keep its first frame in")]
     NotOpenedWith,
     #[error("could not write {path}: {reason}")]
     Write { path: String, reason: String },

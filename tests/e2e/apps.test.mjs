@@ -192,12 +192,14 @@ test("the probe's App reaches what it declared and nothing else: not another ori
     async (declaredUrl, undeclaredUrl, done) => {
       const violations = [];
       document.addEventListener("securitypolicyviolation", (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
-      const attempt = (url) =>
-        fetch(url).then(
+      const attempt = (url, init) =>
+        fetch(url, init).then(
           (response) => response.text(),
           (error) => `failed: ${error.name}`,
         );
-      const results = [await attempt(declaredUrl), await attempt(undeclaredUrl), await attempt("ipc://localhost/list_servers"), await attempt("http://ipc.localhost/list_servers"), await attempt("ipc://localhost/next_events")];
+      const results = [await attempt(declaredUrl), await attempt(undeclaredUrl), await attempt("ipc://localhost/list_servers"), await attempt("http://ipc.localhost/list_servers"), await attempt("ipc://localhost/next_events"),
+        // Nor plant markup for the window's next start (src-tauri/kept_paint.rs).
+        await attempt("ipc://localhost/keep_first_paint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ markup: '<p data-planted="app">planted</p>' }) })];
       await new Promise((r) => setTimeout(r, 200));
       done({ results, violations });
     },
@@ -206,7 +208,9 @@ test("the probe's App reaches what it declared and nothing else: not another ori
   );
   assert.equal(reached.results[0], `reached ${port}`, "the declared origin answers");
   // Not the window's events either (src-tauri/feed.rs), which carry every server's status.
-  assert.deepEqual(reached.results.slice(1), ["failed: TypeError", "failed: TypeError", "failed: TypeError", "failed: TypeError"]);
+  assert.deepEqual(reached.results.slice(1), ["failed: TypeError", "failed: TypeError", "failed: TypeError", "failed: TypeError", "failed: TypeError"]);
+  const kept = join(box.home, ".cache/dev.mcp-manager.app/first-paint.html");
+  assert.ok(!existsSync(kept) || !readFileSync(kept, "utf8").includes("planted"), "nothing the App sent was kept for the next start");
   const violations = reached.violations.join("\n");
   assert.match(violations, new RegExp(`connect-src http://127\\.0\\.0\\.1:${undeclared.address().port}`));
   assert.match(violations, /connect-src ipc:\/\/localhost/);
