@@ -21,7 +21,8 @@ impl Context {
     fn shelf(&self) -> Shelf {
         let project = self.project();
         let locations = project.locations();
-        Shelf::new(&locations.project, &locations.app_data_dir())
+        let trusted = mcp_manager_core::config::trust::is_trusted(locations);
+        Shelf::new(&locations.project, &locations.app_data_dir(), trusted)
     }
 
     pub fn collections(&self) -> Vec<CollectionView> {
@@ -121,7 +122,7 @@ impl Context {
         let env = |name: &str| std::env::var(name).ok();
         let mut reports = Vec::new();
         for path in paths {
-            let mut collection = Collection::load(&path)?;
+            let mut collection = Collection::load(&path, &project.locations().project)?;
             reports.extend(
                 run_collection(
                     &project,

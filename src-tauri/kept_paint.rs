@@ -136,28 +136,16 @@ impl KeptPaint {
 
 /// The markup kept in `file` when it was made under `key`.
 fn read(file: &Path, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text =
+        mcp_manager_core::files::read_text(file, mcp_manager_core::files::READ_LIMIT).ok()??;
     let (kept_key, markup) = text.split_once('\n')?;
     (kept_key == key && check(markup).is_ok()).then(|| markup.to_string())
 }
 
 fn write(file: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
     let folder = file.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(folder)?;
-    let temp = file.with_extension(format!("{}.tmp", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options
-        .open(&temp)
-        .and_then(|mut out| out.write_all(text.as_bytes()))
-        .and_then(|()| std::fs::rename(&temp, file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    mcp_manager_core::private::dir(folder)?;
+    mcp_manager_core::private::write(file, text.as_bytes())
 }
 
 /// Elements that run or load something, or change how the page is read.

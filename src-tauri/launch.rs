@@ -132,7 +132,8 @@ const REMEMBERED_FILE: &str = "last-project.json";
 /// The last project the app had open, if it remembers one that is still a folder.
 pub fn last_project(app: &AppHandle) -> Option<PathBuf> {
     let file = app.path().app_data_dir().ok()?.join(REMEMBERED_FILE);
-    let text = std::fs::read_to_string(file).ok()?;
+    let text =
+        mcp_manager_core::files::read_text(&file, mcp_manager_core::files::READ_LIMIT).ok()??;
     let remembered: Remembered = serde_json::from_str(&text).ok()?;
     remembered
         .last_project
@@ -162,9 +163,7 @@ pub fn remember_project(app: &AppHandle, project: &Path) {
 /// Writes `dir/name` whole or not at all (a temporary file renamed over it).
 fn write_replacing(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     mcp_manager_core::private::dir(dir)?;
-    let temporary = dir.join(format!(".{name}.tmp"));
-    mcp_manager_core::private::write(&temporary, text.as_bytes())?;
-    std::fs::rename(&temporary, dir.join(name))
+    mcp_manager_core::private::write(&dir.join(name), text.as_bytes())
 }
 
 #[cfg(test)]

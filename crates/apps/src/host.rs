@@ -119,7 +119,11 @@ impl AppHost {
     fn consents(&self) -> HashMap<String, Consent> {
         self.consent_file
             .as_ref()
-            .and_then(|file| std::fs::read(file).ok())
+            .and_then(|file| {
+                mcp_manager_core::files::read(file, mcp_manager_core::files::READ_LIMIT)
+                    .ok()
+                    .flatten()
+            })
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default()
     }
@@ -148,11 +152,9 @@ impl AppHost {
         };
         let text = serde_json::to_vec_pretty(&consents).expect("consents serialize");
         if let Some(dir) = file.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = mcp_manager_core::private::dir(dir);
         }
-        let staged = file.with_extension("json.tmp");
-        std::fs::write(&staged, text)
-            .and_then(|()| std::fs::rename(&staged, file))
+        mcp_manager_core::private::write(file, &text)
             .map_err(|err| refused(format!("{} could not be written ({err})", file.display())))
     }
 

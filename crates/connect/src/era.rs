@@ -200,8 +200,9 @@ impl EraCache {
     }
 
     fn read(&self) -> Map<String, Value> {
-        std::fs::read(&self.path)
+        mcp_manager_core::files::read(&self.path, mcp_manager_core::files::READ_LIMIT)
             .ok()
+            .flatten()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default()
     }
@@ -243,15 +244,12 @@ impl EraCache {
         let Some(folder) = self.path.parent() else {
             return;
         };
-        if std::fs::create_dir_all(folder).is_err() {
+        if mcp_manager_core::private::dir(folder).is_err() {
             return;
         }
-        // Written aside and renamed over: a reader never sees half a file.
-        let aside = folder.join(format!(".{FILE_NAME}.{}", std::process::id()));
+        // Written whole or not at all, 0600: a reader never sees half a file.
         let bytes = serde_json::to_vec_pretty(all).unwrap_or_default();
-        if std::fs::write(&aside, bytes).is_ok() && std::fs::rename(&aside, &self.path).is_err() {
-            let _ = std::fs::remove_file(&aside);
-        }
+        let _ = mcp_manager_core::private::write(&self.path, &bytes);
     }
 }
 

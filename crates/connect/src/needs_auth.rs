@@ -41,21 +41,22 @@ impl NeedsAuthCache {
     }
 
     fn read(&self) -> Map<String, Value> {
-        std::fs::read_to_string(&self.path)
+        mcp_manager_core::files::read_text(&self.path, mcp_manager_core::files::READ_LIMIT)
             .ok()
+            .flatten()
             .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default()
     }
 
     fn write(&self, map: &Map<String, Value>) {
         // Best effort, as Claude Code's: the cache only saves a request.
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let temporary = self.path.with_extension("json.tmp");
-        if std::fs::write(&temporary, Value::Object(map.clone()).to_string()).is_ok() {
-            let _ = std::fs::rename(&temporary, &self.path);
-        }
+        // Claude Code's own file, in its own mode (a new one: the umask's default).
+        use mcp_manager_core::files;
+        let _ = files::write(
+            &self.path,
+            Value::Object(map.clone()).to_string().as_bytes(),
+            &files::Write::new(files::Mode::SharedOrKept),
+        );
     }
 
     /// Whether `server` asked for authorization less than [`FRESH_FOR`] ago.

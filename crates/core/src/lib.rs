@@ -10,6 +10,7 @@
 pub mod api;
 pub mod config;
 pub mod error;
+pub mod files;
 pub mod locations;
 pub mod private;
 pub mod scope;

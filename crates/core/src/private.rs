@@ -7,31 +7,26 @@
 //! and `0600` (files), created with that mode rather than narrowed afterwards, so that nothing
 //! is readable by others even for a moment.
 
-use std::io::Write;
 use std::path::Path;
+
+use crate::files;
 
 /// Creates `dir` (and what is missing above it) and makes it `0700`.
 pub fn dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
+    files::private_dir(dir)
 }
 
-/// Writes `bytes` to `path`, created `0600` (an existing file is narrowed to `0600` first).
+/// Writes `bytes` to `path` whole or not at all, `0600` (an existing file is narrowed to
+/// `0600`), through [`files::write`].
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    narrow(path);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)?.write_all(bytes)
+    files::write(path, bytes, &files::Write::private()).map_err(files::FileError::into_io)
+}
+
+/// Writes `bytes` to `path` like [`write`], refusing a path that leads out of `root` (the
+/// app's data folder, for a name that came from elsewhere).
+pub fn write_within(path: &Path, root: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    files::write(path, bytes, &files::Write::private().within(root))
+        .map_err(files::FileError::into_io)
 }
 
 /// Makes an existing file `0600`; a missing one is left missing.

@@ -289,14 +289,16 @@ impl UnencryptedFile {
     }
 
     fn read(&self) -> Result<Map<String, Value>, SecretError> {
-        match std::fs::read_to_string(&self.path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|err| {
+        match crate::files::read_text(&self.path, crate::files::READ_LIMIT)
+            .map_err(crate::files::FileError::into_io)
+        {
+            Ok(None) => Ok(Map::new()),
+            Ok(Some(text)) => serde_json::from_str(&text).map_err(|err| {
                 SecretError::Failed(format!(
                     "the unencrypted secrets file {} is not a JSON object: {err}",
                     self.path.display()
                 ))
             }),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
             Err(err) => Err(SecretError::Failed(format!(
                 "the unencrypted secrets file {}: {err}",
                 self.path.display()
@@ -305,27 +307,13 @@ impl UnencryptedFile {
     }
 
     fn write(&self, map: &Map<String, Value>) -> Result<(), SecretError> {
-        use std::io::Write;
-        let fail = |err: std::io::Error| {
+        let text = serde_json::to_string_pretty(map).expect("a map serializes");
+        crate::private::write(&self.path, text.as_bytes()).map_err(|err| {
             SecretError::Failed(format!(
                 "the unencrypted secrets file {}: {err}",
                 self.path.display()
             ))
-        };
-        let temporary = self.path.with_extension("tmp");
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temporary).map_err(fail)?;
-        file.write_all(
-            serde_json::to_string_pretty(map)
-                .expect("a map serializes")
-                .as_bytes(),
-        )
-        .map_err(fail)?;
-        file.sync_all().map_err(fail)?;
-        std::fs::rename(&temporary, &self.path).map_err(fail)
+        })
     }
 }
 

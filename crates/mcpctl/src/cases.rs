@@ -48,7 +48,7 @@ pub fn test(
     let mut loaded = Vec::new();
     for path in files(locations, names)? {
         mcp_manager_collections::may_run(&path, &locations.project, trusted)?;
-        let collection = Collection::load(&path)?;
+        let collection = Collection::load(&path, &locations.project)?;
         loaded.push((path, collection));
     }
     if let Some(only) = only {
@@ -105,8 +105,10 @@ pub fn test(
         count(CaseStatus::NotRun),
     );
     if let Some(file) = junit_file {
-        std::fs::write(file, junit::report(&reports))
-            .map_err(|err| failure(format!("{} could not be written ({err})", file.display())))?;
+        use mcp_manager_core::files;
+        let how = files::Write::new(files::Mode::SharedOrKept);
+        files::write(file, junit::report(&reports).as_bytes(), &how)
+            .map_err(|err| failure(format!("the report was not written: {err}")))?;
     }
     if json {
         crate::print_json(&serde_json::json!({

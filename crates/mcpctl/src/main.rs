@@ -571,12 +571,18 @@ fn run(
         } => {
             let text = match (args, args_file) {
                 (Some(text), _) => Some(text),
-                (None, Some(file)) => Some(std::fs::read_to_string(&file).map_err(|err| {
-                    ApiError::from(ConfigError::Invalid(format!(
-                        "could not read {}: {err}",
-                        file.display()
-                    )))
-                })?),
+                (None, Some(file)) => Some(
+                    mcp_manager_core::files::read_text(&file, mcp_manager_core::files::READ_LIMIT)
+                        .map_err(|err| {
+                            ApiError::from(ConfigError::Invalid(format!("could not read {err}")))
+                        })?
+                        .ok_or_else(|| {
+                            ApiError::from(ConfigError::Invalid(format!(
+                                "could not read {}: it does not exist",
+                                file.display()
+                            )))
+                        })?,
+                ),
                 (None, None) => None,
             };
             let arguments = text.map(|t| json_object(&t, "--args")).transpose()?;

@@ -633,8 +633,13 @@ fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Resul
         };
         match path {
             Some(path) => {
-                std::fs::write(&path, &bytes)
-                    .map_err(|err| failure(format!("could not write {}: {err}", path.display())))?;
+                use mcp_manager_core::files;
+                files::write(
+                    &path,
+                    &bytes,
+                    &files::Write::new(files::Mode::PrivateOrKept),
+                )
+                .map_err(|err| failure(format!("could not write {err}")))?;
                 written.push(path.display().to_string());
             }
             None if !json => {
@@ -752,8 +757,10 @@ async fn save_case(
 ) -> Result<(), ApiError> {
     use mcp_manager_collections::{case_from_call, fresh_name, model, Collection};
     let path = model::locate(&locations.project, &save_to.collection);
+    let trusted = mcp_manager_core::config::trust::is_trusted(locations);
+    model::may_write(&path, &locations.project, trusted)?;
     let mut collection = if path.exists() {
-        Collection::load(&path)?
+        Collection::load(&path, &locations.project)?
     } else {
         Collection::default()
     };
@@ -768,7 +775,8 @@ async fn save_case(
     let arguments = sent.as_object().cloned().unwrap_or_default();
     let (case, introduced) = case_from_call(&name, server, tool, &arguments, &schema, result);
     collection.put(case);
-    collection.save(&path)?;
+    let root = model::write_root(&path, &locations.project);
+    collection.save(&path, &root, false)?;
     eprintln!("saved as case \"{name}\" of {}", path.display());
     for variable in introduced {
         eprintln!(

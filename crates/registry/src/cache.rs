@@ -47,8 +47,9 @@ impl Cache {
 
     /// What is on disk; an unreadable file counts as empty (it is only a cache).
     pub fn load(&self) -> Stored {
-        std::fs::read(&self.path)
+        mcp_manager_core::files::read(&self.path, 4 * mcp_manager_core::files::READ_LIMIT)
             .ok()
+            .flatten()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default()
     }
@@ -68,11 +69,10 @@ impl Cache {
 
     fn save(&self, stored: &Stored) -> Result<(), String> {
         let dir = self.path.parent().expect("the cache file has a folder");
-        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
-        let tmp = self.path.with_extension("json.tmp");
+        mcp_manager_core::private::dir(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
         let bytes = serde_json::to_vec(stored).map_err(|err| err.to_string())?;
-        std::fs::write(&tmp, bytes).map_err(|err| format!("{}: {err}", tmp.display()))?;
-        std::fs::rename(&tmp, &self.path).map_err(|err| format!("{}: {err}", self.path.display()))
+        mcp_manager_core::private::write(&self.path, &bytes)
+            .map_err(|err| format!("{}: {err}", self.path.display()))
     }
 }
 

@@ -285,7 +285,11 @@ pub fn helper_command(server: &str, mcpctl: &str) -> String {
 
 /// The registry the window's settings name (`<data>/registry.json`, `{"url": …}`).
 pub fn setting(data_dir: &Path) -> Option<String> {
-    let bytes = std::fs::read(data_dir.join("registry.json")).ok()?;
+    let bytes = mcp_manager_core::files::read(
+        &data_dir.join("registry.json"),
+        mcp_manager_core::files::READ_LIMIT,
+    )
+    .ok()??;
     let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     value.get("url")?.as_str().map(str::to_string)
 }
@@ -295,10 +299,12 @@ pub fn set_setting(data_dir: &Path, url: &str) -> Result<(), RegistryError> {
     if !url.trim().is_empty() {
         Client::new(url)?;
     }
-    std::fs::create_dir_all(data_dir).map_err(|e| RegistryError::BadUrl(e.to_string()))?;
-    std::fs::write(
-        data_dir.join("registry.json"),
-        serde_json::json!({ "url": url.trim() }).to_string(),
+    mcp_manager_core::private::dir(data_dir).map_err(|e| RegistryError::BadUrl(e.to_string()))?;
+    mcp_manager_core::private::write(
+        &data_dir.join("registry.json"),
+        serde_json::json!({ "url": url.trim() })
+            .to_string()
+            .as_bytes(),
     )
     .map_err(|e| RegistryError::BadUrl(e.to_string()))
 }

@@ -294,12 +294,7 @@ impl RefreshFileLock {
     /// made or the wait ran out, and the refresh goes on unlocked.
     pub async fn acquire(account: &str, patience: std::time::Duration) -> Option<Self> {
         let path = lock_dir()?.join(lock_file_name(account));
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .ok()?;
+        let file = mcp_manager_core::files::open_lock(&path).ok()?;
         let deadline = tokio::time::Instant::now() + patience;
         loop {
             match file.try_lock() {

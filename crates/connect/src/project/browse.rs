@@ -237,7 +237,8 @@ pub fn save_resource(
         mcp_manager_history::now_ms(),
         extension(mime, content.get("blob").is_some())
     ));
-    mcp_manager_core::private::write(&path, &bytes).map_err(|err| err.to_string())?;
+    mcp_manager_core::private::write_within(&path, folder, &bytes)
+        .map_err(|err| err.to_string())?;
     Ok(path)
 }
 

@@ -399,7 +399,7 @@ pub fn save_result(
         safe(tool),
         mcp_manager_history::now_ms()
     ));
-    mcp_manager_core::private::write(&path, pretty.as_bytes())?;
+    mcp_manager_core::private::write_within(&path, folder, pretty.as_bytes())?;
     Ok(path)
 }
 

@@ -12,7 +12,6 @@
 //! write the same, except that a file we change keeps its own indentation and final newline,
 //! so a save changes only the lines the person changed.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -20,6 +19,7 @@ use serde_json::Value;
 
 use super::lock::FileLock;
 use crate::error::ConfigError;
+use crate::files::{self, FileError};
 
 /// How a file is laid out, so that writing it back changes only what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,13 +69,15 @@ pub struct Document {
 
 /// Reads and parses a JSON file. `Ok(None)` when it does not exist.
 pub fn read(path: &Path) -> Result<Option<Document>, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
+    // Bounded and regular files only: a committed `.mcp.json` that is `/dev/zero` or a FIFO
+    // is reported, not read forever.
+    let text = match files::read_text(path, files::READ_LIMIT) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(None),
+        Err(err) => {
             return Err(ConfigError::Read {
                 path: path.to_path_buf(),
-                source,
+                source: err.into_io(),
             })
         }
     };
@@ -137,57 +139,16 @@ pub enum NewFileMode {
     Shared,
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename.
+/// Writes `text` to `path` atomically, through [`crate::files::write`]: a temporary file with
+/// a random name in the same folder, born with the final mode, then a rename. A symbolic link
+/// is written through, so that it survives (dotfile managers link `~/.claude.json`); project
+/// files are confined to the project by [`crate::locations::Locations::confine`] first.
 pub fn write_atomic(path: &Path, text: &str, mode: NewFileMode) -> std::io::Result<()> {
-    // Write through a symbolic link (dotfile managers link ~/.claude.json), not over it.
-    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let folder = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(folder)?;
-    let file_name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "config".into());
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default();
-    let temp = folder.join(format!("{file_name}.tmp.{}.{millis}", std::process::id()));
-    let existing = std::fs::metadata(&target).ok().map(|m| m.permissions());
-    let result = (|| {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            use std::os::unix::fs::PermissionsExt;
-            // The temporary file is born with the final mode: a private file is never
-            // readable by others, not even between its creation and the rename.
-            match &existing {
-                Some(permissions) => {
-                    options.mode(permissions.mode() & 0o7777);
-                }
-                None if mode == NewFileMode::Private => {
-                    options.mode(0o600);
-                }
-                None => {}
-            }
-        }
-        let mut file = options.open(&temp)?;
-        file.write_all(text.as_bytes())?;
-        if let Some(permissions) = &existing {
-            file.set_permissions(permissions.clone())?;
-        }
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, &target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    let mode = match mode {
+        NewFileMode::Private => files::Mode::PrivateOrKept,
+        NewFileMode::Shared => files::Mode::SharedOrKept,
+    };
+    files::write(path, text.as_bytes(), &files::Write::new(mode)).map_err(FileError::into_io)
 }
 
 /// Applies `change` to the latest content of `path` under Claude Code's lock and writes the

@@ -653,7 +653,10 @@ fn preview(
                         document::Layout::default(),
                     ),
                 };
-                let text = std::fs::read_to_string(&edit.path).unwrap_or(text);
+                let text = crate::files::read_text(&edit.path, crate::files::READ_LIMIT)
+                    .ok()
+                    .flatten()
+                    .unwrap_or(text);
                 files.push((edit.path.clone(), text, value, layout));
                 files.len() - 1
             }

@@ -207,10 +207,17 @@ pub fn plan_import(
     let path = file
         .map(Path::to_path_buf)
         .unwrap_or_else(|| client.default_path(locations));
-    let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
-        path: path.clone(),
-        source,
-    })?;
+    let text = crate::files::read_text(&path, crate::files::READ_LIMIT)
+        .and_then(|text| {
+            text.ok_or_else(|| crate::files::FileError::Io {
+                path: path.clone(),
+                source: std::io::ErrorKind::NotFound.into(),
+            })
+        })
+        .map_err(|err| ConfigError::Read {
+            path: path.clone(),
+            source: err.into_io(),
+        })?;
     let (found, inputs) = read_foreign(client, &path, &text, locations)?;
     let catalog = Catalog::load(locations);
     let mut plan = ImportPlan {
@@ -362,7 +369,9 @@ pub fn export(
         return Ok(report);
     }
 
-    let existing = std::fs::read_to_string(&path).ok();
+    let existing = crate::files::read_text(&path, crate::files::READ_LIMIT)
+        .ok()
+        .flatten();
     if let Some(text) = &existing {
         if strip_jsonc(text) != *text {
             let mut object = Map::new();
@@ -824,7 +833,10 @@ fn line_column(text: &str, offset: usize) -> (u32, u32) {
 }
 
 fn write_codex(path: &Path, servers: &[(String, Value)]) -> Result<(), ConfigError> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = crate::files::read_text(path, crate::files::READ_LIMIT)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     let mut doc: toml_edit::DocumentMut =
         text.parse()
             .map_err(|err: toml_edit::TomlError| ConfigError::Shape {
