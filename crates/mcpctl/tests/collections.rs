@@ -641,17 +641,6 @@ fn saving_a_case_never_writes_through_a_committed_link() {
     for planted in ["smoke.json.tmp", ".smoke.json.tmp", "smoke.tmp"] {
         std::os::unix::fs::symlink("../../home/.bashrc", folder.join(planted)).unwrap();
     }
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
-    world.ok(&["trust"]);
     let out = world.run(&[
         "call",
         "everything",
@@ -693,17 +682,8 @@ fn saving_a_case_never_writes_through_a_committed_link() {
 
 #[test]
 fn an_untrusted_folder_s_collection_is_not_written() {
-    let world = World::new();
-    world.ok(&[
-        "add",
-        "-s",
-        "user",
-        "everything",
-        "--",
-        "node",
-        &everything(),
-        "stdio",
-    ]);
+    let world = World::untrusted();
+    world.add_everything();
     let out = world.run(&[
         "call",
         "everything",
