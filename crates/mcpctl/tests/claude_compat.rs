@@ -939,3 +939,260 @@ fn a_plugin_server_is_listed_called_and_examined_like_any_other_with_its_plugin_
         "{doctor}"
     );
 }
+
+/// The servers of `side` Claude Code's `mcp list` shows under `policy` (the rest it dropped),
+/// with the words after each name; and `mcpctl list --json`'s servers under the same files.
+fn both_views_under(policy: &Path, side: &Side) -> (Vec<(String, String)>, Vec<Value>) {
+    let claude = with_policy(policy, &claude_mcp(side, &["list"]));
+    let shown = String::from_utf8_lossy(&claude.stdout)
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(name, rest)| (name.to_string(), rest.to_string()))
+        .collect();
+    let ours = with_policy(policy, &mcpctl_real_managed(side, &["list", "--json"]));
+    let list: Value = serde_json::from_slice(&ours.stdout).unwrap_or_else(|_| {
+        panic!("mcpctl list: {}", String::from_utf8_lossy(&ours.stderr));
+    });
+    (shown, list["servers"].as_array().unwrap().clone())
+}
+
+/// One hostile spelling per server, with whether Claude Code 2.1.332 blocks it under the
+/// rules of its case (it is the judge: the test fails when it disagrees with this table or
+/// with us). `None`: the address is not a URL at all; Claude Code lists it and fails to
+/// connect, we block it, so neither ever reaches it.
+type Spellings = [(&'static str, &'static str, Option<bool>)];
+
+/// Plants `rules` as the managed settings and the spellings as servers of the person and of
+/// the (trusted, approved) project; returns our list.
+fn policy_urls_agree_with_claude_code(
+    rules: &str,
+    user: &Spellings,
+    project: &Spellings,
+) -> Vec<Value> {
+    let side = Side::new();
+    let policy = side.home.parent().unwrap().join("policy");
+    write(&policy.join("managed-settings.json"), rules);
+    let servers = |spellings: &Spellings| -> Value {
+        spellings
+            .iter()
+            .map(|(name, url, _)| {
+                (
+                    name.to_string(),
+                    serde_json::json!({"type": "http", "url": url}),
+                )
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    };
+    let key = side.project.to_str().unwrap();
+    write(
+        &side.home.join(".claude.json"),
+        &serde_json::json!({
+            "mcpServers": servers(user),
+            "projects": {key: {"hasTrustDialogAccepted": true, "enableAllProjectMcpServers": true}}
+        })
+        .to_string(),
+    );
+    write(
+        &side.project.join(".mcp.json"),
+        &serde_json::json!({"mcpServers": servers(project)}).to_string(),
+    );
+    let (claude, ours) = both_views_under(&policy, &side);
+    let mut wrong = Vec::new();
+    for (name, url, blocked) in user.iter().chain(project) {
+        let theirs = claude.iter().find(|(n, _)| n == name).map(|(_, s)| s);
+        let mine = ours
+            .iter()
+            .find(|s| s["name"] == *name)
+            .unwrap_or_else(|| panic!("{name} is missing from our list"));
+        let rule = mine["blocked"]["rule"].as_str().unwrap_or("");
+        match blocked {
+            Some(blocked) => {
+                if theirs.is_none() != *blocked {
+                    wrong.push(format!(
+                        "Claude Code disagrees with the table on {name} ({url}): {theirs:?}"
+                    ));
+                }
+                if mine["blocked"].is_null() == *blocked || mine["willStart"] == *blocked {
+                    wrong.push(format!(
+                        "we disagree with Claude Code on {name} ({url}): {mine}"
+                    ));
+                }
+            }
+            None => {
+                if !theirs.is_some_and(|t| t.contains("is not a valid URL")) {
+                    wrong.push(format!("Claude Code lists {name} as not a URL: {theirs:?}"));
+                }
+                if !rule.contains("not a valid URL") {
+                    wrong.push(format!("we block {name} ({url}) and say why: {mine}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    ours
+}
+
+#[test]
+fn a_denied_server_url_blocks_every_spelling_of_its_address_as_in_claude_code() {
+    let ours = policy_urls_agree_with_claude_code(
+        r#"{"deniedMcpServers":[
+            {"serverUrl":"http://127.0.0.1:8765/*"},
+            {"serverUrl":"https://internal.example.com/mcp"},
+            {"serverUrl":"http://[::ffff:127.0.0.1]:8766/*"}]}"#,
+        &[
+            ("plain", "http://127.0.0.1:8765/mcp", Some(true)),
+            ("userinfo", "http://x@127.0.0.1:8765/mcp", Some(true)),
+            ("short", "http://127.1:8765/mcp", Some(true)),
+            ("hex", "http://0x7f000001:8765/mcp", Some(true)),
+            ("octal", "http://0177.0.0.1:8765/mcp", Some(true)),
+            ("decimal", "http://2130706433:8765/mcp", Some(true)),
+            ("dot", "http://127.0.0.1.:8765/mcp", Some(true)),
+            ("pct-host", "http://%31%32%37.0.0.1:8765/mcp", Some(true)),
+            (
+                "default-port",
+                "https://internal.example.com:443/mcp",
+                Some(true),
+            ),
+            ("host-dot", "https://internal.example.com./mcp", Some(true)),
+            (
+                "pct-letter",
+                "https://%69nternal.example.com/mcp",
+                Some(true),
+            ),
+            ("case", "HTTPS://INTERNAL.Example.COM/mcp", Some(true)),
+            (
+                "idna",
+                "https://ＩＮＴＥＲＮＡＬ.example.com/mcp",
+                Some(true),
+            ),
+            (
+                "password",
+                "https://a:b@internal.example.com/mcp",
+                Some(true),
+            ),
+            (
+                "dot-segment",
+                "https://internal.example.com/x/../mcp",
+                Some(true),
+            ),
+            (
+                "backslash",
+                "https:\\\\internal.example.com\\mcp",
+                Some(true),
+            ),
+            (
+                "query",
+                "https://internal.example.com/mcp?x=1#f",
+                Some(true),
+            ),
+            ("slash", "https://internal.example.com/mcp/", Some(true)),
+            (
+                "v6-canonical",
+                "http://[::ffff:7f00:1]:8766/mcp",
+                Some(true),
+            ),
+            (
+                "v6-long",
+                "http://[0:0:0:0:0:ffff:7f00:1]:8766/mcp",
+                Some(true),
+            ),
+            // Claude Code compares paths as WHATWG writes them, and IPv6 apart from IPv4.
+            (
+                "pct-path",
+                "https://internal.example.com/%6dcp",
+                Some(false),
+            ),
+            (
+                "v4-mapped",
+                "http://[::ffff:127.0.0.1]:8765/mcp",
+                Some(false),
+            ),
+            ("other-host", "http://127.0.0.2:8765/mcp", Some(false)),
+            (
+                "other-port",
+                "https://internal.example.com:444/mcp",
+                Some(false),
+            ),
+            ("bad-port", "http://127.0.0.1:99999/mcp", None),
+        ],
+        &[
+            ("p-short", "http://127.1:8765/mcp", Some(true)),
+            (
+                "p-userinfo",
+                "https://x@internal.example.com:443/mcp",
+                Some(true),
+            ),
+            ("p-fine", "https://internal.example.com/other", Some(false)),
+        ],
+    );
+    // Each block names the rule as written and its file.
+    let block = |name: &str| ours.iter().find(|s| s["name"] == name).unwrap()["blocked"].clone();
+    for (name, rule) in [
+        (
+            "hex",
+            r#"deniedMcpServers {"serverUrl":"http://127.0.0.1:8765/*"}"#,
+        ),
+        (
+            "p-userinfo",
+            r#"deniedMcpServers {"serverUrl":"https://internal.example.com/mcp"}"#,
+        ),
+        (
+            "v6-long",
+            r#"deniedMcpServers {"serverUrl":"http://[::ffff:127.0.0.1]:8766/*"}"#,
+        ),
+    ] {
+        assert_eq!(block(name)["rule"], rule);
+        assert_eq!(
+            block(name)["files"][0],
+            "/etc/claude-code/managed-settings.json"
+        );
+    }
+}
+
+#[test]
+fn an_allowed_server_url_admits_only_its_hosts_as_in_claude_code() {
+    policy_urls_agree_with_claude_code(
+        r#"{"allowedMcpServers":[
+            {"serverUrl":"http://*.example.com/*"},
+            {"serverUrl":"https://api-*.corp.test/mcp"},
+            {"serverUrl":"http://127.0.0.1:*/ok/*"}]}"#,
+        &[
+            (
+                "path-trick",
+                "http://127.0.0.1:8765/.example.com/mcp",
+                Some(true),
+            ),
+            (
+                "userinfo-trick",
+                "http://a.example.com@127.0.0.1/mcp",
+                Some(true),
+            ),
+            (
+                "query-trick",
+                "http://127.0.0.1/mcp?.example.com/",
+                Some(true),
+            ),
+            ("bare", "http://example.com/mcp", Some(true)),
+            ("suffix", "http://evilexample.com/mcp", Some(true)),
+            ("https", "https://a.example.com/mcp", Some(true)),
+            ("sub", "http://a.example.com/mcp", Some(false)),
+            ("subsub", "http://a.b.example.com/x/y", Some(false)),
+            ("any-port", "http://a.example.com:8080/mcp", Some(false)),
+            ("upper-dot", "HTTP://A.EXAMPLE.COM./mcp", Some(false)),
+            ("partial", "https://api-x.corp.test/mcp", Some(false)),
+            (
+                "partial-query",
+                "https://api-x.corp.test/mcp?q=1",
+                Some(true),
+            ),
+            ("port-glob", "http://127.0.0.1:9999/ok/mcp", Some(false)),
+            ("port-glob-no", "http://127.0.0.1:9999/no/mcp", Some(true)),
+        ],
+        &[(
+            "p-path-trick",
+            "http://127.0.0.1:1/x.example.com/",
+            Some(true),
+        )],
+    );
+}
