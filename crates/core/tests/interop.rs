@@ -355,3 +355,34 @@ fn jsonc_rules() {
         assert_eq!(strip_jsonc(input), want, "{rule}");
     }
 }
+
+/// A repository commits `.vscode -> ~/.config/Code/User`: exporting to the project's VS Code
+/// file must not write the person's own VS Code configuration (whose servers VS Code starts).
+#[test]
+fn export_to_a_project_file_never_follows_a_link_out_of_the_project() {
+    let world = World::new();
+    fs::write(
+        world.locations.claude_json(),
+        json!({"mcpServers": {"mine": {"type": "stdio", "command": "node"}}}).to_string(),
+    )
+    .unwrap();
+    let user_code = world.root.join("home/.config/Code/User");
+    fs::create_dir_all(&user_code).unwrap();
+    std::os::unix::fs::symlink(&user_code, world.root.join("project/.vscode")).unwrap();
+    let err = export(&world.locations, Client::Vscode, None).unwrap_err();
+    assert!(err.to_string().contains("outside the project"), "{err}");
+    assert!(!user_code.join("mcp.json").exists());
+    // The same for Cursor's project file, a link planted at the file itself.
+    fs::create_dir_all(world.root.join("project/.cursor")).unwrap();
+    fs::write(world.root.join("home/cursor.json"), "{}").unwrap();
+    std::os::unix::fs::symlink(
+        world.root.join("home/cursor.json"),
+        world.root.join("project/.cursor/mcp.json"),
+    )
+    .unwrap();
+    assert!(export(&world.locations, Client::CursorProject, None).is_err());
+    assert_eq!(
+        fs::read_to_string(world.root.join("home/cursor.json")).unwrap(),
+        "{}"
+    );
+}

@@ -326,6 +326,10 @@ pub fn export(
     let path = file
         .map(Path::to_path_buf)
         .unwrap_or_else(|| client.default_path(locations));
+    // A project's client file (`.vscode/mcp.json`, `.cursor/mcp.json`) is never written
+    // through a committed link out of the project: the person's own client configuration
+    // would get the servers.
+    locations.confine(&path)?;
     let catalog = Catalog::load(locations);
     let mut report = ExportReport {
         target: path.display().to_string(),
