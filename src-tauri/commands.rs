@@ -761,15 +761,16 @@ pub async fn open_app(
     context.open_app(&name, &tool).await
 }
 
-/// The person allows Apps of server `name`, reaching `domains` (as shown to them).
+/// The person allows Apps of server `name` to reach `origins`, each list for its own use (as
+/// shown to them).
 #[tauri::command]
 #[specta::specta]
 pub async fn allow_apps(
     context: State<'_, Context>,
     name: String,
-    domains: Vec<String>,
+    origins: mcp_manager_apps::Origins,
 ) -> Result<(), ApiError> {
-    context.allow_apps(&name, domains)
+    context.allow_apps(&name, origins)
 }
 
 /// A `tools/call` an App asked for: refused unless its own server lists the tool as callable

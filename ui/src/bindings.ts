@@ -173,8 +173,11 @@ export const commands = {
 	 *  person allowed Apps of that server, its session and the relay's one-time URL.
 	 */
 	openApp: (name: string, tool: string) => typedError<AppOpening, ApiError>(__TAURI_INVOKE("open_app", { name, tool })),
-	/**  The person allows Apps of server `name`, reaching `domains` (as shown to them). */
-	allowApps: (name: string, domains: string[]) => typedError<null, ApiError>(__TAURI_INVOKE("allow_apps", { name, domains })),
+	/**
+	 *  The person allows Apps of server `name` to reach `origins`, each list for its own use (as
+	 *  shown to them).
+	 */
+	allowApps: (name: string, origins: Origins) => typedError<null, ApiError>(__TAURI_INVOKE("allow_apps", { name, origins })),
 	/**
 	 *  A `tools/call` an App asked for: refused unless its own server lists the tool as callable
 	 *  by Apps. The CallToolResult as JSON text.
@@ -563,13 +566,9 @@ export type ConnectedInfo = {
 
 /**  What an App declared, each list checked. */
 export type DeclaredDomains = {
-	connect: string[],
-	resource: string[],
-	frame: string[],
-	baseUri: string[],
 	/**  Entries that were not accepted, as declared. */
 	dropped: string[],
-};
+} & Origins;
 
 /**  One line of a file change. */
 export type DiffLine = {
@@ -1011,6 +1010,21 @@ export type Official = {
 	publishedAt?: string | null,
 	updatedAt?: string | null,
 	isLatest?: boolean,
+};
+
+/**
+ *  External origins by what an App does with them: the lists of [`DeclaredDomains`] without
+ *  what was dropped. What the person allows, and what their consent covers.
+ */
+export type Origins = {
+	/**  `connect-src`: fetch, XHR, WebSocket. */
+	connect: string[],
+	/**  `script-src`, `style-src`, `img-src`, `font-src`, `media-src`. */
+	resource: string[],
+	/**  `frame-src`. */
+	frame: string[],
+	/**  `base-uri`. */
+	baseUri: string[],
 };
 
 export type Outcome = 
