@@ -624,16 +624,16 @@ pub async fn window_ready(
     Ok(())
 }
 
-/// The window's first list of servers as the page made it (its markup), kept for the next
-/// start with the same list (kept_paint.rs). Failing to keep it costs that start some
-/// milliseconds and nothing else: the page sends it and moves on.
+/// The window's first list of servers as the page made it (its elements, attributes and
+/// text, as data), kept for the next start with the same list (kept_paint.rs). Failing to
+/// keep it costs that start some milliseconds and nothing else: the page sends it and moves on.
 #[tauri::command]
 #[specta::specta]
 pub async fn keep_first_paint(
     kept: State<'_, std::sync::Arc<crate::kept_paint::KeptPaint>>,
-    markup: String,
+    frame: Vec<crate::kept_paint::KeptNode>,
 ) -> Result<(), ApiError> {
-    Ok(kept.keep(&markup)?)
+    Ok(kept.keep(&frame)?)
 }
 
 /// What the servers ask of the person now (elicitation, sampling), oldest first; changes

@@ -126,11 +126,11 @@ export const commands = {
 	 */
 	windowReady: (marks: WindowMark[], now: number | null) => typedError<null, ApiError>(__TAURI_INVOKE("window_ready", { marks, now })),
 	/**
-	 *  The window's first list of servers as the page made it (its markup), kept for the next
-	 *  start with the same list (kept_paint.rs). Failing to keep it costs that start some
-	 *  milliseconds and nothing else: the page sends it and moves on.
+	 *  The window's first list of servers as the page made it (its elements, attributes and
+	 *  text, as data), kept for the next start with the same list (kept_paint.rs). Failing to
+	 *  keep it costs that start some milliseconds and nothing else: the page sends it and moves on.
 	 */
-	keepFirstPaint: (markup: string) => typedError<null, ApiError>(__TAURI_INVOKE("keep_first_paint", { markup })),
+	keepFirstPaint: (frame: KeptNode[]) => typedError<null, ApiError>(__TAURI_INVOKE("keep_first_paint", { frame })),
 	/**
 	 *  The place of the next event sent to the window: a page that starts listening asks for the
 	 *  events from here (see `src-tauri/feed.rs`).
@@ -873,6 +873,23 @@ export type ItemChange = {
 	changes: Change[],
 	breaking: boolean,
 };
+
+/**  An element of the first frame. */
+export type KeptElement = {
+	/**  Its name as the DOM says it (`localName`): `div`, `button`, `svg`, `path`. */
+	name: string,
+	/**  Its attributes, name and value, in the DOM's order. */
+	attributes: ([string, string])[],
+	children: KeptNode[],
+};
+
+/**
+ *  One node of the window's first frame, as the page read it from its DOM
+ *  (`ui/src/start/keptFrame.ts`): text, or an element. Comments and the rest are not kept.
+ */
+export type KeptNode = 
+/**  Text, written escaped: it is never read as markup. */
+string | KeptElement;
 
 /**  One row of `env` or `headers`, in the order shown. */
 export type KeyValue = {
