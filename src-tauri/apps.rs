@@ -6,7 +6,7 @@
 //! `Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`; anything else on the
 //! scheme (a page asked for twice, a made-up path, another host) is a 404 with no body.
 
-use mcp_manager_apps::{AppHost, AppOpening};
+use mcp_manager_apps::{AppHost, AppOpening, Origins};
 use mcp_manager_core::{ApiError, ErrorCode};
 use tauri::http::{Request, Response, StatusCode};
 use tauri::{AppHandle, Manager, Runtime};
@@ -74,10 +74,10 @@ impl Context {
         self.host()?.open(&project, server, tool).await
     }
 
-    pub fn allow_apps(&self, server: &str, domains: Vec<String>) -> Result<(), ApiError> {
+    pub fn allow_apps(&self, server: &str, origins: Origins) -> Result<(), ApiError> {
         let project = self.project();
         self.host()?
-            .allow(&project.locations().project, server, domains)
+            .allow(&project.locations().project, server, origins)
     }
 
     pub async fn app_call_tool(

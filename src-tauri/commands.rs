@@ -624,16 +624,16 @@ pub async fn window_ready(
     Ok(())
 }
 
-/// The window's first list of servers as the page made it (its markup), kept for the next
-/// start with the same list (kept_paint.rs). Failing to keep it costs that start some
-/// milliseconds and nothing else: the page sends it and moves on.
+/// The window's first list of servers as the page made it (its elements, attributes and
+/// text, as data), kept for the next start with the same list (kept_paint.rs). Failing to
+/// keep it costs that start some milliseconds and nothing else: the page sends it and moves on.
 #[tauri::command]
 #[specta::specta]
 pub async fn keep_first_paint(
     kept: State<'_, std::sync::Arc<crate::kept_paint::KeptPaint>>,
-    markup: String,
+    frame: Vec<crate::kept_paint::KeptNode>,
 ) -> Result<(), ApiError> {
-    Ok(kept.keep(&markup)?)
+    Ok(kept.keep(&frame)?)
 }
 
 /// What the servers ask of the person now (elicitation, sampling), oldest first; changes
@@ -761,15 +761,16 @@ pub async fn open_app(
     context.open_app(&name, &tool).await
 }
 
-/// The person allows Apps of server `name`, reaching `domains` (as shown to them).
+/// The person allows Apps of server `name` to reach `origins`, each list for its own use (as
+/// shown to them).
 #[tauri::command]
 #[specta::specta]
 pub async fn allow_apps(
     context: State<'_, Context>,
     name: String,
-    domains: Vec<String>,
+    origins: mcp_manager_apps::Origins,
 ) -> Result<(), ApiError> {
-    context.allow_apps(&name, domains)
+    context.allow_apps(&name, origins)
 }
 
 /// A `tools/call` an App asked for: refused unless its own server lists the tool as callable

@@ -42,8 +42,19 @@ pub fn open_window(app: &tauri::App, locations: &Locations) -> tauri::Result<()>
     // The first frame the last start kept for this very list, if any (kept_paint.rs).
     app.state::<Arc<KeptPaint>>()
         .opening(&json, app.path().app_cache_dir().ok().as_deref());
+    // The window shows its own page only (navigation.rs).
+    let dev_url = tauri::is_dev()
+        .then(|| app.config().build.dev_url.clone())
+        .flatten();
     tauri::WebviewWindowBuilder::from_config(app.handle(), &config)?
         .initialization_script(script(&json))
+        .on_navigation(move |url| {
+            let own = crate::navigation::own_page(url, dev_url.as_ref());
+            if !own {
+                crate::navigation::refused(url);
+            }
+            own
+        })
         .build()?;
     Ok(())
 }

@@ -19,6 +19,7 @@ mod feed;
 mod first_list;
 mod kept_paint;
 pub mod launch;
+mod navigation;
 mod open;
 mod registry;
 pub mod startup;

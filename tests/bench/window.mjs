@@ -156,7 +156,7 @@ async function coldStarts() {
   try {
     for (let i = 0; i <= RUNS; i++) {
       for (const kind of kinds) {
-        if (kind.forget) rmSync(join(kind.box.home, ".cache/dev.mcp-manager.app/first-paint.html"), { force: true });
+        if (kind.forget) rmSync(join(kind.box.home, ".cache/dev.mcp-manager.app/first-paint.json"), { force: true });
         const run = start(kind.box, kind.emptyWindow);
         try {
           const ready = await run.until("ready");

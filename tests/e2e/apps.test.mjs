@@ -199,7 +199,7 @@ test("the probe's App reaches what it declared and nothing else: not another ori
         );
       const results = [await attempt(declaredUrl), await attempt(undeclaredUrl), await attempt("ipc://localhost/list_servers"), await attempt("http://ipc.localhost/list_servers"), await attempt("ipc://localhost/next_events"),
         // Nor plant markup for the window's next start (src-tauri/kept_paint.rs).
-        await attempt("ipc://localhost/keep_first_paint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ markup: '<p data-planted="app">planted</p>' }) })];
+        await attempt("ipc://localhost/keep_first_paint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ frame: [{ name: "p", attributes: [["data-planted", "app"]], children: ["planted"] }] }) })];
       await new Promise((r) => setTimeout(r, 200));
       done({ results, violations });
     },
@@ -209,7 +209,7 @@ test("the probe's App reaches what it declared and nothing else: not another ori
   assert.equal(reached.results[0], `reached ${port}`, "the declared origin answers");
   // Not the window's events either (src-tauri/feed.rs), which carry every server's status.
   assert.deepEqual(reached.results.slice(1), ["failed: TypeError", "failed: TypeError", "failed: TypeError", "failed: TypeError", "failed: TypeError"]);
-  const kept = join(box.home, ".cache/dev.mcp-manager.app/first-paint.html");
+  const kept = join(box.home, ".cache/dev.mcp-manager.app/first-paint.json");
   assert.ok(!existsSync(kept) || !readFileSync(kept, "utf8").includes("planted"), "nothing the App sent was kept for the next start");
   const violations = reached.violations.join("\n");
   assert.match(violations, new RegExp(`connect-src http://127\\.0\\.0\\.1:${undeclared.address().port}`));

@@ -126,11 +126,11 @@ export const commands = {
 	 */
 	windowReady: (marks: WindowMark[], now: number | null) => typedError<null, ApiError>(__TAURI_INVOKE("window_ready", { marks, now })),
 	/**
-	 *  The window's first list of servers as the page made it (its markup), kept for the next
-	 *  start with the same list (kept_paint.rs). Failing to keep it costs that start some
-	 *  milliseconds and nothing else: the page sends it and moves on.
+	 *  The window's first list of servers as the page made it (its elements, attributes and
+	 *  text, as data), kept for the next start with the same list (kept_paint.rs). Failing to
+	 *  keep it costs that start some milliseconds and nothing else: the page sends it and moves on.
 	 */
-	keepFirstPaint: (markup: string) => typedError<null, ApiError>(__TAURI_INVOKE("keep_first_paint", { markup })),
+	keepFirstPaint: (frame: KeptNode[]) => typedError<null, ApiError>(__TAURI_INVOKE("keep_first_paint", { frame })),
 	/**
 	 *  The place of the next event sent to the window: a page that starts listening asks for the
 	 *  events from here (see `src-tauri/feed.rs`).
@@ -173,8 +173,11 @@ export const commands = {
 	 *  person allowed Apps of that server, its session and the relay's one-time URL.
 	 */
 	openApp: (name: string, tool: string) => typedError<AppOpening, ApiError>(__TAURI_INVOKE("open_app", { name, tool })),
-	/**  The person allows Apps of server `name`, reaching `domains` (as shown to them). */
-	allowApps: (name: string, domains: string[]) => typedError<null, ApiError>(__TAURI_INVOKE("allow_apps", { name, domains })),
+	/**
+	 *  The person allows Apps of server `name` to reach `origins`, each list for its own use (as
+	 *  shown to them).
+	 */
+	allowApps: (name: string, origins: Origins) => typedError<null, ApiError>(__TAURI_INVOKE("allow_apps", { name, origins })),
 	/**
 	 *  A `tools/call` an App asked for: refused unless its own server lists the tool as callable
 	 *  by Apps. The CallToolResult as JSON text.
@@ -563,13 +566,9 @@ export type ConnectedInfo = {
 
 /**  What an App declared, each list checked. */
 export type DeclaredDomains = {
-	connect: string[],
-	resource: string[],
-	frame: string[],
-	baseUri: string[],
 	/**  Entries that were not accepted, as declared. */
 	dropped: string[],
-};
+} & Origins;
 
 /**  One line of a file change. */
 export type DiffLine = {
@@ -875,6 +874,23 @@ export type ItemChange = {
 	breaking: boolean,
 };
 
+/**  An element of the first frame. */
+export type KeptElement = {
+	/**  Its name as the DOM says it (`localName`): `div`, `button`, `svg`, `path`. */
+	name: string,
+	/**  Its attributes, name and value, in the DOM's order. */
+	attributes: ([string, string])[],
+	children: KeptNode[],
+};
+
+/**
+ *  One node of the window's first frame, as the page read it from its DOM
+ *  (`ui/src/start/keptFrame.ts`): text, or an element. Comments and the rest are not kept.
+ */
+export type KeptNode = 
+/**  Text, written escaped: it is never read as markup. */
+string | KeptElement;
+
 /**  One row of `env` or `headers`, in the order shown. */
 export type KeyValue = {
 	key: string,
@@ -1011,6 +1027,21 @@ export type Official = {
 	publishedAt?: string | null,
 	updatedAt?: string | null,
 	isLatest?: boolean,
+};
+
+/**
+ *  External origins by what an App does with them: the lists of [`DeclaredDomains`] without
+ *  what was dropped. What the person allows, and what their consent covers.
+ */
+export type Origins = {
+	/**  `connect-src`: fetch, XHR, WebSocket. */
+	connect: string[],
+	/**  `script-src`, `style-src`, `img-src`, `font-src`, `media-src`. */
+	resource: string[],
+	/**  `frame-src`. */
+	frame: string[],
+	/**  `base-uri`. */
+	baseUri: string[],
 };
 
 export type Outcome = 

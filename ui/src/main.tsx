@@ -6,7 +6,8 @@ import { App, type Backend } from "./App";
 import { loadServerList, loadStatuses, type Outcome } from "./ipc/api";
 import { takeFirstList } from "./servers/firstList";
 import { stylesheetsLoaded } from "./shared/stylesheets";
-import { commands, type ServerList } from "./bindings";
+import { commands, type KeptNode, type ServerList } from "./bindings";
+import { keptFrame } from "./start/keptFrame";
 import { fedEvents } from "./ipc/feed";
 import { ServerListStore } from "./servers/listStore";
 import { StatusStore } from "./servers/statusStore";
@@ -54,10 +55,10 @@ const backend: Backend = {
   surfaces: surfacesApi,
   registry: registryApi,
   // The first list as made from the list the app put in the page, kept by the app for the
-  // next start with the same list (src-tauri/kept_paint.rs, start/keptPaint.ts).
+  // next start with the same list (src-tauri/kept_paint.rs, start/keptFrame.ts, start/keptPaint.ts).
   onListCommitted: () => {
-    if (markupWanted) firstMarkup = root.innerHTML;
-    markupWanted = false;
+    if (frameWanted) firstFrame = keptFrame(root);
+    frameWanted = false;
   },
   onFirstPaint: () => {
     const marks = performance
@@ -67,8 +68,8 @@ const backend: Backend = {
     if (navigation) marks.push({ name: "html-loaded", at: navigation.responseEnd }, { name: "dom-ready", at: navigation.domContentLoadedEventStart });
     marks.push({ name: "painted", at: performance.now() });
     void commands.windowReady(marks, performance.now());
-    if (firstMarkup !== null) void commands.keepFirstPaint(firstMarkup);
-    firstMarkup = null;
+    if (firstFrame !== null) void commands.keepFirstPaint(firstFrame);
+    firstFrame = null;
   },
 };
 
@@ -105,9 +106,9 @@ async function loadServerListTimed() {
 const FIRST_LIST_WAIT = 150;
 const embedded = takeFirstList();
 if (embedded) performance.mark("list-embedded");
-/** The first list's markup is kept only when made from the list the app put in the page. */
-let markupWanted = embedded !== null;
-let firstMarkup: string | null = null;
+/** The first list's frame is kept only when made from the list the app put in the page. */
+let frameWanted = embedded !== null;
+let firstFrame: KeptNode[] | null = null;
 let early: ReturnType<typeof loadServerListTimed> | null = null;
 let earlyOutcome: Outcome<ServerList> | null;
 if (embedded) {

@@ -13,20 +13,57 @@
 //! quotes, `;`, `,` or whitespace (which would smuggle keywords or directives in), nothing
 //! else (`*`, `data:`, `'unsafe-eval'`, `ipc:`, `tauri:`, `mcpapp:` are dropped). What was
 //! dropped is reported, so the consent screen can say so. `object-src 'none'` always.
+//!
+//! The person's consent is kept per list ([`Origins`]), as the header uses them: allowing an
+//! App to fetch from an origin does not allow it to run scripts from it or frame it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// What an App declared, each list checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct DeclaredDomains {
-    pub connect: Vec<String>,
-    pub resource: Vec<String>,
-    pub frame: Vec<String>,
-    pub base_uri: Vec<String>,
+    /// The accepted origins, list by list: what the person is asked to allow.
+    #[serde(flatten)]
+    pub origins: Origins,
     /// Entries that were not accepted, as declared.
     pub dropped: Vec<String>,
+}
+
+/// External origins by what an App does with them: the lists of [`DeclaredDomains`] without
+/// what was dropped. What the person allows, and what their consent covers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Origins {
+    /// `connect-src`: fetch, XHR, WebSocket.
+    pub connect: Vec<String>,
+    /// `script-src`, `style-src`, `img-src`, `font-src`, `media-src`.
+    pub resource: Vec<String>,
+    /// `frame-src`.
+    pub frame: Vec<String>,
+    /// `base-uri`.
+    pub base_uri: Vec<String>,
+}
+
+impl Origins {
+    /// Whether every origin of `wanted` is in the same list here.
+    pub fn covers(&self, wanted: &Origins) -> bool {
+        let within =
+            |allowed: &[String], wanted: &[String]| wanted.iter().all(|w| allowed.contains(w));
+        within(&self.connect, &wanted.connect)
+            && within(&self.resource, &wanted.resource)
+            && within(&self.frame, &wanted.frame)
+            && within(&self.base_uri, &wanted.base_uri)
+    }
+
+    /// Whether no list holds an origin.
+    pub fn is_empty(&self) -> bool {
+        self.connect.is_empty()
+            && self.resource.is_empty()
+            && self.frame.is_empty()
+            && self.base_uri.is_empty()
+    }
 }
 
 impl DeclaredDomains {
@@ -62,29 +99,14 @@ impl DeclaredDomains {
         let frame = take("frameDomains");
         let base_uri = take("baseUriDomains");
         DeclaredDomains {
-            connect,
-            resource,
-            frame,
-            base_uri,
+            origins: Origins {
+                connect,
+                resource,
+                frame,
+                base_uri,
+            },
             dropped: declared.dropped,
         }
-    }
-
-    /// Every accepted origin once, in order: what the person is asked to allow.
-    pub fn all(&self) -> Vec<String> {
-        let mut all: Vec<String> = Vec::new();
-        for domain in self
-            .connect
-            .iter()
-            .chain(&self.resource)
-            .chain(&self.frame)
-            .chain(&self.base_uri)
-        {
-            if !all.contains(domain) {
-                all.push(domain.clone());
-            }
-        }
-        all
     }
 
     /// The header's value.
@@ -98,7 +120,12 @@ impl DeclaredDomains {
                 parts.join(" ")
             }
         };
-        let resource = &self.resource;
+        let Origins {
+            connect,
+            resource,
+            frame,
+            base_uri,
+        } = &self.origins;
         [
             "default-src 'none'".to_string(),
             format!("script-src {}", list(&["'unsafe-inline'"], resource)),
@@ -106,9 +133,9 @@ impl DeclaredDomains {
             format!("img-src {}", list(&["data:"], resource)),
             format!("font-src {}", list(&["data:"], resource)),
             format!("media-src {}", list(&["data:"], resource)),
-            format!("connect-src {}", list(&[], &self.connect)),
-            format!("frame-src {}", list(&[], &self.frame)),
-            format!("base-uri {}", list(&[], &self.base_uri)),
+            format!("connect-src {}", list(&[], connect)),
+            format!("frame-src {}", list(&[], frame)),
+            format!("base-uri {}", list(&[], base_uri)),
             "object-src 'none'".into(),
             "form-action 'none'".into(),
         ]
@@ -191,7 +218,16 @@ mod tests {
         assert!(header.contains("frame-src https://www.youtube.com;"));
         assert!(header.contains("base-uri https://base.example.org;"));
         assert!(header.ends_with("object-src 'none'; form-action 'none'"));
-        assert_eq!(declared.all().len(), 5);
+        let origins = &declared.origins;
+        assert_eq!(
+            [
+                origins.connect.len(),
+                origins.resource.len(),
+                origins.frame.len(),
+                origins.base_uri.len()
+            ],
+            [2, 1, 1, 1]
+        );
         assert!(declared.dropped.is_empty());
     }
 
@@ -219,8 +255,12 @@ mod tests {
             "connectDomains": hostile,
             "resourceDomains": [42, "https://fine.example.com"],
         }})));
-        assert!(declared.connect.is_empty(), "{:?}", declared.connect);
-        assert_eq!(declared.resource, vec!["https://fine.example.com"]);
+        assert!(
+            declared.origins.connect.is_empty(),
+            "{:?}",
+            declared.origins
+        );
+        assert_eq!(declared.origins.resource, vec!["https://fine.example.com"]);
         assert_eq!(declared.dropped.len(), hostile.len() + 1);
         let header = declared.header();
         for bad in [
@@ -242,6 +282,6 @@ mod tests {
         let declared = DeclaredDomains::of(Some(&json!({ "csp": {
             "connectDomains": ["http://127.0.0.1:4321", "http://localhost:*", "http://[::1]:8080"]
         }})));
-        assert_eq!(declared.connect.len(), 3, "{:?}", declared.dropped);
+        assert_eq!(declared.origins.connect.len(), 3, "{:?}", declared.dropped);
     }
 }

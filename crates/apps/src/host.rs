@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::csp::DeclaredDomains;
+use crate::csp::{DeclaredDomains, Origins};
 use crate::document::AppDocument;
 use crate::view::ToolUi;
 use crate::{refused, AppError};
@@ -74,11 +74,16 @@ struct State {
     pages: HashMap<(String, String), (Page, Instant)>,
 }
 
+/// What the person allowed for the Apps of one server in one project: the external origins
+/// of each CSP directive, each list on its own. A record written before consent was kept per
+/// directive (one `domains` list) reads as allowing no origin: its Apps are asked for again
+/// if they declare any.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Consent {
     server: String,
     project: String,
-    domains: Vec<String>,
+    #[serde(default)]
+    origins: Origins,
 }
 
 /// The Apps of the open project.
@@ -128,13 +133,9 @@ impl AppHost {
             .unwrap_or_default()
     }
 
-    /// The person allows Apps of `server` in `project`, reaching `domains`.
-    pub fn allow(
-        &self,
-        project: &Path,
-        server: &str,
-        domains: Vec<String>,
-    ) -> Result<(), ApiError> {
+    /// The person allows Apps of `server` in `project` to reach `origins`, each for what its
+    /// list says (and nothing else): the consent before replaced.
+    pub fn allow(&self, project: &Path, server: &str, origins: Origins) -> Result<(), ApiError> {
         let host = origin_host(project, server);
         let mut consents = self.consents();
         consents.insert(
@@ -142,7 +143,7 @@ impl AppHost {
             Consent {
                 server: server.into(),
                 project: project.to_string_lossy().into(),
-                domains,
+                origins,
             },
         );
         let Some(file) = &self.consent_file else {
@@ -158,11 +159,11 @@ impl AppHost {
             .map_err(|err| refused(format!("{} could not be written ({err})", file.display())))
     }
 
-    /// Whether `domains` were all allowed for `host`.
-    fn allowed(&self, host: &str, domains: &[String]) -> bool {
+    /// Whether every origin of `wanted` was allowed for `host`, for the same directive.
+    fn allowed(&self, host: &str, wanted: &Origins) -> bool {
         self.consents()
             .get(host)
-            .is_some_and(|consent| domains.iter().all(|d| consent.domains.contains(d)))
+            .is_some_and(|consent| consent.origins.covers(wanted))
     }
 
     /// Prepares `tool`'s App of `server`: reads its view and, when allowed, serves it.
@@ -212,7 +213,7 @@ impl AppHost {
         let csp = declared.header();
         let host = origin_host(&project.locations().project, server);
         let origin = format!("{SCHEME}://{host}");
-        let consent_needed = !self.allowed(&host, &declared.all());
+        let consent_needed = !self.allowed(&host, &declared.origins);
         let mut opening = AppOpening {
             server: server.into(),
             tool: tool.into(),
@@ -316,16 +317,7 @@ impl AppHost {
             }
             .into_api_plain());
         };
-        let meta: Option<Value> = tool
-            .meta
-            .as_deref()
-            .and_then(|m| serde_json::from_str(m).ok());
-        let ui = ToolUi::of(meta.as_ref()).unwrap_or(ToolUi {
-            resource_uri: None,
-            model: true,
-            app: true,
-        });
-        if !ui.app {
+        if !ToolUi::callable(tool.meta.as_deref()).app {
             return Err(AppError::ModelOnly {
                 server,
                 tool: name.into(),
@@ -417,23 +409,81 @@ mod tests {
     }
 
     #[test]
-    fn consent_covers_the_domains_allowed_and_no_more() {
+    fn consent_covers_the_origins_allowed_for_their_directive_and_no_more() {
         let dir = tempfile::tempdir().unwrap();
         let host = AppHost::new(Some(dir.path()));
         let h = origin_host(Path::new("/p"), "a");
-        assert!(!host.allowed(&h, &[]), "nothing allowed yet");
-        host.allow(Path::new("/p"), "a", vec!["https://x.example".into()])
-            .unwrap();
-        assert!(host.allowed(&h, &[]));
-        assert!(host.allowed(&h, &["https://x.example".into()]));
-        assert!(
-            !host.allowed(&h, &["https://y.example".into()]),
-            "a new origin asks again"
-        );
-        assert!(!host.allowed(&origin_host(Path::new("/p"), "b"), &[]));
+        let none = Origins::default();
+        let x = || vec!["https://x.example".to_string()];
+        let connect_x = Origins {
+            connect: x(),
+            ..Origins::default()
+        };
+        assert!(!host.allowed(&h, &none), "nothing allowed yet");
+        host.allow(Path::new("/p"), "a", connect_x.clone()).unwrap();
+        assert!(host.allowed(&h, &none));
+        assert!(host.allowed(&h, &connect_x));
+        let connect_y = Origins {
+            connect: vec!["https://y.example".into()],
+            ..Origins::default()
+        };
+        assert!(!host.allowed(&h, &connect_y), "a new origin asks again");
+        for (directive, other_use) in [
+            (
+                "resource",
+                Origins {
+                    resource: x(),
+                    ..Origins::default()
+                },
+            ),
+            (
+                "frame",
+                Origins {
+                    frame: x(),
+                    ..Origins::default()
+                },
+            ),
+            (
+                "base-uri",
+                Origins {
+                    base_uri: x(),
+                    ..Origins::default()
+                },
+            ),
+        ] {
+            assert!(
+                !host.allowed(&h, &other_use),
+                "allowed to fetch from it is not allowed as {directive}"
+            );
+        }
+        assert!(!host.allowed(&origin_host(Path::new("/p"), "b"), &none));
         // Kept on disk.
         let again = AppHost::new(Some(dir.path()));
-        assert!(again.allowed(&h, &["https://x.example".into()]));
+        assert!(again.allowed(&h, &connect_x));
+    }
+
+    /// A consent kept before consent was per directive (one list of origins) allows none of
+    /// them now: what it meant for each use is not known.
+    #[test]
+    fn a_consent_of_one_list_of_origins_is_asked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = origin_host(Path::new("/p"), "a");
+        std::fs::write(
+            dir.path().join(CONSENT_FILE),
+            serde_json::json!({ &h: { "server": "a", "project": "/p", "domains": ["https://x.example"] } })
+                .to_string(),
+        )
+        .unwrap();
+        let host = AppHost::new(Some(dir.path()));
+        assert!(
+            host.allowed(&h, &Origins::default()),
+            "an App that reaches nothing"
+        );
+        let connect_x = Origins {
+            connect: vec!["https://x.example".into()],
+            ..Origins::default()
+        };
+        assert!(!host.allowed(&h, &connect_x));
     }
 
     #[test]

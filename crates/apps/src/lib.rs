@@ -21,7 +21,7 @@ pub mod host;
 pub mod relay;
 pub mod view;
 
-pub use csp::DeclaredDomains;
+pub use csp::{DeclaredDomains, Origins};
 pub use host::{AppHost, AppOpening, Page, SCHEME};
 pub use view::ToolUi;
 
@@ -42,8 +42,10 @@ pub enum AppError {
         "the App asked for tool \"{tool}\", which \"{server}\" does not offer; it was not called"
     )]
     UnknownTool { server: String, tool: String },
-    #[error("the App asked for tool \"{tool}\" of \"{server}\", which is for the model only (_meta.ui.visibility); it was not called")]
+    #[error("the App asked for tool \"{tool}\" of \"{server}\", which is for the model only (its _meta.ui.visibility says so, or cannot be read); it was not called")]
     ModelOnly { server: String, tool: String },
+    #[error("the tool's {what}: no App is shown for it, and no App may call it")]
+    MalformedUi { what: String },
     #[error("the App asked to open \"{url}\": only http and https links are opened")]
     BadLink { url: String },
 }

@@ -7,6 +7,11 @@
 //! the window's origin is two frames away. Only messages from the App's own origin are passed
 //! on: an App that navigates its frame elsewhere leaves its bridge behind. The page's script and style are allowed by their
 //! hashes alone; it may frame its own origin only.
+//!
+//! What the script holds of the server (the tool's name in the frame's title) is a JSON string
+//! with `<`, `>` and `&` written as `\u003c`, `\u003e` and `\u0026` ([`script_string`]):
+//! the same string to JavaScript, and nothing the HTML tokenizer reads as the end of the
+//! script (`</script>`) or as the start of an escaped section (`<!--`) that would move it.
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -30,9 +35,9 @@ pub fn page(origin: &str, app_url: &str, title: &str) -> (String, String) {
   document.body.appendChild(app);
   app.src = {url};
 }})();"#,
-        sandbox = serde_json::to_string(SANDBOX).expect("a string"),
-        title = serde_json::to_string(title).expect("a string"),
-        url = serde_json::to_string(app_url).expect("a string"),
+        sandbox = script_string(SANDBOX),
+        title = script_string(title),
+        url = script_string(app_url),
     );
     let hash = |text: &str| {
         format!(
@@ -51,6 +56,25 @@ pub fn page(origin: &str, app_url: &str, title: &str) -> (String, String) {
         hash(style)
     );
     (html, csp)
+}
+
+/// `text` as a JavaScript string literal that can stand inside a `<script>` element: JSON,
+/// with the characters HTML reads in a script (`<`, `>`, `&`) and the line separators
+/// escaped.
+fn script_string(text: &str) -> String {
+    let json = serde_json::to_string(text).expect("a string serializes");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -72,5 +96,40 @@ mod tests {
             html.contains("event.origin === location.origin"),
             "a page navigated to is not relayed"
         );
+    }
+
+    /// A server names its tool so as to end the relay's script and start markup of its own.
+    #[test]
+    fn a_tool_name_cannot_end_the_relays_script() {
+        for tool in [
+            "x</script><script>alert(1)</script>",
+            "x</SCRIPT ><img src=x>",
+            "x<!--<script>",
+            "x\u{2028}y & z > w",
+        ] {
+            let title = format!("App of {tool}");
+            let (html, _) = page("mcpapp://abc", "mcpapp://abc/app/t", &title);
+            assert_eq!(
+                html.to_ascii_lowercase().matches("</script").count(),
+                1,
+                "{tool}: only the relay's own script ends: {html}"
+            );
+            let script = html
+                .split("<script>")
+                .nth(1)
+                .and_then(|rest| rest.split("</script>").next())
+                .unwrap();
+            assert!(
+                !script.contains('<'),
+                "{tool}: no < in the script: {script}"
+            );
+            // Still the same string to JavaScript (JSON is its subset).
+            let literal = script
+                .split("app.setAttribute(\"title\", ")
+                .nth(1)
+                .and_then(|rest| rest.split(");").next())
+                .unwrap();
+            assert_eq!(serde_json::from_str::<String>(literal).unwrap(), title);
+        }
     }
 }

@@ -23,6 +23,8 @@ fn repo(path: &str) -> String {
 struct World {
     _dir: tempfile::TempDir,
     data: PathBuf,
+    /// What the probe App declares in `_meta.ui.csp`, read at each `resources/read`.
+    csp: PathBuf,
     locations: Locations,
     calls: PathBuf,
 }
@@ -36,7 +38,7 @@ fn world() -> World {
     locations.managed_dir = root.join("managed");
     let calls = root.join("calls.log");
     let probe = repo("tests/fixtures/servers/app-probe-server.mjs");
-    let env = json!({ "APP_PROBE_LOG": calls, "APP_PROBE_CONNECT": "https://api.example.com" });
+    let env = json!({ "APP_PROBE_LOG": calls, "APP_PROBE_CONNECT": "https://api.example.com", "APP_PROBE_CSP": root.join("csp.json") });
     std::fs::write(
         locations.claude_json(),
         json!({ "mcpServers": {
@@ -49,6 +51,7 @@ fn world() -> World {
     .unwrap();
     World {
         data: root.join("data"),
+        csp: root.join("csp.json"),
         _dir: dir,
         locations,
         calls,
@@ -87,10 +90,17 @@ async fn an_app_is_served_once_after_consent_and_asks_only_what_its_server_allow
         first.session.is_none() && first.relay_url.is_none(),
         "nothing served before consent"
     );
-    assert_eq!(first.declared.connect, vec!["https://api.example.com"]);
+    assert_eq!(
+        first.declared.origins.connect,
+        vec!["https://api.example.com"]
+    );
     assert!(first.csp.contains("connect-src https://api.example.com;"));
-    host.allow(&world.locations.project, "probe", first.declared.all())
-        .unwrap();
+    host.allow(
+        &world.locations.project,
+        "probe",
+        first.declared.origins.clone(),
+    )
+    .unwrap();
 
     let opened = host.open(&project, "probe", "probe").await.unwrap();
     assert!(!opened.consent_needed);
@@ -137,6 +147,19 @@ async fn an_app_is_served_once_after_consent_and_asks_only_what_its_server_allow
         "{}",
         model_only.message
     );
+    // A tool whose _meta.ui cannot be read (a view that is not ui://, a visibility that is
+    // not a list) is the model's too.
+    for tool in ["not-ui", "malformed-ui"] {
+        let refused = host
+            .call_tool(&project, &session, tool, "{}")
+            .await
+            .expect_err(tool);
+        assert!(
+            refused.message.contains("for the model only"),
+            "{tool}: {}",
+            refused.message
+        );
+    }
     let elsewhere = host
         .call_tool(&project, &session, "get-time", "{}")
         .await
@@ -201,7 +224,71 @@ async fn an_app_is_served_once_after_consent_and_asks_only_what_its_server_allow
     // A published App: the strict default CSP, no external origin to allow.
     let basic = host.open(&project, "basic", "get-time").await.unwrap();
     assert_eq!(basic.resource_uri, "ui://get-time/mcp-app.html");
-    assert!(basic.declared.all().is_empty());
+    assert!(basic.declared.origins.is_empty());
     assert!(basic.csp.contains("connect-src 'none'"));
+    project.shutdown().await;
+}
+
+/// The person allowed a server's App to fetch from an origin; the server's App then declares
+/// the same origin as one to frame (or to load scripts from). That is a new permission, asked
+/// for again, and nothing is served until it is given.
+#[tokio::test]
+async fn consent_to_reach_an_origin_one_way_is_not_consent_to_reach_it_another() {
+    let world = world();
+    let project = LiveProject::open(world.locations.clone(), Settings::default());
+    project.start().await;
+    let host = AppHost::new(Some(&world.data));
+    let api = "https://api.example.com";
+    std::fs::write(&world.csp, json!({ "connectDomains": [api] }).to_string()).unwrap();
+    let first = host.open(&project, "probe", "probe").await.unwrap();
+    assert!(first.consent_needed);
+    host.allow(
+        &world.locations.project,
+        "probe",
+        first.declared.origins.clone(),
+    )
+    .unwrap();
+    let allowed = host.open(&project, "probe", "probe").await.unwrap();
+    assert!(!allowed.consent_needed, "allowed as declared");
+
+    for (directive, declared) in [
+        (
+            "frame-src",
+            json!({ "connectDomains": [api], "frameDomains": [api] }),
+        ),
+        ("script-src", json!({ "resourceDomains": [api] })),
+        ("base-uri", json!({ "baseUriDomains": [api] })),
+    ] {
+        std::fs::write(&world.csp, declared.to_string()).unwrap();
+        let widened = host.open(&project, "probe", "probe").await.unwrap();
+        assert!(
+            widened.csp.contains(&format!("{directive} {api}"))
+                || widened
+                    .csp
+                    .contains(&format!("{directive} 'unsafe-inline' {api}")),
+            "{directive}: {}",
+            widened.csp
+        );
+        assert!(
+            widened.consent_needed,
+            "{directive}: {api} was allowed for connect-src only, and is asked for again"
+        );
+        assert!(
+            widened.session.is_none() && widened.relay_url.is_none(),
+            "{directive}: nothing served"
+        );
+        // Allowed for this use too, it is served.
+        host.allow(
+            &world.locations.project,
+            "probe",
+            widened.declared.origins.clone(),
+        )
+        .unwrap();
+        let served = host.open(&project, "probe", "probe").await.unwrap();
+        assert!(
+            !served.consent_needed && served.session.is_some(),
+            "{directive}"
+        );
+    }
     project.shutdown().await;
 }

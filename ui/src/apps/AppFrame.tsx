@@ -57,6 +57,7 @@ function Consent({ opening, onAllow, onDecline }: { opening: AppOpening; onAllow
               {what}: <span className="font-mono">{list.join(", ")}</span>
             </p>
           ))}
+          <p className="text-xs text-slate-600 dark:text-slate-400">Each site is allowed for what its line says only: an App that asks to use one otherwise is asked about again.</p>
         </div>
       )}
       {opening.declared.dropped.length > 0 && (
@@ -212,7 +213,7 @@ export default function AppFrame({ server, tool, args, call, api, onClose }: Pro
         <Consent
           opening={opening}
           onAllow={() =>
-            void api.allow(server, [...new Set([...opening.declared.connect, ...opening.declared.resource, ...opening.declared.frame, ...opening.declared.baseUri])]).then((outcome) => {
+            void api.allow(server, { connect: opening.declared.connect, resource: opening.declared.resource, frame: opening.declared.frame, baseUri: opening.declared.baseUri }).then((outcome) => {
               if (outcome.ok) setAsked((n) => n + 1);
               else setProblem(outcome.error.message);
             })

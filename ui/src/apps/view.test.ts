@@ -20,4 +20,12 @@ describe("toolUi", () => {
     expect(bad.resourceUri).toBeNull();
     expect(bad.problem).toMatch(/not a ui:\/\/ resource/);
   });
+
+  it("reads a _meta.ui it cannot read as for the model only (as crates/apps does)", () => {
+    for (const meta of ['{"ui":{"visibility":"model"}}', '{"ui":{"visibility":[{"app":true}]}}', '{"ui":"app"}', '{"ui":{"resourceUri":7,"visibility":["app"]}}', '{"ui":', '["app"]']) {
+      const ui = toolUi(meta);
+      expect([meta, ui.model, ui.app]).toEqual([meta, true, false]);
+      expect(ui.problem).not.toBeNull();
+    }
+  });
 });

@@ -10,20 +10,32 @@ export type ToolUi = {
   app: boolean;
 };
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A `_meta.ui` that cannot be read grants an App nothing: the tool is the model's only. */
 export function toolUi(metaJson: string | null): ToolUi {
-  let meta: Record<string, unknown> = {};
+  const modelOnly = (problem: string): ToolUi => ({ resourceUri: null, problem, model: true, app: false });
+  let meta: unknown = {};
   try {
-    meta = metaJson ? (JSON.parse(metaJson) as Record<string, unknown>) : {};
+    meta = metaJson ? JSON.parse(metaJson) : {};
   } catch {
-    meta = {};
+    return modelOnly("its _meta is not JSON");
   }
-  const ui = (meta.ui && typeof meta.ui === "object" ? meta.ui : {}) as Record<string, unknown>;
+  if (meta === null) meta = {};
+  if (!isObject(meta)) return modelOnly("its _meta is not an object");
+  if (meta.ui !== undefined && meta.ui !== null && !isObject(meta.ui)) return modelOnly("its _meta.ui is not an object");
+  const ui = isObject(meta.ui) ? meta.ui : {};
   const uri = ui.resourceUri ?? meta["ui/resourceUri"];
-  const visibility = Array.isArray(ui.visibility) ? (ui.visibility as unknown[]) : null;
   const good = typeof uri === "string" && uri.startsWith("ui://") && uri.length > 5;
+  if (uri !== undefined && uri !== null && !good) return modelOnly(`its view ${JSON.stringify(uri)} is not a ui:// resource`);
+  const said = ui.visibility;
+  if (said !== undefined && said !== null && !(Array.isArray(said) && said.every((who) => typeof who === "string"))) {
+    return modelOnly('its _meta.ui.visibility is not a list of "model" and "app"');
+  }
+  const visibility = Array.isArray(said) ? (said as string[]) : null;
   return {
     resourceUri: good ? uri : null,
-    problem: uri === undefined || uri === null || good ? null : `its view ${JSON.stringify(uri)} is not a ui:// resource`,
+    problem: null,
     model: visibility ? visibility.includes("model") : true,
     app: visibility ? visibility.includes("app") : true,
   };
