@@ -11,6 +11,7 @@ pub mod api;
 pub mod config;
 pub mod error;
 pub mod locations;
+pub mod net;
 pub mod private;
 pub mod scope;
 pub mod secrets;
