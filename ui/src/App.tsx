@@ -387,7 +387,10 @@ export function App({
                       source: "hand",
                       beforeSave,
                       notes: [
-                        `Runs: ${install.plan.runs}`,
+                        install.plan.runtimeOptions.length > 0
+                          ? `Runs: ${install.plan.runs} — warning: the registry document adds options to ${install.plan.runtime ?? "the runtime"} itself (${install.plan.runtimeOptions.join(" ")}), which change what runs and what it may touch (a shell command, a mounted folder, privileges); read them before saving.`
+                          : `Runs: ${install.plan.runs}`,
+                        ...install.plan.alreadySet.map((v) => `Warning: ${v} is already set in this environment; the server will receive its value.`),
                         ...(install.plan.variablesToSet.length > 0
                           ? [`Set ${install.plan.variablesToSet.join(", ")} in your environment before it starts: the entry refers to ${install.plan.variablesToSet.map((v) => "${" + v + "}").join(", ")}.`]
                           : []),

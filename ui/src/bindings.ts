@@ -1106,6 +1106,17 @@ export type Plan = {
 	variablesToSet: string[],
 	/**  Headers whose values go to the keychain (names only). */
 	keychainHeaders: string[],
+	/**
+	 *  The options the document adds to the runtime before the package (`runtimeArguments`),
+	 *  as they appear in `runs`: each changes how npx, uvx, dnx or docker runs it (a shell
+	 *  command, a mounted folder, privileges) and is shown as a warning beside `runs`.
+	 */
+	runtimeOptions: string[],
+	/**
+	 *  Those of `variables_to_set` that are already set in this environment: the server
+	 *  will receive their values.
+	 */
+	alreadySet: string[],
 };
 
 /**  A plugin, on or off. */

@@ -186,6 +186,9 @@ pub struct Supervisor {
     keep_protocol: std::sync::atomic::AtomicBool,
     /// Per server, the values of its URL's secret query parameters, concealed in failures.
     concealed: Mutex<std::collections::HashMap<String, Vec<String>>>,
+    /// Where approvals are kept: the first start of a project server approved elsewhere
+    /// records its hash there. `None`: nothing is recorded.
+    approvals: Mutex<Option<mcp_manager_core::Locations>>,
 }
 
 impl Supervisor {
@@ -208,7 +211,28 @@ impl Supervisor {
             settling: tokio::sync::watch::Sender::new(Default::default()),
             closing: tokio_util::sync::CancellationToken::new(),
             keep_protocol: std::sync::atomic::AtomicBool::new(false),
+            approvals: Mutex::new(None),
         })
+    }
+
+    /// Records, at the first start of each project server approved elsewhere (by Claude
+    /// Code), the hash of its entry beside the approvals made here, so that a later change of
+    /// the entry is caught (see [`mcp_manager_core::config::approval::record_first_starts`]).
+    pub fn set_approvals(&self, locations: mcp_manager_core::Locations) {
+        *self.approvals.lock().expect("approvals lock") = Some(locations);
+    }
+
+    fn record_first_starts(&self, entries: &[CatalogEntry]) {
+        let Some(locations) = self.approvals.lock().expect("approvals lock").clone() else {
+            return;
+        };
+        let approved = entries
+            .iter()
+            .filter(|e| e.approval == Some(mcp_manager_core::config::approval::Approval::Approved))
+            .map(|e| (e.name.as_str(), e.hash.as_str()));
+        // Not recorded (an unwritable data folder): the server still starts, as one approved
+        // before this record existed did; the next start tries again.
+        let _ = mcp_manager_core::config::approval::record_first_starts(&locations, approved);
     }
 
     /// Uses Claude Code's needs-auth cache: a remote server that asked for authorization in
@@ -650,6 +674,7 @@ impl Supervisor {
     /// Announces each entry as pending, then connects them in the two pools. `ask_again`: the
     /// person asked, so the needs-auth cache is not consulted.
     async fn connect_all(self: &Arc<Self>, entries: Vec<CatalogEntry>, ask_again: bool) {
+        self.record_first_starts(&entries);
         for entry in &entries {
             self.transition(&entry.name, State::Pending { attempt: 1 });
             if let Some(slot) = self

@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod files;
 pub mod locations;
+pub mod net;
 pub mod private;
 pub mod scope;
 pub mod secrets;

@@ -355,16 +355,30 @@ pub fn install(
             .unwrap_or(&server.name)
             .to_string()
     });
-    let answers = Answers {
+    let mut answers = Answers {
         values: args.set.iter().cloned().collect::<BTreeMap<_, _>>(),
         secrets: args.secrets.unwrap_or_default(),
     };
+    if answers.secrets == SecretPlacement::Keychain && args.scope != Scope::Project {
+        ask_keychain_secrets(&server, choice, &entry_name, &mut answers)?;
+    }
     let helper = registry::helper_command(&entry_name, &registry::mcpctl_command());
-    let plan = install::plan(&server, choice, args.scope, &answers, &helper)
-        .map_err(|e| fail(format!("{} {}: {e}", server.name, server.version)))?;
-    let keychain =
-        install::keychain_values(&server, choice, &answers).map_err(|e| fail(e.to_string()))?;
+    let plan = install::plan(&server, choice, args.scope, &answers, &entry_name, &helper).map_err(
+        |e| {
+            let said = match &e {
+                install::InstallError::Missing { key, .. } => {
+                    format!("{e}; pass it with --set '{key}=VALUE'")
+                }
+                _ => e.to_string(),
+            };
+            fail(format!("{} {}: {said}", server.name, server.version))
+        },
+    )?;
     if !plan.keychain_headers.is_empty() {
+        // Only headers that go to the keychain are read literally: an entry that reads a
+        // secret from `${NAME}` needs no value here.
+        let keychain =
+            install::keychain_values(&server, choice, &answers).map_err(|e| fail(e.to_string()))?;
         let (store, _) = configured_store();
         store
             .set(
@@ -393,6 +407,13 @@ pub fn install(
         plan.runs,
         written.path
     );
+    if !plan.runtime_options.is_empty() {
+        eprintln!(
+            "warning: the registry document adds options to {} itself: {} — they change what runs and what it may touch (a shell command, a mounted folder, privileges); read them, and remove the entry if you did not expect them",
+            plan.runtime.as_deref().unwrap_or("the runtime"),
+            plan.runtime_options.join(" ")
+        );
+    }
     if official.status == registry::Status::Deprecated {
         eprintln!(
             "warning: the registry marks it deprecated{}",
@@ -413,6 +434,11 @@ pub fn install(
                 .join(", ")
         );
     }
+    for name in &plan.already_set {
+        eprintln!(
+            "warning: {name} is already set in this environment: the server will receive its value"
+        );
+    }
     if !plan.keychain_headers.is_empty() {
         out!(
             "{} kept in the OS keychain; the entry's headersHelper ({helper}) prints it.",
@@ -426,6 +452,56 @@ pub fn install(
                 mcp_manager_connect::doctor::local::runtime_hint(runtime)
             );
         }
+    }
+    Ok(())
+}
+
+/// The secret headers that go to the keychain and were not given with `--set`: asked for on
+/// a terminal (not echoed), else named with what to pass.
+fn ask_keychain_secrets(
+    server: &ServerJson,
+    choice: Choice,
+    entry_name: &str,
+    answers: &mut Answers,
+) -> Outcome {
+    use std::io::IsTerminal;
+    let fields = install::fields(server, choice).map_err(|e| fail(e.to_string()))?;
+    let wanted = fields.iter().filter(|f| {
+        f.role == "header"
+            && f.secret
+            && f.required
+            && f.default.is_none()
+            && answers.values.get(&f.key).is_none_or(String::is_empty)
+    });
+    let wanted: Vec<_> = wanted.cloned().collect();
+    for field in wanted {
+        if !std::io::stdin().is_terminal() {
+            return Err(fail(format!(
+                "{} {}: the header {key} is required and goes to the keychain: pass --set '{key}=VALUE', or leave out --secrets keychain and set ${var} in your environment, which the entry then reads",
+                server.name,
+                server.version,
+                key = field.key,
+                var = install::secret_variable(entry_name, &field.key),
+            )));
+        }
+        let prompt = format!(
+            "{}{} (kept in the OS keychain, not shown): ",
+            field.key,
+            field
+                .description
+                .as_ref()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default()
+        );
+        let value = rpassword::prompt_password(prompt)
+            .map_err(|err| fail(format!("{} could not be read: {err}", field.key)))?;
+        if value.is_empty() {
+            return Err(fail(format!(
+                "{} is required; nothing was installed",
+                field.key
+            )));
+        }
+        answers.values.insert(field.key.clone(), value);
     }
     Ok(())
 }

@@ -577,3 +577,55 @@ fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
         "and the project's plugin settings count"
     );
 }
+
+/// A project server the person approved in Claude Code (`~/.claude.json`, as Claude Code
+/// records "Use this MCP server"), started here once; then a commit swaps its command. The
+/// approval is by name, so only the hash recorded at that first start can catch the change.
+#[test]
+fn a_server_approved_in_claude_code_that_changes_after_its_first_start_here_does_not_start() {
+    let repo = Repo::empty();
+    let server = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/servers/edge-server.mjs")
+        .canonicalize()
+        .unwrap();
+    let mcp_json = |entry: Value| {
+        std::fs::write(
+            repo.project.join(".mcp.json"),
+            json!({"mcpServers": {"tools": entry}}).to_string(),
+        )
+        .unwrap();
+    };
+    mcp_json(json!({"command": "node", "args": [server]}));
+    std::fs::write(
+        repo.home.join(".claude.json"),
+        json!({"projects": {repo.project.display().to_string(): {
+            "hasTrustDialogAccepted": true,
+            "enabledMcpjsonServers": ["tools"]
+        }}})
+        .to_string(),
+    )
+    .unwrap();
+    let first = repo.mcpctl(&["status"]);
+    assert!(
+        text(&first).contains("✔ Connected"),
+        "approved in Claude Code, it starts: {}",
+        text(&first)
+    );
+
+    mcp_json(
+        json!({"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("swapped").display())]}),
+    );
+    let second = repo.mcpctl(&["status"]);
+    assert!(
+        !repo.ran("swapped"),
+        "the swapped command ran under the old approval: {}",
+        text(&second)
+    );
+    assert!(
+        text(&second)
+            .to_lowercase()
+            .contains("changed since you approved it"),
+        "{}",
+        text(&second)
+    );
+}

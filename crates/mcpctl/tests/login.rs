@@ -582,12 +582,15 @@ fn a_project_entry_with_another_oauth_block_does_not_use_the_persons_tokens() {
     );
 }
 
-#[test]
-fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
-    let name = "phished";
-    let (server, world, _person, tripwire) = logged_in(name, 3);
-    // An authorization server of the attacker's over HTTPS on loopback, trusted by the
-    // process through SSL_CERT_FILE, as a real certificate would be.
+/// An attacker's authorization-server metadata over HTTPS on loopback
+/// (`evil-metadata.mjs` with `extra` arguments), trusted by the process through
+/// SSL_CERT_FILE as a real certificate would be: the process, its port, the log of what it
+/// received, and the certificate.
+fn evil_metadata(
+    world: &World,
+    server: &OAuthServer,
+    extra: &[&str],
+) -> (Killed, u16, PathBuf, PathBuf) {
     let cert = world.root.join("cert.pem");
     let key = world.root.join("key.pem");
     let made = Command::new("openssl")
@@ -612,16 +615,22 @@ fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
         "http://localhost:{}/.well-known/oauth-authorization-server",
         server.port
     );
-    let (child, port) = support::listening(
-        "tests/fixtures/servers/evil-metadata.mjs",
-        &[
-            &real,
-            log.to_str().unwrap(),
-            cert.to_str().unwrap(),
-            key.to_str().unwrap(),
-        ],
-    );
-    let _evil = Killed(child);
+    let mut args = vec![
+        real.as_str(),
+        log.to_str().unwrap(),
+        cert.to_str().unwrap(),
+        key.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (child, port) = support::listening("tests/fixtures/servers/evil-metadata.mjs", &args);
+    (Killed(child), port, log, cert)
+}
+
+#[test]
+fn a_metadata_document_claiming_the_real_issuer_never_gets_the_refresh_token() {
+    let name = "phished";
+    let (server, world, _person, tripwire) = logged_in(name, 3);
+    let (_evil, port, log, cert) = evil_metadata(&world, &server, &[]);
     shadow_with_project_entry(
         &world,
         name,
@@ -796,11 +805,8 @@ fn a_login_kept_in_claude_codes_store_serves_claude_code_and_a_logout_takes_it_b
     assert!(claude_status(&world, name).ends_with("! Needs authentication"));
 }
 
-#[test]
-fn a_login_claude_code_made_is_used_here_without_one_of_our_own() {
-    let server = OAuthServer::start(3600);
-    let name = "claude-made";
-    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+/// `claude mcp login NAME` in `world`, the person completing the login in the browser.
+fn claude_login(world: &World, name: &str) {
     let person = support::repo("tests/fixtures/browser/complete-login.mjs");
     // `claude mcp login` wants a terminal: `script` gives it one.
     let claude_program = support::claude_cli().get_program().to_owned();
@@ -827,6 +833,14 @@ fn a_login_claude_code_made_is_used_here_without_one_of_our_own() {
         "{said}\n{}",
         world.browser_log()
     );
+}
+
+#[test]
+fn a_login_claude_code_made_is_used_here_without_one_of_our_own() {
+    let server = OAuthServer::start(3600);
+    let name = "claude-made";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    claude_login(&world, name);
 
     let tripwire = tripwire(&world);
     let status = world.run(&tripwire, &["status"]);
@@ -907,4 +921,63 @@ fn a_registration_the_server_forgot_is_replaced_and_a_cancelled_login_forgets_it
         "the registration is forgotten"
     );
     world.run(&person, &["logout", "forgotten-client"]);
+}
+
+/// Removes `keys` from every login in Claude Code's credentials file.
+fn forget_in_claude_logins(world: &World, keys: &[&str]) {
+    let path = world.home.join(".claude/.credentials.json");
+    let mut stored: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    for login in stored["mcpOAuth"].as_object_mut().unwrap().values_mut() {
+        for key in keys {
+            login.as_object_mut().unwrap().remove(*key);
+        }
+    }
+    std::fs::write(&path, stored.to_string()).unwrap();
+}
+
+/// A login Claude Code keeps with no `issuer` (and then without its discovery state either)
+/// must not be refreshed at whatever authorization server an entry of the same name and URL
+/// names: here one that names itself as issuer, so that only the recorded issuer can refuse.
+#[test]
+fn a_claude_code_login_without_its_issuer_is_never_refreshed_elsewhere() {
+    let server = OAuthServer::start(3);
+    let name = "claude-no-issuer";
+    let world = World::new(json!({ name: {"type": "http", "url": server.url()} }));
+    claude_login(&world, name);
+    let (_evil, port, log, cert) = evil_metadata(&world, &server, &["own-issuer"]);
+    let evil = json!({"authServerMetadataUrl": format!("https://localhost:{port}/.well-known/oauth-authorization-server")});
+    let tripwire = tripwire(&world);
+    let attack = |forgotten: &[&str]| {
+        forget_in_claude_logins(&world, forgotten);
+        shadow_with_project_entry(&world, name, &server.url(), evil.clone());
+        std::thread::sleep(Duration::from_secs(4));
+        let call = world.run_with(
+            &tripwire,
+            &["call", name, "whoami"],
+            &[("SSL_CERT_FILE", &cert)],
+        );
+        let seen = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            seen.contains("GET /.well-known/oauth-authorization-server"),
+            "the attacker's document was read (the attack was tried): {seen}\n{}",
+            text(&call)
+        );
+        assert!(
+            !seen.contains("refresh_token") && !seen.contains("POST"),
+            "without {forgotten:?}, the refresh token reached the attacker: {seen}"
+        );
+        assert!(!call.status.success(), "{}", text(&call));
+    };
+
+    attack(&["issuer"]);
+    // The person's own entry still refreshes where Claude Code logged in (once the
+    // needs-auth mark the refused call left, which Claude Code also honours, is gone).
+    std::fs::remove_file(world.project.join(".mcp.json")).unwrap();
+    std::fs::remove_file(world.home.join(".claude/mcp-needs-auth-cache.json")).unwrap();
+    let before = server.stats()["refreshes"].as_u64().unwrap();
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+    assert!(server.stats()["refreshes"].as_u64().unwrap() > before);
+
+    attack(&["issuer", "discoveryState"]);
 }

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use mcp_manager_core::net::may_fetch;
 use serde_json::Value;
 use url::Url;
 
@@ -64,16 +65,18 @@ impl Client {
             let path = format!("{}/", url.path());
             url.set_path(&path);
         }
+        let registry = url.clone();
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .user_agent(concat!("mcp-manager/", env!("CARGO_PKG_VERSION")))
-            // Never from https down to http (an icon must stay on https to its end), and
-            // not endlessly.
-            .redirect(reqwest::redirect::Policy::custom(|attempt| {
+            // Never from https down to http (an icon must stay on https to its end), never
+            // where a document may not send us (`may_fetch`), and not endlessly.
+            .redirect(reqwest::redirect::Policy::custom(move |attempt| {
                 let downgrade = attempt.previous().iter().any(|u| u.scheme() == "https")
                     && attempt.url().scheme() != "https";
-                if downgrade || attempt.previous().len() >= 5 {
+                let refused = may_fetch(&registry, attempt.url().as_str()).is_err();
+                if downgrade || refused || attempt.previous().len() >= 5 {
                     attempt.stop()
                 } else {
                     attempt.follow()
@@ -222,6 +225,12 @@ impl Client {
     /// remote image (tool results' Markdown must never load one). Only https, only raster and
     /// SVG images by their answered type, at most 256 KiB; an SVG is shown through `<img>`,
     /// which never runs its scripts.
+    ///
+    /// The document names the icon's address, so the fetch follows the doctor's policy
+    /// ([`mcp_manager_core::net::may_fetch`], with the registry as the document's place):
+    /// no loopback, private or link-local host, no cloud metadata endpoint, unless the
+    /// registry itself is on this computer; each redirect is judged the same way (by the
+    /// client's redirect policy).
     pub async fn icon(&self, url: &str) -> Result<String, RegistryError> {
         use base64::Engine;
         let parsed =
@@ -231,6 +240,9 @@ impl Client {
                 "\"{url}\": icons load from https only"
             )));
         }
+        let parsed = may_fetch(&self.base, parsed.as_str()).map_err(|refused| {
+            RegistryError::BadUrl(format!("\"{url}\": the icon is not fetched: {refused}"))
+        })?;
         let mut response =
             self.http
                 .get(parsed)

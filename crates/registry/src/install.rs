@@ -13,6 +13,19 @@
 //! `${NAME}` and the person is told which variables to set. In the user and local scopes the
 //! person may keep the value in `~/.claude.json` (as Claude Code does), and a remote's secret
 //! headers may go to the OS keychain behind a `headersHelper` (`mcpctl secret-header NAME`).
+//!
+//! A document is written by whoever publishes it, so nothing it chooses may reach into the
+//! person's environment or widen what runs:
+//! - the `${NAME}` a secret is read from is named by us, not by the document: the entry's
+//!   name, two underscores, the key (`AIRTABLE__AIRTABLE_API_KEY`). [`variable_name`] never
+//!   makes `__`, so no document can pick a name the person already uses (`GITHUB_TOKEN`),
+//!   and a name that is set in this environment all the same is said ([`Plan::already_set`]);
+//! - a remote's URL is checked once its `{variables}` are filled, the way it is written;
+//! - `runtimeArguments` are options of npx, uvx, dnx or docker, which change what runs and
+//!   what it may touch (`npx -c …`, `docker -v /:/host`): every one is shown apart
+//!   ([`Plan::runtime_options`]) rather than allowed from a per-runtime list, because the
+//!   documents of the official registry need `-v` and `-e` themselves, the very options that
+//!   matter, so a list would either refuse real servers or let the danger through.
 
 use std::collections::BTreeMap;
 
@@ -77,6 +90,13 @@ pub struct Plan {
     pub variables_to_set: Vec<String>,
     /// Headers whose values go to the keychain (names only).
     pub keychain_headers: Vec<String>,
+    /// The options the document adds to the runtime before the package (`runtimeArguments`),
+    /// as they appear in `runs`: each changes how npx, uvx, dnx or docker runs it (a shell
+    /// command, a mounted folder, privileges) and is shown as a warning beside `runs`.
+    pub runtime_options: Vec<String>,
+    /// Those of `variables_to_set` that are already set in this environment: the server
+    /// will receive their values.
+    pub already_set: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,6 +117,8 @@ pub enum InstallError {
     Unknown(String, String),
     #[error("{0}")]
     NotAllowed(String),
+    #[error("the remote's address {template}, filled in, is not an http(s) URL ({why}); check the URL variables you gave")]
+    NotAUrl { template: String, why: String },
 }
 
 /// The questions for one choice, in the order they appear in the document.
@@ -255,7 +277,8 @@ pub struct Answers {
     pub secrets: SecretPlacement,
 }
 
-/// A `${NAME}` name for a secret: the key in capitals, words joined by `_`.
+/// A name for a variable: the key in capitals, words joined by one `_` (never two, never at
+/// either end).
 pub fn variable_name(key: &str) -> String {
     let mut out = String::new();
     for c in key.trim_start_matches('-').chars() {
@@ -268,8 +291,23 @@ pub fn variable_name(key: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
+/// The `${NAME}` a secret of entry `entry` is read from: `ENTRY__KEY`. The document names
+/// the key, the person names the entry; the two underscores, which [`variable_name`] never
+/// makes, keep a document from naming a variable of the person's own (`GITHUB_TOKEN`).
+pub fn secret_variable(entry: &str, key: &str) -> String {
+    let prefix = variable_name(entry);
+    let prefix = if prefix.is_empty() {
+        "MCP".into()
+    } else {
+        prefix
+    };
+    format!("{prefix}__{}", variable_name(key))
+}
+
 struct Resolver<'a> {
     answers: &'a Answers,
+    /// The entry's name, which namespaces the variables of its secrets.
+    entry: &'a str,
     scope: Scope,
     to_set: Vec<String>,
     /// Set while resolving a header that goes to the keychain: its secrets are kept literal.
@@ -338,7 +376,7 @@ impl Resolver<'_> {
     }
 
     fn reference(&mut self, key: &str) -> String {
-        let name = variable_name(key);
+        let name = secret_variable(self.entry, key);
         if !self.to_set.contains(&name) {
             self.to_set.push(name.clone());
         }
@@ -444,12 +482,14 @@ fn runner(package: &Package) -> Result<(&'static str, Vec<String>, Vec<String>),
     }
 }
 
-/// The entry for one choice with these answers, and what the person must still do.
+/// The entry named `entry_name` for one choice with these answers, and what the person must
+/// still do. `helper` is the `headersHelper` that prints its keychain headers.
 pub fn plan(
     server: &ServerJson,
     choice: Choice,
     scope: Scope,
     answers: &Answers,
+    entry_name: &str,
     helper: &str,
 ) -> Result<Plan, InstallError> {
     let known: Vec<String> = fields(server, choice)?.into_iter().map(|f| f.key).collect();
@@ -470,10 +510,12 @@ pub fn plan(
     }
     let mut resolver = Resolver {
         answers,
+        entry: entry_name,
         scope,
         to_set: Vec::new(),
         literal: false,
     };
+    let mut runtime_options = Vec::new();
     let (config, runs, runtime, keychain_headers) = match choice {
         Choice::Package(i) => {
             let package = package(server, i)?;
@@ -490,7 +532,8 @@ pub fn plan(
             }
             let (program, before, words) = runner(package)?;
             let mut args = before;
-            resolver.arguments(&package.runtime_arguments, &mut args)?;
+            resolver.arguments(&package.runtime_arguments, &mut runtime_options)?;
+            args.extend(runtime_options.iter().cloned());
             let docker = program == "docker";
             let mut env = Vec::new();
             for variable in &package.environment_variables {
@@ -528,12 +571,14 @@ pub fn plan(
             } else {
                 TransportKind::Http
             };
-            let mut url = remote.url.clone().unwrap_or_default();
+            let template = remote.url.clone().unwrap_or_default();
+            let mut url = template.clone();
             for (name, variable) in &remote.variables {
                 if let Some(value) = resolver.answer(name, variable)? {
                     url = url.replace(&format!("{{{name}}}"), &value);
                 }
             }
+            filled_url_allowed(&url).map_err(|why| InstallError::NotAUrl { template, why })?;
             let mut headers = Vec::new();
             let mut kept = Vec::new();
             for header in &remote.headers {
@@ -557,13 +602,49 @@ pub fn plan(
             (config, url, None, kept)
         }
     };
+    let already_set = resolver
+        .to_set
+        .iter()
+        .filter(|name| std::env::var_os(name).is_some())
+        .cloned()
+        .collect();
     Ok(Plan {
         entry: config.to_json(&Map::new()),
         runs,
         runtime,
         variables_to_set: resolver.to_set,
         keychain_headers,
+        runtime_options,
+        already_set,
     })
+}
+
+/// Whether a remote's URL, its `{variables}` filled, may be written: an http(s) URL with a
+/// host, no variable left unfilled, no whitespace. The document's template passed
+/// [`crate::model::check`] only as a template: `{base}` alone says nothing of what it becomes.
+/// A URL variable kept as `${NAME}` (a secret) is checked with a stand-in in its place.
+fn filled_url_allowed(url: &str) -> Result<(), String> {
+    let mut probe = url.to_string();
+    while let Some(start) = probe.find("${") {
+        let Some(len) = probe[start..].find('}') else {
+            break;
+        };
+        probe.replace_range(start..start + len + 1, "x");
+    }
+    if probe.contains(['{', '}']) {
+        return Err("a variable in it has no value".into());
+    }
+    if probe.chars().any(char::is_whitespace) {
+        return Err("it holds a space".into());
+    }
+    let parsed = url::Url::parse(&probe).map_err(|err| err.to_string())?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("its scheme is {}", parsed.scheme()));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err("it names no host".into());
+    }
+    Ok(())
 }
 
 fn is_secret(header: &KeyValueInput) -> bool {
@@ -582,6 +663,7 @@ pub fn keychain_values(
     let remote = remote(server, i)?;
     let mut resolver = Resolver {
         answers,
+        entry: "",
         scope: Scope::User,
         to_set: Vec::new(),
         literal: true,
@@ -601,6 +683,15 @@ mod tests {
 
     fn doc(value: Value) -> ServerJson {
         serde_json::from_value(value).unwrap()
+    }
+
+    /// The plan of the first package, as the entry "c".
+    fn package_plan(
+        server: &ServerJson,
+        scope: Scope,
+        answers: &Answers,
+    ) -> Result<Plan, InstallError> {
+        plan(server, Choice::Package(0), scope, answers, "c", "h")
     }
 
     fn answers(pairs: &[(&str, &str)], secrets: SecretPlacement) -> Answers {
@@ -629,6 +720,7 @@ mod tests {
             Choice::Package(0),
             Scope::Project,
             &answers(&[("database_name", "sales")], SecretPlacement::Variable),
+            "db",
             "mcpctl secret-header x",
         )
         .unwrap();
@@ -636,8 +728,12 @@ mod tests {
             plan.runs,
             "docker run -i --rm --network host -e DB_PASSWORD example/db:3.1.0 --host localhost sales"
         );
-        assert_eq!(plan.entry["env"], json!({"DB_PASSWORD": "${DB_PASSWORD}"}));
-        assert_eq!(plan.variables_to_set, vec!["DB_PASSWORD"]);
+        assert_eq!(
+            plan.entry["env"],
+            json!({"DB_PASSWORD": "${DB__DB_PASSWORD}"})
+        );
+        assert_eq!(plan.variables_to_set, vec!["DB__DB_PASSWORD"]);
+        assert_eq!(plan.runtime_options, vec!["--network", "host"]);
     }
 
     #[test]
@@ -649,18 +745,18 @@ mod tests {
             "environmentVariables": [{"name": "API_KEY", "isRequired": true, "isSecret": true}]}]}),
         );
         let given = answers(&[("API_KEY", "sk-live-123456")], SecretPlacement::Variable);
-        let project = plan(&server, Choice::Package(0), Scope::Project, &given, "h").unwrap();
+        let project = package_plan(&server, Scope::Project, &given).unwrap();
         assert!(!project.entry.to_string().contains("sk-live"));
         assert_eq!(project.entry["args"], json!(["-y", "c@1.0.0"]));
         let in_file = answers(&[("API_KEY", "sk-live-123456")], SecretPlacement::InFile);
-        assert!(plan(&server, Choice::Package(0), Scope::Project, &in_file, "h").is_err());
-        let user = plan(&server, Choice::Package(0), Scope::User, &in_file, "h").unwrap();
+        assert!(package_plan(&server, Scope::Project, &in_file).is_err());
+        let user = package_plan(&server, Scope::User, &in_file).unwrap();
         assert_eq!(user.entry["env"]["API_KEY"], "sk-live-123456");
         // Nothing typed: a required secret becomes ${API_KEY} to set.
         let none = answers(&[], SecretPlacement::Variable);
-        let later = plan(&server, Choice::Package(0), Scope::User, &none, "h").unwrap();
-        assert_eq!(later.entry["env"]["API_KEY"], "${API_KEY}");
-        assert_eq!(later.variables_to_set, vec!["API_KEY"]);
+        let later = package_plan(&server, Scope::User, &none).unwrap();
+        assert_eq!(later.entry["env"]["API_KEY"], "${C__API_KEY}");
+        assert_eq!(later.variables_to_set, vec!["C__API_KEY"]);
     }
 
     #[test]
@@ -673,17 +769,17 @@ mod tests {
                 "variables": {"token": {"isSecret": true}}}]}]}),
         );
         let empty = answers(&[], SecretPlacement::Variable);
-        let plan = plan(&server, Choice::Package(0), Scope::Project, &empty, "h").unwrap();
+        let plan = package_plan(&server, Scope::Project, &empty).unwrap();
         assert_eq!(
             plan.runs,
             "docker run -i --rm ghcr.io/github/github-mcp-server:1.0.0"
         );
         assert!(plan.variables_to_set.is_empty());
         let given = answers(&[("token", "ghp_x")], SecretPlacement::Variable);
-        let with = super::plan(&server, Choice::Package(0), Scope::Project, &given, "h").unwrap();
+        let with = package_plan(&server, Scope::Project, &given).unwrap();
         assert_eq!(
             with.runs,
-            "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN} ghcr.io/github/github-mcp-server:1.0.0"
+            "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN=${C__TOKEN} ghcr.io/github/github-mcp-server:1.0.0"
         );
     }
 
@@ -704,6 +800,7 @@ mod tests {
             Choice::Remote(0),
             Scope::User,
             &given,
+            "acme",
             "mcpctl secret-header acme",
         )
         .unwrap();
@@ -717,7 +814,7 @@ mod tests {
         assert_eq!(values["X-API-Key"], "k-123");
         let missing = answers(&[], SecretPlacement::Variable);
         assert!(matches!(
-            super::plan(&server, Choice::Remote(0), Scope::User, &missing, "h"),
+            super::plan(&server, Choice::Remote(0), Scope::User, &missing, "acme", "h"),
             Err(InstallError::Missing { key, .. }) if key == "tenant_id"
         ));
     }

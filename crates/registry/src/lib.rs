@@ -364,7 +364,7 @@ pub fn install_draft(
     mcpctl: &str,
 ) -> Result<InstallDraft, install::InstallError> {
     let helper = helper_command(entry_name, mcpctl);
-    let plan = install::plan(server, choice, scope, answers, &helper)?;
+    let plan = install::plan(server, choice, scope, answers, entry_name, &helper)?;
     let config = mcp_manager_core::config::entry::parse_entry_value(&plan.entry)
         .map_err(install::InstallError::Unsupported)?;
     let draft = mcp_manager_core::config::draft::draft_from_config(entry_name, scope, &config);

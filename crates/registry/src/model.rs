@@ -5,6 +5,12 @@
 //! shape, pinned versions, a transport on every package, URLs that are URLs, a hash on an
 //! MCPB). A document that fails is kept as [`Listed::Invalid`] with the reason, shown as
 //! such, and never installed from; one bad document never hides the rest of a page.
+//!
+//! No text of a document that lands in an entry may hold `${`: Claude Code expands
+//! `${NAME}` in an entry's command, arguments, environment, URL and headers from the
+//! person's environment, so a fixed value `Bearer ${GITHUB_TOKEN}` would hand the person's
+//! own token to the document's server. The variables an entry reads are named by
+//! [`crate::install`], never by the document.
 
 use std::collections::BTreeMap;
 
@@ -302,6 +308,7 @@ pub fn check(server: &ServerJson) -> Result<(), String> {
         if package.identifier.starts_with('-') {
             return Err(format!("{at}.identifier must not start with '-'"));
         }
+        unexpanded(&format!("{at}.identifier"), &package.identifier)?;
         if let Some(version) = &package.version {
             pinned(&format!("{at}.version"), version)?;
         }
@@ -329,9 +336,13 @@ pub fn check(server: &ServerJson) -> Result<(), String> {
                     "{at}: positional argument {j} has neither valueHint nor value"
                 ));
             }
+            if let Argument::Named { name, .. } = argument {
+                unexpanded(&format!("{at}: argument {j}"), name)?;
+            }
             input(&format!("{at}: argument {j}"), argument.input())?;
         }
         for env in &package.environment_variables {
+            unexpanded(&format!("{at}: environment variable"), &env.name)?;
             input(
                 &format!("{at}: environment variable {}", env.name),
                 &env.input,
@@ -371,10 +382,12 @@ fn transport(at: &str, transport: &Transport, local: bool) -> Result<(), String>
             {
                 return Err(format!("{at}.url \"{url}\" is not an http(s) URL"));
             }
+            unexpanded(&format!("{at}.url"), url)?;
             for (name, value) in &transport.variables {
                 input(&format!("{at}: variable {name}"), value)?;
             }
             for header in &transport.headers {
+                unexpanded(&format!("{at}: header"), &header.name)?;
                 input(&format!("{at}: header {}", header.name), &header.input)?;
             }
             Ok(())
@@ -391,6 +404,27 @@ fn input(at: &str, input: &Input) -> Result<(), String> {
         ) {
             return Err(format!("{at}: unknown format \"{format}\""));
         }
+    }
+    for text in input
+        .value
+        .iter()
+        .chain(&input.default)
+        .chain(&input.choices)
+    {
+        unexpanded(at, text)?;
+    }
+    for (name, variable) in &input.variables {
+        self::input(&format!("{at}: variable {name}"), variable)?;
+    }
+    Ok(())
+}
+
+/// Refuses a text Claude Code would expand from the person's environment (`${NAME}`).
+fn unexpanded(at: &str, text: &str) -> Result<(), String> {
+    if text.contains("${") {
+        return Err(format!(
+            "{at} holds \"${{\", which Claude Code would fill from your environment"
+        ));
     }
     Ok(())
 }

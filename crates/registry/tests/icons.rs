@@ -82,3 +82,43 @@ fn an_icon_over_https_becomes_a_data_url_and_nothing_else_does() {
         assert!(moved.to_string().contains("not an image"), "{moved}");
     });
 }
+
+/// A document on a registry on the internet names its icon on the person's own network
+/// (here loopback, where a listener counts who comes): the icon is not fetched, as the
+/// doctor would not fetch it, and nothing connects.
+#[test]
+fn an_icon_on_the_persons_network_is_not_fetched_for_a_registry_on_the_internet() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let client = mcp_manager_registry::Client::new("https://registry.example.org").unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let refused = runtime
+        .block_on(client.icon(&format!("https://127.0.0.1:{port}/icon.png")))
+        .unwrap_err();
+    assert!(
+        listener.accept().is_err(),
+        "the app connected to 127.0.0.1:{port} for a document's icon ({refused})"
+    );
+    assert!(
+        refused.to_string().contains("the icon is not fetched")
+            && refused
+                .to_string()
+                .contains("private, loopback or link-local"),
+        "{refused}"
+    );
+    for inside in [
+        "https://169.254.169.254/latest/meta-data",
+        "https://metadata.google.internal/icon.png",
+        "https://[fd00::1]/icon.png",
+    ] {
+        let refused = runtime.block_on(client.icon(inside)).unwrap_err();
+        assert!(
+            refused.to_string().contains("the icon is not fetched"),
+            "{inside}: {refused}"
+        );
+    }
+}

@@ -285,6 +285,7 @@ fn every_choice_of_every_document_gets_its_questions_and_a_plan_or_a_reason() {
                 choice,
                 Scope::Project,
                 &answers,
+                "x",
                 "mcpctl secret-header x",
             ) {
                 Ok(plan) => {

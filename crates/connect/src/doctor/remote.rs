@@ -603,79 +603,13 @@ async fn oauth(
 }
 
 /// Whether the doctor may fetch `candidate`, which the server at `base` named (its
-/// `resource_metadata`, its `authorization_servers`): rmcp's policy for discovery. The
-/// server's own origin is fine; otherwise an `https` server's documents stay on `https`, and
-/// hosts that are not on the internet (loopback, private and link-local ranges, cloud metadata
-/// endpoints such as 169.254.169.254) are reached only from a server that is itself on this
-/// computer. A hostile server must not make the doctor probe the person's network.
+/// `resource_metadata`, its `authorization_servers`): rmcp's policy for discovery, kept in
+/// [`mcp_manager_core::net`]. A hostile server must not make the doctor probe the person's
+/// network.
 pub(crate) fn metadata_url_allowed(base: &url::Url, candidate: &str) -> Result<(), String> {
-    use std::net::IpAddr;
-    let url = url::Url::parse(candidate)
-        .or_else(|_| base.join(candidate))
-        .map_err(|err| format!("not a URL ({err})"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err("not an http(s) address".into());
-    }
-    if url.origin() == base.origin() {
-        return Ok(());
-    }
-    if base.scheme() == "https" && url.scheme() != "https" {
-        return Err("it would leave https for http".into());
-    }
-    let internal = |host: url::Host<&str>| -> bool {
-        let ip: Option<IpAddr> = match host {
-            url::Host::Ipv4(ip) => Some(ip.into()),
-            url::Host::Ipv6(ip) => Some(ip.into()),
-            url::Host::Domain(name) => {
-                let name = name.trim_end_matches('.').to_ascii_lowercase();
-                return name == "localhost"
-                    || name.ends_with(".localhost")
-                    || [
-                        "metadata",
-                        "metadata.google.internal",
-                        "metadata.azure.internal",
-                    ]
-                    .contains(&name.as_str());
-            }
-        };
-        match ip {
-            Some(IpAddr::V4(ip)) => {
-                ip.is_private()
-                    || ip.is_loopback()
-                    || ip.is_link_local()
-                    || ip.is_unspecified()
-                    || ip.is_broadcast()
-                    || ip.is_multicast()
-                    || ip.octets()[0] == 0
-                    || (ip.octets()[0] == 100 && (64..=127).contains(&ip.octets()[1]))
-            }
-            Some(IpAddr::V6(ip)) => {
-                let first = ip.segments()[0];
-                ip.is_loopback()
-                    || ip.is_unspecified()
-                    || ip.is_multicast()
-                    || (first & 0xffc0) == 0xfe80
-                    || (first & 0xfe00) == 0xfc00
-                    || ip
-                        .to_ipv4_mapped()
-                        .is_some_and(|v4| v4.is_private() || v4.is_loopback() || v4.is_link_local())
-            }
-            None => false,
-        }
-    };
-    let loopback = |host: url::Host<&str>| match host {
-        url::Host::Domain(name) => name == "localhost" || name.ends_with(".localhost"),
-        url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
-    };
-    let host = url.host().expect("checked");
-    if !internal(host.clone()) {
-        return Ok(());
-    }
-    if base.host().is_some_and(loopback) && loopback(host) {
-        return Ok(());
-    }
-    Err("it is an address on a private, loopback or link-local network (or a cloud metadata endpoint) that the server is not on".into())
+    mcp_manager_core::net::may_fetch(base, candidate)
+        .map(drop)
+        .map_err(|refused| refused.to_string())
 }
 
 /// Where an issuer's metadata may be: RFC 8414 (path inserted), then OpenID Connect.

@@ -23,6 +23,12 @@
 //! keeping every other key as it was.
 //! The refresh lock of [`super::store`] still keeps two refreshes with one rotating refresh
 //! token from both being sent by MCP Manager's processes.
+//!
+//! A login Claude Code made carries no binding of ours; what keeps its refresh token with the
+//! authorization server that issued it is the `issuer` it recorded (else its
+//! `discoveryState.authorizationServerUrl`). A login that records neither is not used here:
+//! an entry of the same name and URL with an `oauth.authServerMetadataUrl` of its own could
+//! otherwise have it refreshed at a token endpoint of its choosing.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -310,8 +316,24 @@ fn tokens_from(entry: &Map<String, Value>) -> Option<Value> {
         "token_response": token,
         "granted_scopes": text("scope").map(|s| s.split_whitespace().collect::<Vec<_>>()).unwrap_or_default(),
         "token_received_at": now / 1000,
-        "issuer": text("issuer"),
+        "issuer": recorded_issuer(entry),
     }))
+}
+
+/// The authorization server a Claude Code login came from: its `issuer`, else (as Claude
+/// Code kept some logins) `discoveryState.authorizationServerUrl`. With neither, the login is
+/// not used (`Target::refusal`): its tokens could otherwise be refreshed anywhere.
+fn recorded_issuer(entry: &Map<String, Value>) -> Option<&str> {
+    fn text(value: Option<&Value>) -> Option<&str> {
+        value.and_then(Value::as_str).filter(|s| !s.is_empty())
+    }
+    text(entry.get("issuer")).or_else(|| {
+        text(
+            entry
+                .get("discoveryState")
+                .and_then(|d| d.get("authorizationServerUrl")),
+        )
+    })
 }
 
 /// rmcp's stored credentials written into Claude Code's entry.

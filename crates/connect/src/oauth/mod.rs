@@ -179,15 +179,22 @@ impl Target {
     ) -> Result<Option<String>, OAuthError> {
         Ok(match self.secrets.binding().await? {
             Some(bound) => bound.refuses(&self.binding(metadata)),
-            // Claude Code's own login: it keeps the issuer it logged in with, and the tokens
-            // go to no other authorization server.
+            // Claude Code's own login: it keeps the issuer it logged in with (else the
+            // authorization server it found, see `claude_store`), and the tokens go to no
+            // other authorization server. A login that records neither could be refreshed
+            // anywhere: it is not used.
             None if self.store == claude_store::LoginStore::ClaudeCode => {
                 let stored = self.secrets.tokens().await?.and_then(|t| t.issuer);
                 match (stored, &metadata.issuer) {
-                    (Some(stored), Some(now)) if stored != *now => Some(format!(
-                        "Claude Code obtained them from {stored}, and this entry's authorization server is {now}"
+                    (Some(stored), Some(now)) if same_issuer(&stored, now) => None,
+                    (Some(stored), now) => Some(format!(
+                        "Claude Code obtained them from {stored}, and this entry's authorization server is {}",
+                        now.as_deref().unwrap_or("one that names no issuer")
                     )),
-                    _ => None,
+                    (None, _) => Some(
+                        "Claude Code kept this login without the authorization server it came from, so where its tokens may go is not known; log in again"
+                            .into(),
+                    ),
                 }
             }
             None => Some(
@@ -195,6 +202,15 @@ impl Target {
                     .into(),
             ),
         })
+    }
+}
+
+/// Whether two issuer identifiers name the same authorization server: equal as URLs (RFC 8414
+/// §2 compares them as given; a URL's empty path and `/` are one), else equal as text.
+fn same_issuer(a: &str, b: &str) -> bool {
+    match (url::Url::parse(a), url::Url::parse(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
     }
 }
 

@@ -107,6 +107,7 @@ impl LiveProject {
         supervisor.set_login_stores(crate::oauth::claude_store::LoginStores::of(&locations));
         supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
         supervisor.set_era_cache(crate::era::EraCache::in_dir(&locations.app_data_dir()));
+        supervisor.set_approvals(locations.clone());
         Arc::new(LiveProject {
             locations,
             supervisor,

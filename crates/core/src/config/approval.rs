@@ -13,6 +13,11 @@
 //! hostile repository commits `{"enableAllProjectMcpServers": true}` beside a server that runs
 //! `sh -c '…'`), so their approvals count only in a trusted folder ([`super::trust`]), as in
 //! Claude Code; their rejections always count.
+//!
+//! Approval is by name, so the content hash of each approved entry is kept in the app's data
+//! folder: when it was approved here, or, for one approved elsewhere (by Claude Code), the
+//! first time it starts here ([`record_first_starts`]). An entry whose hash differs is
+//! "changed since approval" and does not start until it is approved again.
 
 use std::path::{Path, PathBuf};
 
@@ -220,6 +225,43 @@ pub fn record_approved_hash(
             }
             None => {
                 project.shift_remove(&normalize(name));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Records the hash of each started entry (name, content hash) that has none kept here yet:
+/// a project server approved elsewhere (by Claude Code, in `~/.claude.json` or a settings
+/// file's `enabledMcpjsonServers`, or by `enableAllProjectMcpServers`) is remembered as it
+/// was the first time it started, so that a later change of its entry (a new commit that
+/// swaps its command) stops it and asks again, as for one approved here. A hash already kept
+/// is never replaced: only an approval replaces it ([`record_approved_hash`]). Nothing is
+/// written when every hash is kept already.
+pub fn record_first_starts<'a>(
+    locations: &Locations,
+    started: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<(), ConfigError> {
+    let path = approvals_file(locations);
+    let key = locations.project_key();
+    let kept = document::read(&path)
+        .ok()
+        .flatten()
+        .and_then(|doc| doc.value.get(&key).cloned());
+    let missing: Vec<(String, String)> = started
+        .into_iter()
+        .map(|(name, hash)| (normalize(name), hash.to_string()))
+        .filter(|(name, _)| kept.as_ref().and_then(|p| p.get(name)).is_none())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let _ = crate::private::dir(&locations.app_data_dir());
+    document::update(&path, NewFileMode::Private, |value| {
+        let project = document::object_at(&path, value, &[&key])?;
+        for (name, hash) in &missing {
+            if !project.contains_key(name) {
+                project.insert(name.clone(), Value::String(hash.clone()));
             }
         }
         Ok(())
