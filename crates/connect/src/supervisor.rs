@@ -792,7 +792,7 @@ impl Supervisor {
         if let (Some(helper), Transport::Remote { url, headers, .. }) =
             (&entry.config.headers_helper, &mut config.transport)
         {
-            let from_project = entry.scope == mcp_manager_core::Scope::Project;
+            let from_project = entry.from_project();
             if from_project && !entry.trusted_folder {
                 return Err("its headersHelper was not run: it comes with the project, and this folder is not trusted; trust the folder first (mcpctl trust)".into());
             }
