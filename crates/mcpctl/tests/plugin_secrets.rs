@@ -139,3 +139,54 @@ fn a_project_plugin_headers_helper_runs_without_credentials() {
         "no credential reaches a project plugin's helper, as none reaches a .mcp.json one: {env}"
     );
 }
+
+#[test]
+fn a_plugin_secret_in_a_failing_command_or_url_is_never_shown() {
+    let world = World::new();
+    const ENV_VALUE: &str = "literal-api-token-in-the-env";
+    // The person's own skills plugin, whose secret goes into a command line and a URL path.
+    world.personal_plugin(
+        "mine",
+        json!({"name": "mine", "mcpServers": {
+            "cmd": {"command": "sh", "args": ["-c", "echo \"refused token $0\" >&2; exit 3", "${user_config.token}"]},
+            "url": {"type": "http", "url": "http://127.0.0.1:9/v1/${user_config.token}/mcp"}
+        }}),
+    );
+    world.write(
+        &world.home.join(".claude/.credentials.json"),
+        // Under Claude Code's key, and under the bare name earlier versions of ours read.
+        json!({"pluginSecrets": {
+            "mine@skills-dir": {"token": PLUGIN_SECRET},
+            "mine": {"token": PLUGIN_SECRET}
+        }}),
+    );
+    // And a server of theirs whose secret-named variable it prints when it fails.
+    world.write(
+        &world.home.join(".claude.json"),
+        json!({"mcpServers": {"envy": {
+            "command": "sh",
+            "args": ["-c", "echo \"refused $API_TOKEN\" >&2; exit 3"],
+            "env": {"API_TOKEN": ENV_VALUE}
+        }}}),
+    );
+    let status = text(&mcpctl(&world, &["status"]));
+    assert!(
+        status.contains("plugin:mine:cmd") && status.contains("refused token ••••"),
+        "the failure is told, the secret concealed: {status}"
+    );
+    for verb in [
+        &["status"][..],
+        &["--json", "status"],
+        &["list"],
+        &["doctor"],
+        &["doctor", "plugin:mine:cmd"],
+        &["doctor", "plugin:mine:url"],
+        &["doctor", "envy"],
+    ] {
+        let out = text(&mcpctl(&world, verb));
+        assert!(
+            !out.contains(PLUGIN_SECRET) && !out.contains(ENV_VALUE),
+            "`mcpctl {verb:?}` shows a secret: {out}"
+        );
+    }
+}

@@ -91,6 +91,12 @@ impl CatalogEntry {
         super::expand::expand_config(&self.config, &lookup)
     }
 
+    /// The values to conceal wherever this entry, expanded, or an error that quotes it is
+    /// shown ([`crate::secrets::config_secret_values`]).
+    pub fn secret_values(&self) -> Vec<String> {
+        crate::secrets::config_secret_values(&self.expanded().0, &self.variables)
+    }
+
     /// Claude Code's words for a plugin server it skips as a duplicate.
     pub fn duplicate_words(&self) -> Option<String> {
         let of = self.duplicate_of.as_ref()?;
