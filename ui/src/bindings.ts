@@ -1121,7 +1121,10 @@ export type Plan = {
 
 /**  A plugin, on or off. */
 export type Plugin = {
-	/**  `NAME@MARKETPLACE`, or `NAME` for a skills folder plugin. */
+	/**
+	 *  `NAME@MARKETPLACE`, or `NAME@skills-dir` for a skills folder plugin (as Claude Code
+	 *  names it).
+	 */
 	id: string,
 	name: string,
 	marketplace: string | null,

@@ -184,7 +184,8 @@ pub struct Supervisor {
     closing: tokio_util::sync::CancellationToken,
     /// Whether sessions record their messages (the app does; `mcpctl` does not).
     keep_protocol: std::sync::atomic::AtomicBool,
-    /// Per server, the values of its URL's secret query parameters, concealed in failures.
+    /// Per server, the secret values of its expanded entry (its plugin's secrets, secret query
+    /// values, secret-named environment, headers and arguments), concealed in failures.
     concealed: Mutex<std::collections::HashMap<String, Vec<String>>>,
     /// Where approvals are kept: the first start of a project server approved elsewhere
     /// records its hash there. `None`: nothing is recorded.
@@ -590,8 +591,8 @@ impl Supervisor {
     }
 
     /// The one place a state changes: store it, emit one event. A failure's words never
-    /// carry the value of a secret query parameter of the server's URL (`?api_key=${KEY}`,
-    /// expanded), whoever quoted it.
+    /// carry a secret value of the server's expanded entry (`?api_key=${KEY}`, a plugin's
+    /// `${user_config.KEY}`, an `Authorization` header…), whoever quoted it.
     fn transition(&self, server: &str, state: State) {
         let state = match state {
             State::Failed { error } => State::Failed {
@@ -808,16 +809,14 @@ impl Supervisor {
     /// The expanded config, with `headersHelper`'s headers over the static ones.
     async fn resolve(&self, entry: &CatalogEntry) -> Result<ServerConfig, String> {
         let (mut config, _missing) = entry.expanded();
-        if let Transport::Remote { url, .. } = &config.transport {
-            self.concealed.lock().expect("concealed lock").insert(
-                entry.name.clone(),
-                mcp_manager_core::secrets::url_secret_values(url),
-            );
-        }
+        self.concealed
+            .lock()
+            .expect("concealed lock")
+            .insert(entry.name.clone(), entry.secret_values());
         if let (Some(helper), Transport::Remote { url, headers, .. }) =
             (&entry.config.headers_helper, &mut config.transport)
         {
-            let from_project = entry.scope == mcp_manager_core::Scope::Project;
+            let from_project = entry.from_project();
             if from_project && !entry.trusted_folder {
                 return Err("its headersHelper was not run: it comes with the project, and this folder is not trusted; trust the folder first (mcpctl trust)".into());
             }
@@ -838,6 +837,16 @@ impl Supervisor {
                 headers.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
                 headers.push((name, value));
             }
+            // The helper's own secret headers (a fresh token) are concealed as well.
+            let mut secrets = entry.secret_values();
+            secrets.extend(mcp_manager_core::secrets::config_secret_values(
+                &config,
+                &[],
+            ));
+            self.concealed
+                .lock()
+                .expect("concealed lock")
+                .insert(entry.name.clone(), secrets);
         }
         Ok(config)
     }

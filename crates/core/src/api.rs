@@ -448,7 +448,7 @@ pub fn set_approval(
 ) -> Result<Approval, ConfigError> {
     refuse_when_managed(locations, "approve")?;
     let catalog = Catalog::load(locations);
-    if !catalog.named(name).any(|e| e.approval.is_some()) {
+    if !catalog.named(name).any(CatalogEntry::from_project) {
         return Err(ConfigError::ServerNotFound {
             name: name.to_string(),
             scope: Some(Scope::Project),
@@ -464,7 +464,7 @@ pub fn set_approval(
     }
     if let Some(block) = catalog
         .named(name)
-        .find(|e| e.approval.is_some())
+        .find(|e| e.from_project())
         .and_then(|e| e.blocked.as_ref())
         .filter(|_| approve)
     {
@@ -476,7 +476,7 @@ pub fn set_approval(
     approval::record_choice(locations, name, approve)?;
     let hash = catalog
         .named(name)
-        .find(|e| e.approval.is_some())
+        .find(|e| e.from_project())
         .map(|e| e.hash.clone());
     approval::record_approved_hash(locations, name, hash.as_deref().filter(|_| approve))?;
     let settings = ApprovalSettings::load(locations);
@@ -523,7 +523,9 @@ pub fn approve_all_project_servers(locations: &Locations) -> Result<Vec<String>,
     approval::approve_all(locations)?;
     let catalog = Catalog::load(locations);
     let mut approved = Vec::new();
-    for entry in catalog.entries.iter().filter(|e| e.scope == Scope::Project) {
+    // Every entry the project supplies, skills folder plugins' too: each approval is bound to
+    // the entry as it is now, so a later change asks again.
+    for entry in catalog.entries.iter().filter(|e| e.from_project()) {
         if entry.approval == Some(Approval::Approved) {
             approval::record_approved_hash(locations, &entry.name, Some(&entry.hash))?;
             approved.push(entry.name.clone());
@@ -554,7 +556,7 @@ pub fn reset_project_choices(locations: &Locations) -> Result<ResetChoices, Conf
     for entry in catalog
         .entries
         .iter()
-        .filter(|e| e.scope == Scope::Project && e.shadowed_by.is_none())
+        .filter(|e| e.from_project() && e.shadowed_by.is_none())
     {
         match entry.approval {
             Some(Approval::Approved) => report.still_approved.push(entry.name.clone()),
@@ -720,7 +722,7 @@ pub fn copy_server(
         })?;
     // A copy in another scope starts without approval: a project server nobody approved
     // must not get out of its scope by this door.
-    if entry.scope == Scope::Project && entry.approval != Some(Approval::Approved) {
+    if entry.from_project() && entry.approval != Some(Approval::Approved) {
         return Err(ConfigError::NotAllowed {
             name: name.to_string(),
             why: "it is a project server nobody has approved; approve it first".into(),

@@ -185,6 +185,53 @@ pub fn url_secret_values(url: &str) -> Vec<String> {
         .collect()
 }
 
+/// The values to conceal wherever a server's entry, once its `${VAR}`s are put in, or an error
+/// that quotes it is shown (a status failure, the doctor's evidence): `variables` (a plugin's
+/// sensitive options, `pluginSecrets`), the secret query values of its URL, and the values of
+/// its environment variables, headers and `--flag value` / `--flag=value` arguments whose
+/// names say secret ([`name_says_secret`]). A header's value is concealed whole and without
+/// its scheme word (`Bearer …`), since an error may quote either.
+pub fn config_secret_values(config: &ServerConfig, variables: &[(String, Secret)]) -> Vec<String> {
+    let mut values: Vec<String> = variables.iter().map(|(_, v)| v.0.clone()).collect();
+    let mut named = |name: &str, value: &str| {
+        if name_says_secret(name) && !value.is_empty() {
+            values.push(value.to_string());
+            if let Some((_, credential)) = value.split_once(' ') {
+                values.push(credential.trim().to_string());
+            }
+        }
+    };
+    match &config.transport {
+        Transport::Stdio { args, env, .. } => {
+            for (name, value) in env {
+                named(name, value);
+            }
+            for (i, arg) in args.iter().enumerate() {
+                let Some(flag) = arg.strip_prefix('-') else {
+                    continue;
+                };
+                match flag.split_once('=') {
+                    Some((name, value)) => named(name, value),
+                    None => {
+                        if let Some(value) = args.get(i + 1).filter(|v| !v.starts_with('-')) {
+                            named(flag, value);
+                        }
+                    }
+                }
+            }
+        }
+        Transport::Remote { url, headers, .. } => {
+            for (name, value) in headers {
+                named(name, value);
+            }
+            values.extend(url_secret_values(url));
+        }
+    }
+    values.sort();
+    values.dedup();
+    values
+}
+
 fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
@@ -357,6 +404,59 @@ pub fn configured_store() -> (std::sync::Arc<dyn SecretStore>, Option<std::path:
 #[cfg(test)]
 mod unencrypted_file_tests {
     use super::*;
+
+    #[test]
+    fn an_entrys_secret_values_are_its_variables_and_its_secret_named_parts() {
+        let stdio = ServerConfig::stdio(
+            "tool",
+            vec![
+                "--api-key".into(),
+                "arg-key-value".into(),
+                "--token=inline-token".into(),
+                "--region".into(),
+                "eu-west".into(),
+                "--keys".into(),
+                "not-a-secret".into(),
+            ],
+            vec![
+                ("GITHUB_TOKEN".into(), "ghp_env_value".into()),
+                ("DEBUG".into(), "verbose-mode".into()),
+            ],
+        );
+        let plugin = [(
+            "user_config.token".to_string(),
+            Secret::new("plugin-secret"),
+        )];
+        let values = config_secret_values(&stdio, &plugin);
+        for secret in [
+            "plugin-secret",
+            "arg-key-value",
+            "inline-token",
+            "ghp_env_value",
+        ] {
+            assert!(values.iter().any(|v| v == secret), "{secret} in {values:?}");
+        }
+        for plain in ["eu-west", "not-a-secret", "verbose-mode"] {
+            assert!(!values.iter().any(|v| v == plain), "{plain} in {values:?}");
+        }
+        let remote = ServerConfig::remote(
+            crate::config::entry::TransportKind::Http,
+            "https://h/mcp?api_key=query-secret",
+            vec![
+                ("Authorization".into(), "Bearer header-credential".into()),
+                ("X-Region".into(), "eu-west".into()),
+            ],
+        );
+        let values = config_secret_values(&remote, &[]);
+        for secret in [
+            "Bearer header-credential",
+            "header-credential",
+            "query-secret",
+        ] {
+            assert!(values.iter().any(|v| v == secret), "{secret} in {values:?}");
+        }
+        assert!(!values.iter().any(|v| v == "eu-west"), "{values:?}");
+    }
 
     #[test]
     fn secret_query_values_are_found_and_concealed() {

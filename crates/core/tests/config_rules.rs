@@ -626,12 +626,13 @@ fn a_plugins_options_are_put_in_and_its_sensitive_ones_only_when_it_starts() {
     .unwrap();
     std::fs::write(
         home.join(".claude/settings.json"),
-        r#"{"pluginConfigs":{"sk":{"options":{"region":"eu"}}}}"#,
+        // Kept under `NAME@skills-dir`, as Claude Code 2.1.332 keeps a skills folder plugin's.
+        r#"{"pluginConfigs":{"sk@skills-dir":{"options":{"region":"eu"}}}}"#,
     )
     .unwrap();
     std::fs::write(
         home.join(".claude/.credentials.json"),
-        r#"{"pluginSecrets":{"sk":{"token":"s3cret"}}}"#,
+        r#"{"pluginSecrets":{"sk@skills-dir":{"token":"s3cret"}}}"#,
     )
     .unwrap();
     let mut locations = Locations::new(home, None, &project).unwrap();

@@ -924,7 +924,8 @@ fn a_plugin_server_is_listed_called_and_examined_like_any_other_with_its_plugin_
     assert!(tools.contains("plugin:ev:everything  echo"), "{tools}");
     let env = output_of(&side, false, &["call", "plugin:ev:everything", "get-env"]);
     let root = side.home.join(".claude/skills/ev");
-    let data = side.home.join(".claude/plugins/data/ev");
+    // Named after its id, `ev@skills-dir`, as Claude Code 2.1.332 names it.
+    let data = side.home.join(".claude/plugins/data/ev-skills-dir");
     assert!(
         env.contains(&format!("\"CLAUDE_PLUGIN_ROOT\": \"{}\"", root.display())),
         "{env}"

@@ -178,11 +178,8 @@ pub async fn examine(
         }
     }
     let healthy = checks.0.iter().all(|c| c.verdict != Verdict::Failed);
-    // The evidence quotes URLs and errors: never with a secret query value in them.
-    let secrets = match &expanded.transport {
-        Transport::Remote { url, .. } => mcp_manager_core::secrets::url_secret_values(url),
-        Transport::Stdio { .. } => Vec::new(),
-    };
+    // The evidence quotes command lines, URLs and errors: never with a secret in them.
+    let secrets = entry.secret_values();
     let conceal = |text: &str| mcp_manager_core::secrets::conceal_values(text, &secrets);
     let checks = checks
         .0

@@ -404,3 +404,37 @@ pub fn claude_cli() -> std::process::Command {
         node
     }
 }
+
+/// A TCP listener on 127.0.0.1 that answers nothing and keeps what each connection sends
+/// first: where a test asks whether a request (and which headers) ever reached a host.
+pub struct Recorder {
+    pub port: u16,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Recorder {
+    pub fn start() -> Recorder {
+        let socket = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = socket.local_addr().unwrap().port();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            for stream in socket.incoming().flatten() {
+                use std::io::Read;
+                let mut stream = stream;
+                let _ = stream.set_read_timeout(Some(std::time::Duration::from_millis(500)));
+                let mut buffer = [0u8; 8192];
+                let n = stream.read(&mut buffer).unwrap_or(0);
+                kept.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&buffer[..n]).into_owned());
+            }
+        });
+        Recorder { port, seen }
+    }
+
+    /// What every connection sent so far.
+    pub fn seen(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+}

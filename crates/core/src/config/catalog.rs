@@ -6,7 +6,8 @@
 //! servers are the only ones used and every other entry is reported as shadowed by it.
 //! A `.mcp.json` above the project in a folder that is not the person's (above their home, or
 //! writable by others) is not read; it is reported as a problem, never silently used.
-//! Each entry carries its approval (project servers), whether it is disabled for this project,
+//! Each entry carries its approval (the entries the project supplies, [`CatalogEntry::from_project`]),
+//! whether it is disabled for this project,
 //! whether enterprise policy blocks it ([`super::policy`]; `managedMcpServers` join the
 //! managed scope), and a content hash used to restart only what really changed.
 
@@ -53,6 +54,8 @@ pub struct CatalogEntry {
     pub blocked: Option<PolicyBlock>,
     /// A plugin server: its plugin's id ([`super::plugins`]).
     pub plugin: Option<String>,
+    /// A plugin server: where its plugin was found.
+    pub plugin_origin: Option<super::plugins::PluginOrigin>,
     /// A plugin server Claude Code leaves out because an entry before it runs the same
     /// command line or URL: that entry's name.
     pub duplicate_of: Option<String>,
@@ -64,6 +67,17 @@ pub struct CatalogEntry {
 }
 
 impl CatalogEntry {
+    /// Whether the project supplied this entry (its `.mcp.json`, or a skills folder plugin in
+    /// its `.claude/skills`), so that whoever commits to the repository wrote it. Every such
+    /// entry is handled alike, wherever it comes from: it needs the person's approval, which
+    /// is bound to its content hash; the Approve dialog shows all of it
+    /// ([`super::review`]); its `headersHelper` runs only in a trusted folder and without the
+    /// person's credentials in its environment.
+    pub fn from_project(&self) -> bool {
+        self.scope == Scope::Project
+            || self.plugin_origin == Some(super::plugins::PluginOrigin::ProjectSkills)
+    }
+
     /// The entry with every `${VAR}` put in: its own [`CatalogEntry::variables`] first, then
     /// the process environment. What was missing comes with it.
     pub fn expanded(&self) -> (ServerConfig, Vec<super::expand::MissingVariable>) {
@@ -75,6 +89,12 @@ impl CatalogEntry {
                 .or_else(|| super::expand::process_env(name))
         };
         super::expand::expand_config(&self.config, &lookup)
+    }
+
+    /// The values to conceal wherever this entry, expanded, or an error that quotes it is
+    /// shown ([`crate::secrets::config_secret_values`]).
+    pub fn secret_values(&self) -> Vec<String> {
+        crate::secrets::config_secret_values(&self.expanded().0, &self.variables)
     }
 
     /// Claude Code's words for a plugin server it skips as a duplicate.
@@ -262,17 +282,14 @@ impl Catalog {
                 error,
             });
         }
-        let mut needs_approval = Vec::new();
         for server in plugins.servers.iter().filter(|s| !s.bundle) {
             let doc = serde_json::json!({ "mcpServers": { &server.name: &server.raw } });
             let before = catalog.entries.len();
             catalog.add_entries(Scope::Plugin, &server.file, &doc, &["mcpServers"]);
             if let Some(entry) = catalog.entries.get_mut(before) {
                 entry.plugin = Some(server.plugin.clone());
+                entry.plugin_origin = Some(server.origin);
                 entry.variables = server.secrets.clone();
-                if server.needs_approval {
-                    needs_approval.push(entry.name.clone());
-                }
             }
         }
         catalog.plugins = plugins.plugins;
@@ -295,11 +312,11 @@ impl Catalog {
                 &entry.name,
                 &entry.config,
                 entry.scope == Scope::Managed,
-                // A marketplace plugin's (`NAME@MARKETPLACE`), not a skills folder's.
-                entry.plugin.as_deref().is_some_and(|id| id.contains('@')),
+                // A marketplace plugin's, not a skills folder's.
+                entry.plugin_origin == Some(super::plugins::PluginOrigin::Marketplace),
             );
             entry.trusted_folder = approvals.trusted;
-            if entry.scope == Scope::Project || needs_approval.contains(&entry.name) {
+            if entry.from_project() {
                 entry.approval = Some(approvals.status(&entry.name));
                 entry.waiting_for_trust = approvals
                     .waiting_for_trust(&entry.name)
@@ -378,6 +395,7 @@ impl Catalog {
                     disabled: false,
                     blocked: None,
                     plugin: None,
+                    plugin_origin: None,
                     duplicate_of: None,
                     variables: Vec::new(),
                 }),

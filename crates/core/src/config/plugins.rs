@@ -7,8 +7,9 @@
 //! that folder's entry `source` for it. A plugin is on only when the merged settings (user <
 //! project < local < managed) say `enabledPlugins["NAME@MARKETPLACE"]: true` and its
 //! marketplace is known. Folders `~/.claude/skills/*/` and `<project>/.claude/skills/*/`
-//! holding `.claude-plugin/plugin.json` are plugins too: the person's are on, the project's
-//! servers need approval by their full name like `.mcp.json` servers.
+//! holding `.claude-plugin/plugin.json` are plugins too (`NAME@skills-dir`): the person's are
+//! on, the project's servers need approval by their full name like `.mcp.json` servers, and a
+//! project's folder named like one of the person's is not loaded (the person's wins).
 //!
 //! A plugin declares servers in `<root>/.mcp.json` (with or without the `mcpServers`
 //! wrapper) and in `.claude-plugin/plugin.json`'s `mcpServers` (a path to a JSON file, an
@@ -18,6 +19,17 @@
 //! Code in `.credentials.json` `pluginSecrets`) stays `${user_config.KEY}` in what is shown and
 //! is put in only when the server starts. A stdio server also gets `CLAUDE_PLUGIN_ROOT` and
 //! `CLAUDE_PLUGIN_DATA` in its environment.
+//!
+//! A plugin's options and secrets belong to the plugin the person installed or put in their
+//! own skills folder, under the id Claude Code keeps them by (`NAME@MARKETPLACE` from
+//! `installed_plugins.json`, `NAME@skills-dir` for `~/.claude/skills`). A name is the
+//! manifest's word, so anything in a repository could claim one: a project skills plugin
+//! named `slack@official` would otherwise be handed the installed `slack@official`'s
+//! `pluginSecrets` and send them wherever its entry says. So a skills plugin's name may not
+//! hold `@`, `:`, whitespace, a path separator or an invisible character (Claude Code 2.1.332
+//! refuses the same names with the same words), and a project's skills plugin gets no
+//! options and no secrets at all: [`PluginOrigin`] is where a plugin was found, never what
+//! it says it is.
 //!
 //! Servers are named `plugin:<plugin>:<server>` (the marketplace dropped), their tools
 //! `mcp__plugin_<plugin>_<server>__<tool>`. One whose command line or URL equals a configured
@@ -36,7 +48,8 @@ use crate::locations::Locations;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Plugin {
-    /// `NAME@MARKETPLACE`, or `NAME` for a skills folder plugin.
+    /// `NAME@MARKETPLACE`, or `NAME@skills-dir` for a skills folder plugin (as Claude Code
+    /// names it).
     pub id: String,
     pub name: String,
     pub marketplace: Option<String>,
@@ -67,13 +80,64 @@ pub struct PluginServer {
     pub raw: Value,
     /// Sensitive options, `user_config.KEY` → value: put in only when the server starts.
     pub secrets: Vec<(String, crate::secrets::Secret)>,
-    /// A project skills plugin's server: it needs approval like a `.mcp.json` server.
-    pub needs_approval: bool,
+    /// Where its plugin was found.
+    pub origin: PluginOrigin,
     /// A `.mcpb`/`.dxt` bundle: listed, not run.
     pub bundle: bool,
 }
 
+/// Where a plugin was found, which decides what it is given: never what its manifest says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PluginOrigin {
+    /// Installed from a marketplace (`installed_plugins.json`): its options and secrets are
+    /// those kept under its `NAME@MARKETPLACE`; enterprise policy counts it as a plugin.
+    Marketplace,
+    /// A folder of the person's own `~/.claude/skills`: its options and secrets are those
+    /// kept under `NAME@skills-dir`.
+    PersonalSkills,
+    /// A folder of the project's `.claude/skills`, written by whoever commits to the
+    /// repository: it gets no options and no secrets, and its servers need approval like
+    /// `.mcp.json` servers.
+    ProjectSkills,
+}
+
+/// The marketplace name Claude Code gives skills folder plugins (`NAME@skills-dir`).
+pub const SKILLS_DIR: &str = "skills-dir";
+
+/// Why `name` cannot be a skills folder plugin's name, in Claude Code 2.1.332's words; `None`
+/// when it can. `@` and `:` would let the name pass for another plugin's id
+/// (`slack@official`) or server name (`plugin:a:b`).
+pub fn invalid_plugin_name(name: &str) -> Option<String> {
+    let refused = name.is_empty()
+        || name == "."
+        || name.contains("..")
+        || name.chars().any(|c| {
+            matches!(c, '@' | ':' | '/' | '\\')
+                || c.is_whitespace()
+                || c.is_control()
+                || is_invisible(c)
+        });
+    refused.then(|| {
+        format!(
+            "name: \"{name}\" is not a valid plugin name (must be non-empty and must not contain \"@\", \":\", whitespace, path separators, or invisible/control characters)"
+        )
+    })
+}
+
+/// Characters that show as nothing or turn the text around: zero-width and bidirectional
+/// formatting marks, the byte order mark, soft hyphen.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+}
+
 impl PluginServer {
+    /// Whether the project supplied it (a skills folder of the project): it needs approval.
+    pub fn from_project(&self) -> bool {
+        self.origin == PluginOrigin::ProjectSkills
+    }
+
     /// How the plugin's list names it: a bundle says it is not run.
     fn listed(&self) -> String {
         if self.bundle {
@@ -244,7 +308,7 @@ impl PluginSet {
                 secrets: secrets_doc
                     .as_ref()
                     .and_then(|d| d.get("pluginSecrets")?.get(id).cloned()),
-                needs_approval: false,
+                origin: PluginOrigin::Marketplace,
             };
             let servers = plugin_root
                 .as_ref()
@@ -269,9 +333,16 @@ impl PluginSet {
             }
         }
 
-        for (folder, from_project) in [
-            (locations.claude_dir().join("skills"), false),
-            (project_root.join(".claude").join("skills"), true),
+        let mut personal: Vec<(String, PathBuf)> = Vec::new();
+        for (folder, origin) in [
+            (
+                locations.claude_dir().join("skills"),
+                PluginOrigin::PersonalSkills,
+            ),
+            (
+                project_root.join(".claude").join("skills"),
+                PluginOrigin::ProjectSkills,
+            ),
         ] {
             let mut dirs: Vec<PathBuf> = std::fs::read_dir(&folder)
                 .into_iter()
@@ -282,45 +353,90 @@ impl PluginSet {
                 .collect();
             dirs.sort();
             for dir in dirs {
-                let manifest = read(&mut set, &dir.join(".claude-plugin/plugin.json"));
+                let manifest_path = dir.join(".claude-plugin/plugin.json");
+                let manifest = read(&mut set, &manifest_path);
+                let folder_name = dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let name = manifest
                     .as_ref()
                     .and_then(|m| m.get("name"))
                     .and_then(Value::as_str)
                     .map(str::to_string)
-                    .unwrap_or_else(|| {
-                        dir.file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default()
-                    });
-                let context = Context {
-                    locations,
-                    id: name.clone(),
+                    .unwrap_or_else(|| folder_name.clone());
+                let mut plugin = Plugin {
+                    id: format!("{name}@{SKILLS_DIR}"),
                     name: name.clone(),
-                    root: Some(dir.clone()),
-                    options: options.get(&name).cloned(),
-                    secrets: secrets_doc
-                        .as_ref()
-                        .and_then(|d| d.get("pluginSecrets")?.get(&name).cloned()),
-                    needs_approval: from_project,
-                };
-                let servers = context.servers(&dir, &mut set.problems);
-                set.plugins.push(Plugin {
-                    id: name.clone(),
-                    name,
                     marketplace: None,
                     root: Some(dir.display().to_string()),
                     version: None,
                     enabled: true,
-                    why: if from_project {
-                        "a skills folder plugin of this project: its servers need approval".into()
-                    } else {
-                        "a skills folder plugin of yours (~/.claude/skills)".into()
+                    why: match origin {
+                        PluginOrigin::ProjectSkills => {
+                            "a skills folder plugin of this project: its servers need approval"
+                                .into()
+                        }
+                        _ => "a skills folder plugin of yours (~/.claude/skills)".into(),
                     },
-                    servers: servers.iter().map(PluginServer::listed).collect(),
+                    servers: Vec::new(),
                     from_skills: true,
-                });
+                };
+                let shadowing = personal
+                    .iter()
+                    .find(|(n, _)| origin == PluginOrigin::ProjectSkills && *n == name);
+                if let Some(why) = invalid_plugin_name(&name) {
+                    // Named by its folder, as Claude Code lists it: the name is not usable.
+                    plugin.id = format!("{folder_name}@{SKILLS_DIR}");
+                    plugin.enabled = false;
+                    plugin.why = format!(
+                        "Manifest validation failed: {why} (in {})",
+                        manifest_path.display()
+                    );
+                    set.problems.push(ConfigError::Shape {
+                        path: manifest_path.clone(),
+                        message: format!("{why}: the plugin is not loaded"),
+                    });
+                    set.plugins.push(plugin);
+                    continue;
+                }
+                if let Some((_, theirs)) = shadowing {
+                    plugin.enabled = false;
+                    plugin.why = format!(
+                        "Not loaded — your {} (same plugin name \"{name}\") shadowed the project's {}. To use the project's copy here, rename or move yours.",
+                        theirs.display(),
+                        dir.display()
+                    );
+                    set.plugins.push(plugin);
+                    continue;
+                }
+                // Options and secrets are the person's, for what they put in their own
+                // folder; a project's plugin gets none, whatever it is called.
+                let (options, secrets) = match origin {
+                    PluginOrigin::ProjectSkills => (None, None),
+                    _ => (
+                        options.get(&plugin.id).cloned(),
+                        secrets_doc
+                            .as_ref()
+                            .and_then(|d| d.get("pluginSecrets")?.get(&plugin.id).cloned()),
+                    ),
+                };
+                let context = Context {
+                    locations,
+                    id: plugin.id.clone(),
+                    name: name.clone(),
+                    root: Some(dir.clone()),
+                    options,
+                    secrets,
+                    origin,
+                };
+                let servers = context.servers(&dir, &mut set.problems);
+                plugin.servers = servers.iter().map(PluginServer::listed).collect();
+                set.plugins.push(plugin);
                 set.servers.extend(servers);
+                if origin == PluginOrigin::PersonalSkills {
+                    personal.push((name, dir));
+                }
             }
         }
         set
@@ -362,7 +478,7 @@ struct Context<'a> {
     root: Option<PathBuf>,
     options: Option<Value>,
     secrets: Option<Value>,
-    needs_approval: bool,
+    origin: PluginOrigin,
 }
 
 impl Context<'_> {
@@ -445,7 +561,7 @@ impl Context<'_> {
                 file,
                 raw,
                 secrets,
-                needs_approval: self.needs_approval,
+                origin: self.origin,
                 bundle,
             });
         }
@@ -635,6 +751,31 @@ mod tests {
                 &mut known
             ),
             "/p/x ${HOME} ${user_config.k} ${"
+        );
+    }
+
+    #[test]
+    fn plugin_names_are_refused_as_claude_code_refuses_them() {
+        for (name, refused) in [
+            ("slack", false),
+            ("my-plugin_2.x", false),
+            ("", true),
+            ("slack@official", true),
+            ("plugin:a", true),
+            ("two words", true),
+            ("tab\tname", true),
+            ("a/b", true),
+            ("a\\b", true),
+            ("..", true),
+            (".", true),
+            ("zero\u{200B}width", true),
+            ("bidi\u{202E}gnp", true),
+        ] {
+            assert_eq!(invalid_plugin_name(name).is_some(), refused, "{name:?}");
+        }
+        assert_eq!(
+            invalid_plugin_name("slack@official").unwrap(),
+            r#"name: "slack@official" is not a valid plugin name (must be non-empty and must not contain "@", ":", whitespace, path separators, or invisible/control characters)"#
         );
     }
 

@@ -1,5 +1,7 @@
 //! What the person is shown before approving a project server: the whole entry, not only its
-//! command or URL.
+//! command or URL. A project server is any entry the project supplies
+//! ([`super::catalog::CatalogEntry::from_project`]): a `.mcp.json` server and a server of a
+//! skills folder plugin in the project's `.claude/skills` are reviewed alike.
 //!
 //! A harmless-looking `npx some-tool` runs something else with `env: {"NODE_OPTIONS":
 //! "--require ./x.js"}`, `LD_PRELOAD` or `PATH=./bin:…`; a remote entry can run a shell command
@@ -77,7 +79,7 @@ pub fn review(locations: &Locations, name: &str) -> Result<ServerReview, ConfigE
     let catalog = Catalog::load(locations);
     let entry = catalog
         .named(name)
-        .find(|e| e.scope == Scope::Project)
+        .find(|e| e.from_project())
         .ok_or_else(|| ConfigError::ServerNotFound {
             name: name.to_string(),
             scope: Some(Scope::Project),
