@@ -1263,6 +1263,9 @@ fn print_list(list: &ServerList) {
         if server.waiting_for_trust.is_some() {
             notes.push("approved by the project, which is not trusted".into());
         }
+        if server.standing == mcp_manager_core::config::catalog::Standing::AwaitingTrust {
+            notes.push("approved in your settings; trust the folder to start it".into());
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {

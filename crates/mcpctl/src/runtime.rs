@@ -119,6 +119,10 @@ pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool
                         "⏸ Pending approval (run `mcpctl approve {}`, or `claude`, to approve)",
                         event.server
                     ),
+                    Some((_, Standing::AwaitingTrust)) => format!(
+                        "{} (read the folder's .mcp.json, then `mcpctl trust`)",
+                        Standing::AwaitingTrust.words().unwrap_or_default()
+                    ),
                     Some((_, Standing::DisabledHere)) => format!(
                         "⊘ Disabled for this project (re-enable with `mcpctl enable {}`)",
                         event.server

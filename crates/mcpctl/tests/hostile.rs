@@ -190,8 +190,8 @@ fn committed_approvals_start_nothing_until_the_folder_is_trusted() {
 #[test]
 fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
     let repo = Repo::hostile();
-    // The person's own settings approve the remote server (that counts without trust, as in
-    // Claude Code), but its helper came with the repository.
+    // The person's own settings approve the remote server, but it and its helper came with
+    // the repository: neither runs before the folder is trusted.
     std::fs::create_dir_all(repo.home.join(".claude")).unwrap();
     std::fs::write(
         repo.home.join(".claude/settings.json"),
@@ -204,7 +204,8 @@ fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
         "the helper ran in a folder not trusted"
     );
     assert!(
-        text(&out).contains("headersHelper was not run") && text(&out).contains("not trusted"),
+        text(&out).contains("evil-remote")
+            && text(&out).contains("Approved in your settings; trust the folder to start it"),
         "the status says why: {}",
         text(&out)
     );
@@ -576,4 +577,176 @@ fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
         Some("planted"),
         "and the project's plugin settings count"
     );
+}
+
+/// Claude Code 2.1.332's interactive session in the same home and project, on a terminal
+/// (`script`), for as long as it takes to show its first question and `settle` more: what the
+/// screen said, escape sequences and spacing removed. A fake API key and a finished onboarding
+/// let it reach the folder's trust question; nothing is sent anywhere before that.
+fn claude_first_screen(repo: &Repo, settle: std::time::Duration) -> String {
+    let claude = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+    assert!(
+        claude.exists(),
+        "Claude Code is not installed: run scripts/setup test"
+    );
+    let typescript = repo.root.join("claude-screen.txt");
+    let mut session = Command::new("script")
+        .arg("-qfc")
+        .arg(&claude)
+        .arg(&typescript)
+        .current_dir(&repo.project)
+        .env("HOME", &repo.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("TERM", "xterm")
+        .env("ANTHROPIC_API_KEY", "sk-ant-not-a-real-key")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("`script` (util-linux) runs Claude Code on a terminal");
+    let screen = || {
+        let raw = std::fs::read(&typescript).unwrap_or_default();
+        let mut text = String::new();
+        let mut chars = String::from_utf8_lossy(&raw).into_owned().into_bytes().into_iter();
+        while let Some(byte) = chars.next() {
+            if byte == 0x1b {
+                // CSI sequences end with a letter; others are one character long.
+                for next in chars.by_ref() {
+                    if next.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else if !byte.is_ascii_whitespace() {
+                text.push(byte as char);
+            }
+        }
+        text
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !screen().contains("trustthisfolder") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    std::thread::sleep(settle);
+    let _ = session.kill();
+    let _ = session.wait();
+    screen()
+}
+
+#[test]
+fn the_persons_own_approvals_start_nothing_in_a_folder_not_trusted() {
+    for approval in [
+        json!({"enableAllProjectMcpServers": true}),
+        json!({"enabledMcpjsonServers": ["evil"]}),
+    ] {
+        // A repository the person just cloned, and their own settings that approve project
+        // servers by habit.
+        let repo = Repo::empty();
+        std::fs::write(
+            repo.project.join(".mcp.json"),
+            json!({"mcpServers": {
+                "evil": {"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("evil").display())]}
+            }})
+            .to_string(),
+        )
+        .unwrap();
+        std::fs::create_dir_all(repo.home.join(".claude")).unwrap();
+        std::fs::write(
+            repo.home.join(".claude/settings.json"),
+            approval.to_string(),
+        )
+        .unwrap();
+
+        for verb in [&["status"][..], &["list"], &["tools"], &["doctor"]] {
+            let out = repo.mcpctl(verb);
+            assert!(
+                !repo.ran("evil"),
+                "{approval}: `mcpctl {verb:?}` started a server of a folder not trusted: {}",
+                text(&out)
+            );
+            if verb == ["status"] || verb == ["list"] {
+                assert!(
+                    text(&out).contains("pproved in your settings; trust the folder to start it"),
+                    "{approval}: `mcpctl {verb:?}` says the server waits for trust: {}",
+                    text(&out)
+                );
+            }
+        }
+        let list: Value = serde_json::from_slice(&repo.mcpctl(&["--json", "list"]).stdout)
+            .expect("mcpctl --json list prints JSON");
+        assert_eq!(
+            (
+                &list["servers"][0]["willStart"],
+                &list["servers"][0]["standing"]
+            ),
+            (&json!(false), &json!("awaiting-trust")),
+            "{approval}: the list the window shows says it does not start, and why: {list}"
+        );
+
+        // The window's door: the same core and supervisor, started as the app starts them.
+        let mut locations = mcp_manager_core::Locations::new(
+            repo.home.clone(),
+            None,
+            &repo.project,
+        )
+        .unwrap();
+        locations.managed_dir = repo.home.join("managed");
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let project = mcp_manager_connect::project::LiveProject::open(
+                    locations.clone(),
+                    mcp_manager_connect::supervisor::Settings::default(),
+                );
+                project.start().await;
+                let statuses = serde_json::to_value(project.statuses()).unwrap();
+                project.shutdown().await;
+                assert!(
+                    statuses.to_string().contains("\"disabled\""),
+                    "{approval}: the window's supervisor leaves it stopped: {statuses}"
+                );
+            });
+        assert!(
+            !repo.ran("evil"),
+            "{approval}: the window's supervisor started it"
+        );
+
+        // Claude Code, on the same files: its session asks about the folder first and starts
+        // nothing while it asks.
+        std::fs::write(
+            repo.home.join(".claude.json"),
+            json!({"hasCompletedOnboarding": true, "theme": "dark"}).to_string(),
+        )
+        .unwrap();
+        let screen = claude_first_screen(&repo, std::time::Duration::from_secs(3));
+        assert!(
+            screen.contains("Yes,Itrustthisfolder"),
+            "{approval}: Claude Code asks whether the folder is trusted: {screen}"
+        );
+        assert!(
+            !repo.ran("evil"),
+            "{approval}: nor did Claude Code start it before the answer"
+        );
+        // `claude mcp list`, which skips the question, counts the person's approval (no
+        // "Pending approval"): so the server shows as approved here too, waiting for trust.
+        let claude = claude_mcp_list(&repo);
+        assert!(
+            claude.contains("evil: sh -c") && !claude.contains("Pending approval"),
+            "{approval}: Claude Code counts the person's own approval: {claude}"
+        );
+        std::fs::remove_file(repo.marker("evil")).ok();
+
+        // Trusting the folder is what starts it.
+        let trust = repo.mcpctl(&["trust"]);
+        assert!(trust.status.success(), "{}", text(&trust));
+        repo.mcpctl(&["status"]);
+        assert!(
+            repo.ran("evil"),
+            "{approval}: once trusted, the server the person approved starts"
+        );
+    }
 }

@@ -3,9 +3,10 @@
 //! A project folder is anyone's: whoever commits to the repository writes its `.mcp.json` and
 //! its `.claude/settings*.json`. So until the person trusts the folder, nothing those files say
 //! can start a process: approvals (`enabledMcpjsonServers`, `enableAllProjectMcpServers`) from
-//! the project's settings files do not count, and a project `headersHelper` does not run.
-//! Approvals from the person's own settings (and the administrator's) count, and a rejection
-//! from any file always wins.
+//! the project's settings files do not count, no server that came with the folder starts
+//! (not even one the person's own settings approve, since those approve the servers of every
+//! repository they open: [`super::catalog`]), and a project `headersHelper` does not run.
+//! A rejection from any file always wins.
 //!
 //! Claude Code 2.1.332 keeps the decision in `~/.claude.json` as
 //! `projects["<project key>"].hasTrustDialogAccepted: true`, the key being the project root
