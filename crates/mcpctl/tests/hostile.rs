@@ -198,7 +198,17 @@ fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
         json!({"enabledMcpjsonServers": ["evil-remote"]}).to_string(),
     )
     .unwrap();
-    let out = repo.mcpctl(&["status"]);
+    // The session bus is also found through $XDG_RUNTIME_DIR/bus.
+    let runtime_dir = repo.root.join("run");
+    std::fs::create_dir_all(&runtime_dir).unwrap();
+    let status = || {
+        repo.command(&repo.project, &["status"])
+            .env("XDG_RUNTIME_DIR", &runtime_dir)
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+            .output()
+            .unwrap()
+    };
+    let out = status();
     assert!(
         !repo.ran("helper"),
         "the helper ran in a folder not trusted"
@@ -210,7 +220,7 @@ fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
         text(&out)
     );
     repo.mcpctl(&["trust"]);
-    repo.mcpctl(&["status"]);
+    status();
     let env = std::fs::read_to_string(repo.marker("helper")).expect("the helper ran once trusted");
     assert!(
         env.contains("PATH="),
@@ -221,8 +231,8 @@ fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
         "no credential reaches a project's helper: {env}"
     );
     assert!(
-        !env.contains("DBUS_SESSION_BUS_ADDRESS"),
-        "nor the door to the keychain"
+        !env.contains("DBUS_SESSION_BUS_ADDRESS") && !env.contains("XDG_RUNTIME_DIR"),
+        "nor the doors to the keychain (the session bus, or the folder that holds it): {env}"
     );
 }
 
