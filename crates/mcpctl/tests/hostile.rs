@@ -66,6 +66,22 @@ impl Repo {
         repo
     }
 
+    /// A folder `shared` holding a `.git` and a `.mcp.json` whose server `planted` leaves a
+    /// mark, and the project `shared/work` below it: (shared, project).
+    fn planted_above(&self) -> (PathBuf, PathBuf) {
+        let shared = self.root.join("shared");
+        let project = shared.join("work");
+        std::fs::create_dir_all(shared.join(".git")).unwrap();
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::write(
+            shared.join(".mcp.json"),
+            json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", format!("echo ran >> {}", self.marker("planted").display())]}}})
+                .to_string(),
+        )
+        .unwrap();
+        (shared, project)
+    }
+
     fn marker(&self, what: &str) -> PathBuf {
         self.root.join(format!("{what}.ran"))
     }
@@ -241,16 +257,7 @@ fn a_planted_ancestor_is_never_used_without_saying_so() {
     let repo = Repo::empty();
     // A folder others can write to (as /tmp is), holding a .git and a .mcp.json, above the
     // project a person opens.
-    let shared = repo.root.join("shared");
-    let project = shared.join("work");
-    std::fs::create_dir_all(shared.join(".git")).unwrap();
-    std::fs::create_dir_all(project.join(".claude")).unwrap();
-    std::fs::write(
-        shared.join(".mcp.json"),
-        json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("planted").display())]}}})
-            .to_string(),
-    )
-    .unwrap();
+    let (shared, project) = repo.planted_above();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
     let run = |args: &[&str]| repo.command(&project, args).output().unwrap();
@@ -759,4 +766,59 @@ fn the_persons_own_approvals_start_nothing_in_a_folder_not_trusted() {
             "{approval}: once trusted, the server the person approved starts"
         );
     }
+}
+
+#[test]
+fn an_ancestor_others_can_write_to_or_own_is_set_aside() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc_geteuid() } != 0 {
+        eprintln!("skipped: giving a folder to another user or group needs root");
+        return;
+    }
+    const OTHER: u32 = 4242;
+    // (mode, owner, group, why it must be set aside; None: the person's own folder, read)
+    let cases: [(u32, Option<u32>, Option<u32>, Option<&str>); 3] = [
+        (
+            0o2775,
+            None,
+            Some(OTHER),
+            Some("people in its group can write to that folder"),
+        ),
+        (0o755, Some(OTHER), None, Some("it belongs to another user")),
+        (0o755, None, None, None),
+    ];
+    for (mode, owner, group, why) in cases {
+        let repo = Repo::empty();
+        let (shared, project) = repo.planted_above();
+        std::os::unix::fs::chown(&shared, owner, group).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(mode)).unwrap();
+        let run = |args: &[&str]| repo.command(&project, args).output().unwrap();
+        run(&["trust"]);
+        let list: Value = serde_json::from_slice(&run(&["--json", "list"]).stdout).unwrap();
+        let case = format!("mode {mode:o}, owner {owner:?}, group {group:?}");
+        match why {
+            Some(why) => {
+                assert_eq!(list["servers"], json!([]), "{case}: its servers are not listed: {list}");
+                let problem = list["problems"][0]["message"].as_str().unwrap_or_default();
+                assert!(
+                    problem.contains(&shared.join(".mcp.json").display().to_string())
+                        && problem.contains(why),
+                    "{case}: the person is told which file was set aside and why: {list}"
+                );
+                run(&["status"]);
+                assert!(!repo.ran("planted"), "{case}: the planted server ran");
+            }
+            None => assert_eq!(
+                list["servers"][0]["name"],
+                json!("planted"),
+                "{case}: a folder of the person's own is read as before: {list}"
+            ),
+        }
+    }
+}
+
+extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
 }
