@@ -148,7 +148,10 @@ mod tests {
             assert!(withheld(name), "{name} leads to a credential");
         }
         for name in ["PATH", "HOME", "LANG", "TMPDIR"] {
-            assert!(!withheld(name), "{name} is an ordinary variable a helper needs");
+            assert!(
+                !withheld(name),
+                "{name} is an ordinary variable a helper needs"
+            );
         }
     }
 }

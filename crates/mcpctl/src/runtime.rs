@@ -84,7 +84,7 @@ fn runtime() -> tokio::runtime::Runtime {
 pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
     if !json {
-        crate::untrusted_notice(&mcp_manager_core::list_servers(locations));
+        crate::untrusted_notice(locations);
     }
     runtime().block_on(async {
         let settings = Settings {

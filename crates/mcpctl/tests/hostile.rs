@@ -82,6 +82,59 @@ impl Repo {
         (shared, project)
     }
 
+    /// A plugin the person installed (`quiet@mkt`) and turned off in their own settings,
+    /// whose server writes its option `word` to the marker "installed".
+    /// A plugin the person installed (`quiet@mkt`) and turned off in their own settings,
+    /// whose server writes its option `word` to the marker "installed".
+    fn install_quiet_plugin(&self) {
+        let repo = self;
+        let plugin = repo.root.join("installed/quiet");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+        std::fs::write(
+            plugin.join(".claude-plugin/plugin.json"),
+            json!({"name": "quiet", "mcpServers": {"s": {
+                "command": "sh",
+                "args": ["-c", format!("echo ${{user_config.word}} >> {}", repo.marker("installed").display())]
+            }}})
+            .to_string(),
+        )
+        .unwrap();
+        let plugins = repo.home.join(".claude/plugins");
+        std::fs::create_dir_all(&plugins).unwrap();
+        std::fs::write(
+            plugins.join("installed_plugins.json"),
+            json!({"version": 2, "plugins": {"quiet@mkt": [{"scope": "user", "installPath": plugin}]}})
+                .to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            plugins.join("known_marketplaces.json"),
+            json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": repo.root.join("mkt")}}).to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            repo.home.join(".claude/settings.json"),
+            json!({"enabledPlugins": {"quiet@mkt": false}}).to_string(),
+        )
+        .unwrap();
+    }
+
+    /// The repository's own skills plugin `planted`, whose server writes the marker "skills".
+    fn plant_skills_plugin(&self) {
+        let repo = self;
+        let skills = repo.project.join(".claude/skills/planted/.claude-plugin");
+        std::fs::create_dir_all(&skills).unwrap();
+        std::fs::write(
+            skills.join("plugin.json"),
+            json!({"name": "planted", "mcpServers": {"s": {
+                "command": "sh",
+                "args": ["-c", format!("echo ran >> {}", repo.marker("skills").display())]
+            }}})
+            .to_string(),
+        )
+        .unwrap();
+    }
+
     fn marker(&self, what: &str) -> PathBuf {
         self.root.join(format!("{what}.ran"))
     }
@@ -501,36 +554,7 @@ fn an_endless_sse_line_is_given_up_at_the_limit_not_read_for_ever() {
 #[test]
 fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
     let repo = Repo::empty();
-    // A plugin the person installed and turned off, whose server would leave a mark.
-    let plugin = repo.root.join("installed/quiet");
-    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
-    std::fs::write(
-        plugin.join(".claude-plugin/plugin.json"),
-        json!({"name": "quiet", "mcpServers": {"s": {
-            "command": "sh",
-            "args": ["-c", format!("echo ${{user_config.word}} >> {}", repo.marker("installed").display())]
-        }}})
-        .to_string(),
-    )
-    .unwrap();
-    let plugins = repo.home.join(".claude/plugins");
-    std::fs::create_dir_all(&plugins).unwrap();
-    std::fs::write(
-        plugins.join("installed_plugins.json"),
-        json!({"version": 2, "plugins": {"quiet@mkt": [{"scope": "user", "installPath": plugin}]}})
-            .to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        plugins.join("known_marketplaces.json"),
-        json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": repo.root.join("mkt")}}).to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        repo.home.join(".claude/settings.json"),
-        json!({"enabledPlugins": {"quiet@mkt": false}}).to_string(),
-    )
-    .unwrap();
+    repo.install_quiet_plugin();
     // The repository: its settings turn that plugin on and give it an option, approve every
     // project server, and its own skills folder declares a plugin server.
     std::fs::write(
@@ -543,17 +567,7 @@ fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
         .to_string(),
     )
     .unwrap();
-    let skills = repo.project.join(".claude/skills/planted/.claude-plugin");
-    std::fs::create_dir_all(&skills).unwrap();
-    std::fs::write(
-        skills.join("plugin.json"),
-        json!({"name": "planted", "mcpServers": {"s": {
-            "command": "sh",
-            "args": ["-c", format!("echo ran >> {}", repo.marker("skills").display())]
-        }}})
-        .to_string(),
-    )
-    .unwrap();
+    repo.plant_skills_plugin();
 
     for verb in [&["status"][..], &["list"], &["tools"], &["doctor"]] {
         let out = repo.mcpctl(verb);
@@ -627,7 +641,10 @@ fn claude_first_screen(repo: &Repo, settle: std::time::Duration) -> String {
     let screen = || {
         let raw = std::fs::read(&typescript).unwrap_or_default();
         let mut text = String::new();
-        let mut chars = String::from_utf8_lossy(&raw).into_owned().into_bytes().into_iter();
+        let mut chars = String::from_utf8_lossy(&raw)
+            .into_owned()
+            .into_bytes()
+            .into_iter();
         while let Some(byte) = chars.next() {
             if byte == 0x1b {
                 // CSI sequences end with a letter; others are one character long.
@@ -703,12 +720,8 @@ fn the_persons_own_approvals_start_nothing_in_a_folder_not_trusted() {
         );
 
         // The window's door: the same core and supervisor, started as the app starts them.
-        let mut locations = mcp_manager_core::Locations::new(
-            repo.home.clone(),
-            None,
-            &repo.project,
-        )
-        .unwrap();
+        let mut locations =
+            mcp_manager_core::Locations::new(repo.home.clone(), None, &repo.project).unwrap();
         locations.managed_dir = repo.home.join("managed");
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -799,7 +812,11 @@ fn an_ancestor_others_can_write_to_or_own_is_set_aside() {
         let case = format!("mode {mode:o}, owner {owner:?}, group {group:?}");
         match why {
             Some(why) => {
-                assert_eq!(list["servers"], json!([]), "{case}: its servers are not listed: {list}");
+                assert_eq!(
+                    list["servers"],
+                    json!([]),
+                    "{case}: its servers are not listed: {list}"
+                );
                 let problem = list["problems"][0]["message"].as_str().unwrap_or_default();
                 assert!(
                     problem.contains(&shared.join(".mcp.json").display().to_string())
@@ -821,4 +838,76 @@ fn an_ancestor_others_can_write_to_or_own_is_set_aside() {
 extern "C" {
     #[link_name = "geteuid"]
     fn libc_geteuid() -> u32;
+}
+
+#[test]
+fn the_trust_question_names_everything_the_folder_would_turn_on() {
+    // A repository with no .mcp.json at all: its settings turn on the plugin the person turned
+    // off and give it an option, it brings a skills plugin, and the subfolder the person opens
+    // has settings of its own.
+    let repo = Repo::empty();
+    repo.install_quiet_plugin();
+    repo.plant_skills_plugin();
+    std::fs::create_dir_all(repo.project.join(".git")).unwrap();
+    std::fs::write(
+        repo.project.join(".claude/settings.json"),
+        json!({
+            "enabledPlugins": {"quiet@mkt": true},
+            "pluginConfigs": {"quiet@mkt": {"options": {"word": "planted"}}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let sub = repo.project.join("sub");
+    std::fs::create_dir_all(sub.join(".claude")).unwrap();
+    std::fs::write(
+        sub.join(".claude/settings.local.json"),
+        json!({"enabledMcpjsonServers": ["later"]}).to_string(),
+    )
+    .unwrap();
+
+    let out = repo.command(&sub, &["list"]).output().unwrap();
+    let said = text(&out);
+    for (what, words) in [
+        (
+            "the question itself",
+            "this folder is not trusted".to_string(),
+        ),
+        (
+            "the plugin it turns on against the person's own choice",
+            "turns on plugin quiet@mkt, which your own settings turn off".to_string(),
+        ),
+        (
+            "the plugin options it gives",
+            "gives plugin quiet@mkt options: word".to_string(),
+        ),
+        ("its skills plugin", "skills plugin planted".to_string()),
+        ("its skills plugin's server", "plugin:planted:s".to_string()),
+        (
+            "the opened subfolder's settings",
+            format!(
+                "{} approves later",
+                sub.join(".claude/settings.local.json").display()
+            ),
+        ),
+    ] {
+        assert!(
+            said.contains(&words),
+            "`mcpctl list` names {what} (\"{words}\"): {said}"
+        );
+    }
+    assert!(
+        !repo.ran("installed") && !repo.ran("skills"),
+        "nothing ran while asking"
+    );
+    let trust = text(&repo.command(&sub, &["trust"]).output().unwrap());
+    assert!(
+        trust.contains("Now counts: ") && trust.contains("turns on plugin quiet@mkt"),
+        "trusting says what now counts: {trust}"
+    );
+    let after = text(&repo.command(&sub, &["list"]).output().unwrap());
+    assert!(
+        !after.contains("not trusted"),
+        "once trusted, nothing is asked: {after}"
+    );
 }

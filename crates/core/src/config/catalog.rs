@@ -179,9 +179,7 @@ impl Standing {
             Standing::Blocked => "⊗ Blocked by enterprise policy",
             Standing::PendingApproval => "⏸ Pending approval",
             Standing::Rejected => "✘ Rejected (see disabledMcpjsonServers in settings)",
-            Standing::AwaitingTrust => {
-                "⏸ Approved in your settings; trust the folder to start it"
-            }
+            Standing::AwaitingTrust => "⏸ Approved in your settings; trust the folder to start it",
             Standing::ChangedSinceApproval => {
                 "⏸ Changed since you approved it (review it and approve again)"
             }
