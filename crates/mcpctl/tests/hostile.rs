@@ -790,8 +790,10 @@ fn an_ancestor_others_can_write_to_or_own_is_set_aside() {
         return;
     }
     const OTHER: u32 = 4242;
-    // (mode, owner, group, why it must be set aside; None: the person's own folder, read)
-    let cases: [(u32, Option<u32>, Option<u32>, Option<&str>); 3] = [
+    /// The folder's mode, owner and group (`None`: the person's), and why it must be set
+    /// aside (`None`: it is the person's own folder, read as before).
+    type Case = (u32, Option<u32>, Option<u32>, Option<&'static str>);
+    let cases: [Case; 3] = [
         (
             0o2775,
             None,

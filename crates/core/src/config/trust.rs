@@ -241,10 +241,10 @@ pub fn folder_trust(locations: &Locations) -> FolderTrust {
             .collect(),
         skills_plugins: skills_plugins(locations),
     };
-    trust.asks = !trust.trusted
-        && !(trust.servers.is_empty()
-            && trust.settings_files.is_empty()
-            && trust.skills_plugins.is_empty());
+    let brings_something = !trust.servers.is_empty()
+        || !trust.settings_files.is_empty()
+        || !trust.skills_plugins.is_empty();
+    trust.asks = !trust.trusted && brings_something;
     trust
 }
 
