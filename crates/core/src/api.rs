@@ -726,6 +726,14 @@ pub fn copy_server(
             why: "it is a project server nobody has approved; approve it first".into(),
         });
     }
+    // Nor one approved in the person's settings before the folder is trusted: in another
+    // scope it would start in every folder, trust or not.
+    if entry.awaits_trust() {
+        return Err(ConfigError::NotAllowed {
+            name: name.to_string(),
+            why: "it came with this folder, which is not trusted; trust the folder first (mcpctl trust)".into(),
+        });
+    }
     let written = insert_entry(locations, name, to, entry.raw.clone())?;
     if to == Scope::Project {
         approval::record_choice(locations, name, true)?;
