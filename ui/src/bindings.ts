@@ -773,7 +773,21 @@ export type FileChange = {
 	lines: DiffLine[],
 };
 
-/**  What the trust question shows: where the decision goes and what it changes. */
+/**  A server of the folder's `.mcp.json`, as the trust question names it. */
+export type FolderServer = {
+	name: string,
+	/**  The command line or the URL. */
+	target: string,
+	file: string,
+};
+
+/**
+ *  What the trust question shows: where the decision goes, and everything in the folder that
+ *  trusting it lets run or count. The question is asked whenever any of it exists
+ *  ([`FolderTrust::asks`]), not only when `.mcp.json` has servers: a repository can hold
+ *  settings that turn on a plugin the person left off, give a plugin options, or bring a
+ *  skills plugin of its own.
+ */
 export type FolderTrust = {
 	/**  The folder the decision is for (the project root). */
 	folder: string,
@@ -782,11 +796,32 @@ export type FolderTrust = {
 	file: string,
 	/**  What is written there, exactly: `projects["<folder>"].hasTrustDialogAccepted: true`. */
 	writes: string,
+	/**  Not trusted, and it holds something trusting it would let run or count: ask. */
+	asks: boolean,
 	/**
-	 *  The project's own settings files whose approvals count only once it is trusted, with
-	 *  what each approves; empty when they approve nothing.
+	 *  The servers of its `.mcp.json` files, which can start once it is trusted (and
+	 *  approved).
+	 */
+	servers: FolderServer[],
+	/**
+	 *  The project's own settings files that exist (the root's `.claude/settings*.json`, and
+	 *  the opened subfolder's): they count once it is trusted.
+	 */
+	settingsFiles: string[],
+	/**
+	 *  Approvals in those files that count only once it is trusted; empty when they approve
+	 *  nothing.
 	 */
 	approvalsWaiting: WaitingApproval[],
+	/**  Plugins those files turn on (`enabledPlugins`). */
+	pluginsTurnedOn: PluginTurnedOn[],
+	/**
+	 *  Plugins those files give options to (`pluginConfigs`): they reach the plugin's command
+	 *  line, URL or headers.
+	 */
+	pluginsConfigured: PluginConfigured[],
+	/**  The project's own skills plugins (`.claude/skills/*\/.claude-plugin/plugin.json`). */
+	skillsPlugins: SkillsPlugin[],
 };
 
 /**  One header, its value concealed where it carries a secret. */
@@ -1146,6 +1181,23 @@ export type Plugin = {
 	fromSkills: boolean,
 };
 
+/**  Options a project settings file gives a plugin. */
+export type PluginConfigured = {
+	id: string,
+	file: string,
+	/**  The options' names (their values are not shown: they may be anything). */
+	options: string[],
+};
+
+/**  A plugin a project settings file turns on. */
+export type PluginTurnedOn = {
+	/**  `NAME@MARKETPLACE`. */
+	id: string,
+	file: string,
+	/**  The person's own settings turn it off: the project's file would win. */
+	offInYourSettings: boolean,
+};
+
 /**  Why policy keeps a server from starting. */
 export type PolicyBlock = {
 	/**
@@ -1330,7 +1382,7 @@ export type ServerList = {
 	managed: string | null,
 	/**
 	 *  Whether the project folder is trusted; until it is, the project's own settings
-	 *  approve nothing ([`crate::config::trust`]).
+	 *  approve nothing and none of its servers starts ([`crate::config::trust`]).
 	 */
 	trusted: boolean,
 	/**  Managed first, then local, project (closest file first) and user; file order within. */
@@ -1413,8 +1465,8 @@ export type ServerSummary = {
 	/**  Managed entries cannot be changed here. */
 	readOnly: boolean,
 	/**
-	 *  Whether Claude Code would start it: used, enabled, allowed by policy and, for project
-	 *  servers, approved.
+	 *  Whether it starts: used, enabled, allowed by policy and, for a server that came with the
+	 *  folder, approved in a trusted folder (Claude Code's session asks about the folder first).
 	 */
 	willStart: boolean,
 	/**
@@ -1454,6 +1506,14 @@ export type SettingsFile =
 /**  `~/.claude/settings.json`: every project of the person. */
 "user";
 
+/**  A skills plugin the project brings. */
+export type SkillsPlugin = {
+	name: string,
+	folder: string,
+	/**  Its servers, by full name. */
+	servers: string[],
+};
+
 /**  A server import leaves alone, and why. */
 export type Skipped = {
 	name: string,
@@ -1479,6 +1539,11 @@ export type Standing =
 "pending-approval" | 
 /**  A project server in a `disabledMcpjsonServers` list. */
 "rejected" | 
+/**
+ *  A project server the person's own settings approve, in a folder not trusted: it starts
+ *  once they trust the folder. Show "Trust this folder".
+ */
+"awaiting-trust" | 
 /**  An approved project server whose entry changed since the person approved it here. */
 "changed-since-approval" | 
 /**  In this project's `disabledMcpServers`. */

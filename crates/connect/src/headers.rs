@@ -5,8 +5,14 @@
 //!
 //! A project's helper was written by whoever commits to the repository. It runs only in a
 //! trusted folder (the supervisor checks), and with [`Environment::Scrubbed`]: no variable
-//! whose name says it holds a credential, and none that opens the person's keychain or agents
-//! (`DBUS_SESSION_BUS_ADDRESS`, `SSH_AUTH_SOCK`, `GPG_AGENT_INFO`, cloud credentials).
+//! whose name says it holds a credential, and none that leads to the person's keychain or
+//! agents: `DBUS_SESSION_BUS_ADDRESS`, and `XDG_RUNTIME_DIR` (the bus is also found as
+//! `$XDG_RUNTIME_DIR/bus`), the display (a bus can be autolaunched through X11),
+//! `SSH_AUTH_SOCK`, `GPG_AGENT_INFO`, the keyring's control folder, cloud credentials.
+//!
+//! The scrub is best effort, not a sandbox: the helper runs as the person, so it can still
+//! open `/run/user/<uid>/bus` or `~/.aws` by their usual paths. What it removes is what a
+//! program finds without looking; trust is what keeps a hostile helper from running at all.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -26,12 +32,17 @@ pub enum Environment {
     Scrubbed,
 }
 
-/// Whether a variable is kept from a project's helper.
+/// Whether a variable is kept from a project's helper (best effort: see the module's doc).
 pub fn withheld(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     mcp_manager_core::secrets::name_says_secret(name)
         || [
             "DBUS_SESSION_BUS_ADDRESS",
+            "XDG_RUNTIME_DIR",
+            "DISPLAY",
+            "WAYLAND_DISPLAY",
+            "XAUTHORITY",
+            "GNOME_KEYRING_CONTROL",
             "SSH_AUTH_SOCK",
             "GPG_AGENT_INFO",
             "KRB5CCNAME",
@@ -117,4 +128,30 @@ pub async fn run_helper(
             _ => Err(format!("headersHelper: header \"{k}\" must be a string")),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::withheld;
+
+    #[test]
+    fn the_doors_to_the_session_bus_and_agents_are_withheld() {
+        for name in [
+            "DBUS_SESSION_BUS_ADDRESS",
+            "XDG_RUNTIME_DIR",
+            "DISPLAY",
+            "WAYLAND_DISPLAY",
+            "SSH_AUTH_SOCK",
+            "GITHUB_TOKEN",
+            "MY_API_TOKEN",
+        ] {
+            assert!(withheld(name), "{name} leads to a credential");
+        }
+        for name in ["PATH", "HOME", "LANG", "TMPDIR"] {
+            assert!(
+                !withheld(name),
+                "{name} is an ordinary variable a helper needs"
+            );
+        }
+    }
 }

@@ -51,8 +51,8 @@ pub struct ServerSummary {
     pub enabled: bool,
     /// Managed entries cannot be changed here.
     pub read_only: bool,
-    /// Whether Claude Code would start it: used, enabled, allowed by policy and, for project
-    /// servers, approved.
+    /// Whether it starts: used, enabled, allowed by policy and, for a server that came with the
+    /// folder, approved in a trusted folder (Claude Code's session asks about the folder first).
     pub will_start: bool,
     /// Enterprise policy keeps it from starting: the rule and the file. Claude Code drops such
     /// a server without a word; show it dimmed with this.
@@ -153,7 +153,7 @@ pub struct ServerList {
     /// `managed-mcp.json` when present: it has exclusive control and nothing can be changed.
     pub managed: Option<String>,
     /// Whether the project folder is trusted; until it is, the project's own settings
-    /// approve nothing ([`crate::config::trust`]).
+    /// approve nothing and none of its servers starts ([`crate::config::trust`]).
     pub trusted: bool,
     /// Managed first, then local, project (closest file first) and user; file order within.
     pub servers: Vec<ServerSummary>,
@@ -726,6 +726,14 @@ pub fn copy_server(
         return Err(ConfigError::NotAllowed {
             name: name.to_string(),
             why: "it is a project server nobody has approved; approve it first".into(),
+        });
+    }
+    // Nor one approved in the person's settings before the folder is trusted: in another
+    // scope it would start in every folder, trust or not.
+    if entry.awaits_trust() {
+        return Err(ConfigError::NotAllowed {
+            name: name.to_string(),
+            why: "it came with this folder, which is not trusted; trust the folder first (mcpctl trust)".into(),
         });
     }
     let written = insert_entry(locations, name, to, entry.raw.clone())?;

@@ -142,19 +142,31 @@ impl Locations {
     }
 
     /// Why a folder above the project is not trusted to hold configuration for it, if it is
-    /// not: it contains the person's home folder (`/home`, `/`), or others may write to it
-    /// (`/tmp`). A `.mcp.json` or `.git` there could have been put there by someone else, so
-    /// it is never used without saying so (see [`crate::config::catalog`]).
+    /// not: it contains the person's home folder (`/home`, `/`), others may write to it
+    /// (`/tmp`), people of a group may (a shared `2775` folder), or it belongs to another
+    /// user (who could write to it whenever they like). A `.mcp.json` or `.git` there could
+    /// have been put there by someone else, so it is never used without saying so (see
+    /// [`crate::config::catalog`]).
+    ///
+    /// A folder writable by the person's own private group (the usual `0775` under a `002`
+    /// umask: their primary group, holding no one else) stays theirs.
     pub fn set_aside(&self, dir: &Path) -> Option<&'static str> {
         if self.home.starts_with(dir) && self.home != dir {
             return Some("it is above your home folder");
         }
         #[cfg(unix)]
         {
-            use std::os::unix::fs::PermissionsExt;
+            use std::os::unix::fs::MetadataExt;
             if let Ok(meta) = std::fs::metadata(dir) {
-                if meta.permissions().mode() & 0o002 != 0 {
+                let person = owner::Person::current();
+                if meta.mode() & 0o002 != 0 {
                     return Some("others can write to that folder");
+                }
+                if meta.uid() != 0 && meta.uid() != person.uid {
+                    return Some("it belongs to another user");
+                }
+                if meta.mode() & 0o020 != 0 && !person.group_is_private(meta.gid()) {
+                    return Some("people in its group can write to that folder");
                 }
             }
         }
@@ -275,5 +287,64 @@ impl Locations {
     /// `managed-mcp.json` in the administrator's folder.
     pub fn managed_mcp_json(&self) -> PathBuf {
         self.managed_dir.join("managed-mcp.json")
+    }
+}
+
+#[cfg(unix)]
+mod owner {
+    //! Who the person is, for [`super::Locations::set_aside`]: their user, and whether a
+    //! group is theirs alone (their primary group, named in `/etc/group` with no other member
+    //! and the primary group of no other account in `/etc/passwd`). Accounts only a directory
+    //! service knows are not seen; a group of theirs is then judged by `/etc/passwd` alone.
+
+    pub struct Person {
+        pub uid: u32,
+        gid: u32,
+    }
+
+    impl Person {
+        pub fn current() -> Person {
+            // SAFETY: geteuid and getegid have no preconditions and cannot fail.
+            unsafe {
+                Person {
+                    uid: libc::geteuid(),
+                    gid: libc::getegid(),
+                }
+            }
+        }
+
+        /// Whether nobody but the person is in this group.
+        pub fn group_is_private(&self, gid: u32) -> bool {
+            if gid != self.gid {
+                return false;
+            }
+            let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+            let accounts: Vec<Vec<&str>> = passwd
+                .lines()
+                .map(|line| line.split(':').collect::<Vec<_>>())
+                .filter(|fields| fields.len() >= 4)
+                .collect();
+            let numbered = |field: &str| field.parse::<u32>().ok();
+            if accounts
+                .iter()
+                .any(|f| numbered(f[3]) == Some(gid) && numbered(f[2]) != Some(self.uid))
+            {
+                return false;
+            }
+            let name = accounts
+                .iter()
+                .find(|f| numbered(f[2]) == Some(self.uid))
+                .map(|f| f[0]);
+            let groups = std::fs::read_to_string("/etc/group").unwrap_or_default();
+            groups
+                .lines()
+                .map(|line| line.split(':').collect::<Vec<_>>())
+                .filter(|f| f.len() >= 4 && numbered(f[2]) == Some(gid))
+                .all(|f| {
+                    f[3].split(',')
+                        .filter(|member| !member.is_empty())
+                        .all(|member| Some(member) == name)
+                })
+        }
     }
 }

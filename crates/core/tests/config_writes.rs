@@ -480,6 +480,32 @@ fn a_project_server_nobody_approved_cannot_be_copied_out_of_its_scope() {
 }
 
 #[test]
+fn a_server_of_a_folder_not_trusted_cannot_be_copied_out_even_when_the_person_approves_it() {
+    let world = World::new();
+    add(&world, "proj", Scope::Project).unwrap();
+    // The person approves every project server in their own settings, by habit.
+    fs::create_dir_all(world.home.join(".claude")).unwrap();
+    fs::write(
+        world.home.join(".claude/settings.json"),
+        r#"{"enableAllProjectMcpServers": true}"#,
+    )
+    .unwrap();
+    let err =
+        api::copy_server(&world.locations(), "proj", Scope::Project, Scope::User).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotAllowed, "{err}");
+    assert!(
+        err.to_string().contains("trust the folder"),
+        "it says what to do: {err}"
+    );
+    assert!(
+        !fs::read_to_string(world.home.join(".claude.json"))
+            .unwrap_or_default()
+            .contains("proj"),
+        "a copy in the user scope would start in every folder, without trust"
+    );
+}
+
+#[test]
 fn a_new_claude_json_is_private_from_its_first_byte() {
     use std::os::unix::fs::PermissionsExt;
     let world = World::new();

@@ -20,6 +20,7 @@ use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
 use mcp_manager_core::config::snippet::AddCommand;
+use mcp_manager_core::config::trust::FolderTrust;
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use serde::Serialize;
@@ -714,6 +715,7 @@ fn run_config(
             if json {
                 print_json(&list);
             } else {
+                untrusted_notice(locations);
                 print_list(&list);
             }
         }
@@ -880,13 +882,8 @@ fn run_config(
                     trust.file,
                     trust.writes
                 );
-                for waiting in &trust.approvals_waiting {
-                    let what = if waiting.all {
-                        "every project server".to_string()
-                    } else {
-                        waiting.servers.join(", ")
-                    };
-                    out!("Now counts: {} approves {what}", waiting.file);
+                for line in folder_contents(&trust) {
+                    out!("Now counts: {line}");
                 }
             }
         }
@@ -1236,7 +1233,6 @@ fn print_list(list: &ServerList) {
     for problem in &list.problems {
         eprintln!("warning: {}", problem.message);
     }
-    untrusted_notice(list);
     for server in list.servers.iter().filter(|s| s.shadowed_by.is_none()) {
         for missing in &server.missing_variables {
             eprintln!("warning: {}: {missing}", server.name);
@@ -1269,6 +1265,9 @@ fn print_list(list: &ServerList) {
         if server.waiting_for_trust.is_some() {
             notes.push("approved by the project, which is not trusted".into());
         }
+        if server.standing == mcp_manager_core::config::catalog::Standing::AwaitingTrust {
+            notes.push("approved in your settings; trust the folder to start it".into());
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -1285,22 +1284,77 @@ fn print_list(list: &ServerList) {
     }
 }
 
-/// Says on stderr, once, that this folder is not trusted and what that means, when it has
-/// project servers.
-pub(crate) fn untrusted_notice(list: &ServerList) {
-    if list.trusted
-        || !list
-            .servers
-            .iter()
-            .any(|s| s.scope == Scope::Project && s.approval.is_some())
-    {
+/// Says on stderr, once, that this folder is not trusted and what trusting it would let run
+/// or count, when it holds anything of the kind ([`FolderTrust::asks`]).
+pub(crate) fn untrusted_notice(locations: &Locations) {
+    let trust = mcp_manager_core::config::trust::folder_trust(locations);
+    if !trust.asks {
         return;
     }
     eprintln!(
-        "note: this folder is not trusted, so the approvals in its .claude/settings.json and \
-         .claude/settings.local.json do not count and its project servers do not start. Read \
-         its .mcp.json, then trust it with `mcpctl trust` (as Claude Code's trust dialog does)."
+        "note: this folder is not trusted, so nothing it brings runs or counts: none of its \
+         servers starts (not even one your own settings approve) and its .claude settings do \
+         not count. Read what it holds, then trust it with `mcpctl trust` (as Claude Code's \
+         trust dialog does). Trusting it would let these run or count:"
     );
+    for line in folder_contents(&trust) {
+        eprintln!("  {line}");
+    }
+}
+
+/// Everything in the folder that trusting it lets run or count, one line each.
+fn folder_contents(trust: &FolderTrust) -> Vec<String> {
+    let mut lines = Vec::new();
+    for server in &trust.servers {
+        lines.push(format!(
+            "server {}: {} (in {})",
+            server.name, server.target, server.file
+        ));
+    }
+    for file in &trust.settings_files {
+        lines.push(format!("settings {file}"));
+    }
+    for waiting in &trust.approvals_waiting {
+        let what = if waiting.all {
+            "every project server, now and later".to_string()
+        } else {
+            waiting.servers.join(", ")
+        };
+        lines.push(format!("{} approves {what}", waiting.file));
+    }
+    for plugin in &trust.plugins_turned_on {
+        lines.push(format!(
+            "{} turns on plugin {}{}",
+            plugin.file,
+            plugin.id,
+            if plugin.off_in_your_settings {
+                ", which your own settings turn off"
+            } else {
+                ""
+            }
+        ));
+    }
+    for plugin in &trust.plugins_configured {
+        lines.push(format!(
+            "{} gives plugin {} options: {}",
+            plugin.file,
+            plugin.id,
+            plugin.options.join(", ")
+        ));
+    }
+    for plugin in &trust.skills_plugins {
+        lines.push(format!(
+            "skills plugin {} ({}): {}",
+            plugin.name,
+            plugin.folder,
+            if plugin.servers.is_empty() {
+                "no servers".to_string()
+            } else {
+                plugin.servers.join(", ")
+            }
+        ));
+    }
+    lines
 }
 
 fn print_detail(detail: &api::ServerDetail) {

@@ -84,7 +84,7 @@ fn runtime() -> tokio::runtime::Runtime {
 pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool, ApiError> {
     let catalog = Catalog::load(locations);
     if !json {
-        crate::untrusted_notice(&mcp_manager_core::list_servers(locations));
+        crate::untrusted_notice(locations);
     }
     runtime().block_on(async {
         let settings = Settings {
@@ -118,6 +118,10 @@ pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool
                     Some((_, Standing::PendingApproval)) => format!(
                         "⏸ Pending approval (run `mcpctl approve {}`, or `claude`, to approve)",
                         event.server
+                    ),
+                    Some((_, Standing::AwaitingTrust)) => format!(
+                        "{} (read the folder's .mcp.json, then `mcpctl trust`)",
+                        Standing::AwaitingTrust.words().unwrap_or_default()
                     ),
                     Some((_, Standing::DisabledHere)) => format!(
                         "⊘ Disabled for this project (re-enable with `mcpctl enable {}`)",

@@ -66,6 +66,75 @@ impl Repo {
         repo
     }
 
+    /// A folder `shared` holding a `.git` and a `.mcp.json` whose server `planted` leaves a
+    /// mark, and the project `shared/work` below it: (shared, project).
+    fn planted_above(&self) -> (PathBuf, PathBuf) {
+        let shared = self.root.join("shared");
+        let project = shared.join("work");
+        std::fs::create_dir_all(shared.join(".git")).unwrap();
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::write(
+            shared.join(".mcp.json"),
+            json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", format!("echo ran >> {}", self.marker("planted").display())]}}})
+                .to_string(),
+        )
+        .unwrap();
+        (shared, project)
+    }
+
+    /// A plugin the person installed (`quiet@mkt`) and turned off in their own settings,
+    /// whose server writes its option `word` to the marker "installed".
+    /// A plugin the person installed (`quiet@mkt`) and turned off in their own settings,
+    /// whose server writes its option `word` to the marker "installed".
+    fn install_quiet_plugin(&self) {
+        let repo = self;
+        let plugin = repo.root.join("installed/quiet");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+        std::fs::write(
+            plugin.join(".claude-plugin/plugin.json"),
+            json!({"name": "quiet", "mcpServers": {"s": {
+                "command": "sh",
+                "args": ["-c", format!("echo ${{user_config.word}} >> {}", repo.marker("installed").display())]
+            }}})
+            .to_string(),
+        )
+        .unwrap();
+        let plugins = repo.home.join(".claude/plugins");
+        std::fs::create_dir_all(&plugins).unwrap();
+        std::fs::write(
+            plugins.join("installed_plugins.json"),
+            json!({"version": 2, "plugins": {"quiet@mkt": [{"scope": "user", "installPath": plugin}]}})
+                .to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            plugins.join("known_marketplaces.json"),
+            json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": repo.root.join("mkt")}}).to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            repo.home.join(".claude/settings.json"),
+            json!({"enabledPlugins": {"quiet@mkt": false}}).to_string(),
+        )
+        .unwrap();
+    }
+
+    /// The repository's own skills plugin `planted`, whose server writes the marker "skills".
+    fn plant_skills_plugin(&self) {
+        let repo = self;
+        let skills = repo.project.join(".claude/skills/planted/.claude-plugin");
+        std::fs::create_dir_all(&skills).unwrap();
+        std::fs::write(
+            skills.join("plugin.json"),
+            json!({"name": "planted", "mcpServers": {"s": {
+                "command": "sh",
+                "args": ["-c", format!("echo ran >> {}", repo.marker("skills").display())]
+            }}})
+            .to_string(),
+        )
+        .unwrap();
+    }
+
     fn marker(&self, what: &str) -> PathBuf {
         self.root.join(format!("{what}.ran"))
     }
@@ -190,26 +259,37 @@ fn committed_approvals_start_nothing_until_the_folder_is_trusted() {
 #[test]
 fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
     let repo = Repo::hostile();
-    // The person's own settings approve the remote server (that counts without trust, as in
-    // Claude Code), but its helper came with the repository.
+    // The person's own settings approve the remote server, but it and its helper came with
+    // the repository: neither runs before the folder is trusted.
     std::fs::create_dir_all(repo.home.join(".claude")).unwrap();
     std::fs::write(
         repo.home.join(".claude/settings.json"),
         json!({"enabledMcpjsonServers": ["evil-remote"]}).to_string(),
     )
     .unwrap();
-    let out = repo.mcpctl(&["status"]);
+    // The session bus is also found through $XDG_RUNTIME_DIR/bus.
+    let runtime_dir = repo.root.join("run");
+    std::fs::create_dir_all(&runtime_dir).unwrap();
+    let status = || {
+        repo.command(&repo.project, &["status"])
+            .env("XDG_RUNTIME_DIR", &runtime_dir)
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+            .output()
+            .unwrap()
+    };
+    let out = status();
     assert!(
         !repo.ran("helper"),
         "the helper ran in a folder not trusted"
     );
     assert!(
-        text(&out).contains("headersHelper was not run") && text(&out).contains("not trusted"),
+        text(&out).contains("evil-remote")
+            && text(&out).contains("Approved in your settings; trust the folder to start it"),
         "the status says why: {}",
         text(&out)
     );
     repo.mcpctl(&["trust"]);
-    repo.mcpctl(&["status"]);
+    status();
     let env = std::fs::read_to_string(repo.marker("helper")).expect("the helper ran once trusted");
     assert!(
         env.contains("PATH="),
@@ -220,8 +300,8 @@ fn a_project_headers_helper_runs_only_when_trusted_and_without_credentials() {
         "no credential reaches a project's helper: {env}"
     );
     assert!(
-        !env.contains("DBUS_SESSION_BUS_ADDRESS"),
-        "nor the door to the keychain"
+        !env.contains("DBUS_SESSION_BUS_ADDRESS") && !env.contains("XDG_RUNTIME_DIR"),
+        "nor the doors to the keychain (the session bus, or the folder that holds it): {env}"
     );
 }
 
@@ -230,16 +310,7 @@ fn a_planted_ancestor_is_never_used_without_saying_so() {
     let repo = Repo::empty();
     // A folder others can write to (as /tmp is), holding a .git and a .mcp.json, above the
     // project a person opens.
-    let shared = repo.root.join("shared");
-    let project = shared.join("work");
-    std::fs::create_dir_all(shared.join(".git")).unwrap();
-    std::fs::create_dir_all(project.join(".claude")).unwrap();
-    std::fs::write(
-        shared.join(".mcp.json"),
-        json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("planted").display())]}}})
-            .to_string(),
-    )
-    .unwrap();
+    let (shared, project) = repo.planted_above();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
     let run = |args: &[&str]| repo.command(&project, args).output().unwrap();
@@ -483,36 +554,7 @@ fn an_endless_sse_line_is_given_up_at_the_limit_not_read_for_ever() {
 #[test]
 fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
     let repo = Repo::empty();
-    // A plugin the person installed and turned off, whose server would leave a mark.
-    let plugin = repo.root.join("installed/quiet");
-    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
-    std::fs::write(
-        plugin.join(".claude-plugin/plugin.json"),
-        json!({"name": "quiet", "mcpServers": {"s": {
-            "command": "sh",
-            "args": ["-c", format!("echo ${{user_config.word}} >> {}", repo.marker("installed").display())]
-        }}})
-        .to_string(),
-    )
-    .unwrap();
-    let plugins = repo.home.join(".claude/plugins");
-    std::fs::create_dir_all(&plugins).unwrap();
-    std::fs::write(
-        plugins.join("installed_plugins.json"),
-        json!({"version": 2, "plugins": {"quiet@mkt": [{"scope": "user", "installPath": plugin}]}})
-            .to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        plugins.join("known_marketplaces.json"),
-        json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": repo.root.join("mkt")}}).to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        repo.home.join(".claude/settings.json"),
-        json!({"enabledPlugins": {"quiet@mkt": false}}).to_string(),
-    )
-    .unwrap();
+    repo.install_quiet_plugin();
     // The repository: its settings turn that plugin on and give it an option, approve every
     // project server, and its own skills folder declares a plugin server.
     std::fs::write(
@@ -525,17 +567,7 @@ fn a_repository_cannot_start_plugin_servers_before_it_is_trusted() {
         .to_string(),
     )
     .unwrap();
-    let skills = repo.project.join(".claude/skills/planted/.claude-plugin");
-    std::fs::create_dir_all(&skills).unwrap();
-    std::fs::write(
-        skills.join("plugin.json"),
-        json!({"name": "planted", "mcpServers": {"s": {
-            "command": "sh",
-            "args": ["-c", format!("echo ran >> {}", repo.marker("skills").display())]
-        }}})
-        .to_string(),
-    )
-    .unwrap();
+    repo.plant_skills_plugin();
 
     for verb in [&["status"][..], &["list"], &["tools"], &["doctor"]] {
         let out = repo.mcpctl(verb);
@@ -627,5 +659,309 @@ fn a_server_approved_in_claude_code_that_changes_after_its_first_start_here_does
             .contains("changed since you approved it"),
         "{}",
         text(&second)
+    );
+}
+
+/// Claude Code 2.1.332's interactive session in the same home and project, on a terminal
+/// (`script`), for as long as it takes to show its first question and `settle` more: what the
+/// screen said, escape sequences and spacing removed. A fake API key and a finished onboarding
+/// let it reach the folder's trust question; nothing is sent anywhere before that.
+fn claude_first_screen(repo: &Repo, settle: std::time::Duration) -> String {
+    let claude = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+    assert!(
+        claude.exists(),
+        "Claude Code is not installed: run scripts/setup test"
+    );
+    let typescript = repo.root.join("claude-screen.txt");
+    let mut session = Command::new("script")
+        .arg("-qfc")
+        .arg(&claude)
+        .arg(&typescript)
+        .current_dir(&repo.project)
+        .env("HOME", &repo.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("TERM", "xterm")
+        .env("ANTHROPIC_API_KEY", "sk-ant-not-a-real-key")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("`script` (util-linux) runs Claude Code on a terminal");
+    let screen = || {
+        let raw = std::fs::read(&typescript).unwrap_or_default();
+        let mut text = String::new();
+        let mut chars = String::from_utf8_lossy(&raw)
+            .into_owned()
+            .into_bytes()
+            .into_iter();
+        while let Some(byte) = chars.next() {
+            if byte == 0x1b {
+                // CSI sequences end with a letter; others are one character long.
+                for next in chars.by_ref() {
+                    if next.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else if !byte.is_ascii_whitespace() {
+                text.push(byte as char);
+            }
+        }
+        text
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !screen().contains("trustthisfolder") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    std::thread::sleep(settle);
+    let _ = session.kill();
+    let _ = session.wait();
+    screen()
+}
+
+#[test]
+fn the_persons_own_approvals_start_nothing_in_a_folder_not_trusted() {
+    for approval in [
+        json!({"enableAllProjectMcpServers": true}),
+        json!({"enabledMcpjsonServers": ["evil"]}),
+    ] {
+        // A repository the person just cloned, and their own settings that approve project
+        // servers by habit.
+        let repo = Repo::empty();
+        std::fs::write(
+            repo.project.join(".mcp.json"),
+            json!({"mcpServers": {
+                "evil": {"command": "sh", "args": ["-c", format!("echo ran >> {}", repo.marker("evil").display())]}
+            }})
+            .to_string(),
+        )
+        .unwrap();
+        std::fs::create_dir_all(repo.home.join(".claude")).unwrap();
+        std::fs::write(
+            repo.home.join(".claude/settings.json"),
+            approval.to_string(),
+        )
+        .unwrap();
+
+        for verb in [&["status"][..], &["list"], &["tools"], &["doctor"]] {
+            let out = repo.mcpctl(verb);
+            assert!(
+                !repo.ran("evil"),
+                "{approval}: `mcpctl {verb:?}` started a server of a folder not trusted: {}",
+                text(&out)
+            );
+            if verb == ["status"] || verb == ["list"] {
+                assert!(
+                    text(&out).contains("pproved in your settings; trust the folder to start it"),
+                    "{approval}: `mcpctl {verb:?}` says the server waits for trust: {}",
+                    text(&out)
+                );
+            }
+        }
+        let list: Value = serde_json::from_slice(&repo.mcpctl(&["--json", "list"]).stdout)
+            .expect("mcpctl --json list prints JSON");
+        assert_eq!(
+            (
+                &list["servers"][0]["willStart"],
+                &list["servers"][0]["standing"]
+            ),
+            (&json!(false), &json!("awaiting-trust")),
+            "{approval}: the list the window shows says it does not start, and why: {list}"
+        );
+
+        // The window's door: the same core and supervisor, started as the app starts them.
+        let mut locations =
+            mcp_manager_core::Locations::new(repo.home.clone(), None, &repo.project).unwrap();
+        locations.managed_dir = repo.home.join("managed");
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let project = mcp_manager_connect::project::LiveProject::open(
+                    locations.clone(),
+                    mcp_manager_connect::supervisor::Settings::default(),
+                );
+                project.start().await;
+                let statuses = serde_json::to_value(project.statuses()).unwrap();
+                project.shutdown().await;
+                assert!(
+                    statuses.to_string().contains("\"disabled\""),
+                    "{approval}: the window's supervisor leaves it stopped: {statuses}"
+                );
+            });
+        assert!(
+            !repo.ran("evil"),
+            "{approval}: the window's supervisor started it"
+        );
+
+        // Claude Code, on the same files: its session asks about the folder first and starts
+        // nothing while it asks.
+        std::fs::write(
+            repo.home.join(".claude.json"),
+            json!({"hasCompletedOnboarding": true, "theme": "dark"}).to_string(),
+        )
+        .unwrap();
+        let screen = claude_first_screen(&repo, std::time::Duration::from_secs(3));
+        assert!(
+            screen.contains("Yes,Itrustthisfolder"),
+            "{approval}: Claude Code asks whether the folder is trusted: {screen}"
+        );
+        assert!(
+            !repo.ran("evil"),
+            "{approval}: nor did Claude Code start it before the answer"
+        );
+        // `claude mcp list`, which skips the question, counts the person's approval (no
+        // "Pending approval"): so the server shows as approved here too, waiting for trust.
+        let claude = claude_mcp_list(&repo);
+        assert!(
+            claude.contains("evil: sh -c") && !claude.contains("Pending approval"),
+            "{approval}: Claude Code counts the person's own approval: {claude}"
+        );
+        std::fs::remove_file(repo.marker("evil")).ok();
+
+        // Trusting the folder is what starts it.
+        let trust = repo.mcpctl(&["trust"]);
+        assert!(trust.status.success(), "{}", text(&trust));
+        repo.mcpctl(&["status"]);
+        assert!(
+            repo.ran("evil"),
+            "{approval}: once trusted, the server the person approved starts"
+        );
+    }
+}
+
+#[test]
+fn an_ancestor_others_can_write_to_or_own_is_set_aside() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc_geteuid() } != 0 {
+        eprintln!("skipped: giving a folder to another user or group needs root");
+        return;
+    }
+    const OTHER: u32 = 4242;
+    /// The folder's mode, owner and group (`None`: the person's), and why it must be set
+    /// aside (`None`: it is the person's own folder, read as before).
+    type Case = (u32, Option<u32>, Option<u32>, Option<&'static str>);
+    let cases: [Case; 3] = [
+        (
+            0o2775,
+            None,
+            Some(OTHER),
+            Some("people in its group can write to that folder"),
+        ),
+        (0o755, Some(OTHER), None, Some("it belongs to another user")),
+        (0o755, None, None, None),
+    ];
+    for (mode, owner, group, why) in cases {
+        let repo = Repo::empty();
+        let (shared, project) = repo.planted_above();
+        std::os::unix::fs::chown(&shared, owner, group).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(mode)).unwrap();
+        let run = |args: &[&str]| repo.command(&project, args).output().unwrap();
+        run(&["trust"]);
+        let list: Value = serde_json::from_slice(&run(&["--json", "list"]).stdout).unwrap();
+        let case = format!("mode {mode:o}, owner {owner:?}, group {group:?}");
+        match why {
+            Some(why) => {
+                assert_eq!(
+                    list["servers"],
+                    json!([]),
+                    "{case}: its servers are not listed: {list}"
+                );
+                let problem = list["problems"][0]["message"].as_str().unwrap_or_default();
+                assert!(
+                    problem.contains(&shared.join(".mcp.json").display().to_string())
+                        && problem.contains(why),
+                    "{case}: the person is told which file was set aside and why: {list}"
+                );
+                run(&["status"]);
+                assert!(!repo.ran("planted"), "{case}: the planted server ran");
+            }
+            None => assert_eq!(
+                list["servers"][0]["name"],
+                json!("planted"),
+                "{case}: a folder of the person's own is read as before: {list}"
+            ),
+        }
+    }
+}
+
+extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
+}
+
+#[test]
+fn the_trust_question_names_everything_the_folder_would_turn_on() {
+    // A repository with no .mcp.json at all: its settings turn on the plugin the person turned
+    // off and give it an option, it brings a skills plugin, and the subfolder the person opens
+    // has settings of its own.
+    let repo = Repo::empty();
+    repo.install_quiet_plugin();
+    repo.plant_skills_plugin();
+    std::fs::create_dir_all(repo.project.join(".git")).unwrap();
+    std::fs::write(
+        repo.project.join(".claude/settings.json"),
+        json!({
+            "enabledPlugins": {"quiet@mkt": true},
+            "pluginConfigs": {"quiet@mkt": {"options": {"word": "planted"}}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let sub = repo.project.join("sub");
+    std::fs::create_dir_all(sub.join(".claude")).unwrap();
+    std::fs::write(
+        sub.join(".claude/settings.local.json"),
+        json!({"enabledMcpjsonServers": ["later"]}).to_string(),
+    )
+    .unwrap();
+
+    let out = repo.command(&sub, &["list"]).output().unwrap();
+    let said = text(&out);
+    for (what, words) in [
+        (
+            "the question itself",
+            "this folder is not trusted".to_string(),
+        ),
+        (
+            "the plugin it turns on against the person's own choice",
+            "turns on plugin quiet@mkt, which your own settings turn off".to_string(),
+        ),
+        (
+            "the plugin options it gives",
+            "gives plugin quiet@mkt options: word".to_string(),
+        ),
+        ("its skills plugin", "skills plugin planted".to_string()),
+        ("its skills plugin's server", "plugin:planted:s".to_string()),
+        (
+            "the opened subfolder's settings",
+            format!(
+                "{} approves later",
+                sub.join(".claude/settings.local.json").display()
+            ),
+        ),
+    ] {
+        assert!(
+            said.contains(&words),
+            "`mcpctl list` names {what} (\"{words}\"): {said}"
+        );
+    }
+    assert!(
+        !repo.ran("installed") && !repo.ran("skills"),
+        "nothing ran while asking"
+    );
+    let trust = text(&repo.command(&sub, &["trust"]).output().unwrap());
+    assert!(
+        trust.contains("Now counts: ") && trust.contains("turns on plugin quiet@mkt"),
+        "trusting says what now counts: {trust}"
+    );
+    let after = text(&repo.command(&sub, &["list"]).output().unwrap());
+    assert!(
+        !after.contains("not trusted"),
+        "once trusted, nothing is asked: {after}"
     );
 }

@@ -340,6 +340,11 @@ export function ServerDetail({
             {!trusted && onAskTrust ? "Trust the folder to approve…" : "Approve…"}
           </Button>
         )}
+        {server.standing === "awaiting-trust" && onAskTrust && (
+          <Button testId="trust-to-start" onClick={onAskTrust} tone="primary">
+            Trust the folder to start it…
+          </Button>
+        )}
         {isProject && !server.readOnly && (
           <Button
             testId="reset-choices"
@@ -449,6 +454,8 @@ function StatusBlock({
             ? "managed-mcp.json has exclusive control: only your administrator's servers run, here and in Claude Code."
             : !server.enabled
             ? "Disabled for this project: enable it to start it."
+            : server.standing === "awaiting-trust"
+              ? "Approved in your settings; trust the folder to start it. It came with this folder, and nothing a folder brings starts before you trust it, as in Claude Code."
             : server.changedSinceApproval
               ? "Its entry changed since you approved it (command, URL, environment or headers): it does not start until you review it and approve it again."
             : server.approval === "pending" && server.waitingForTrust

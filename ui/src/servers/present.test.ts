@@ -38,6 +38,10 @@ describe("stateBadges", () => {
       stateBadges(server("s", "project", { standing: "pending-approval", approval: "pending", waitingForTrust: "/p/.claude/settings.json" })),
     ).toEqual(["⏸ Pending approval · needs trust"]);
     expect(stateBadges(server("s", "project", { standing: "rejected", approval: "rejected" }))).toEqual(["✘ Rejected"]);
+    expect(
+      stateBadges(server("s", "project", { standing: "awaiting-trust", approval: "approved", willStart: false })),
+      "approved in the person's settings, but the folder is not trusted",
+    ).toEqual(["⏸ Approved in your settings; trust the folder to start it"]);
     expect(stateBadges(server("s", "user", { standing: "disabled-here", enabled: false }))).toEqual([
       "⊘ Disabled for this project",
     ]);

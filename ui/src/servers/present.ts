@@ -60,6 +60,7 @@ export const STANDING_WORDS: Record<Exclude<Standing, "starts">, string> = {
   blocked: "⊗ Blocked by enterprise policy",
   "pending-approval": "⏸ Pending approval",
   rejected: "✘ Rejected",
+  "awaiting-trust": "⏸ Approved in your settings; trust the folder to start it",
   "changed-since-approval": "⏸ Changed since you approved it",
   "disabled-here": "⊘ Disabled for this project",
 };

@@ -1,7 +1,10 @@
 // The question Claude Code asks before it reads a folder's own settings: "Do you trust the
-// files in this folder?". Until the person answers yes, the project's .claude/settings*.json
-// approve nothing and no project server starts (crates/core/src/config/trust.rs). The banner
-// shows what trusting enables and exactly what it writes, before anything is written.
+// files in this folder?". Until the person answers yes, nothing the folder brings runs or
+// counts: none of its servers starts (not even one the person's own settings approve), and its
+// .claude settings, the plugins they turn on or configure and its skills plugins do not count
+// (crates/core/src/config/trust.rs). The banner is shown whenever the folder holds any of that
+// (FolderTrust.asks), and the question lists all of it and exactly what trusting writes,
+// before anything is written.
 import { useEffect, useState } from "react";
 import type { ApiError, FolderTrust, ServerList } from "../bindings";
 import { ErrorNotice } from "../shared/ErrorNotice";
@@ -21,8 +24,22 @@ export function TrustBanner({
   onAsk: () => void;
   onClose: () => void;
 }) {
+  const [facts, setFacts] = useState<FolderTrust | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    if (list.trusted) return;
+    let current = true;
+    void api.state().then((outcome) => {
+      if (!current) return;
+      if (outcome.ok) setFacts(outcome.value);
+      else setError(outcome.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [api, list]);
   const projectServers = list.servers.filter((s) => s.scope === "project");
-  if (list.trusted || projectServers.length === 0) return null;
+  if (list.trusted || !(projectServers.length > 0 || facts?.asks || asking)) return null;
   return (
     <div
       data-testid="trust-banner"
@@ -31,9 +48,9 @@ export function TrustBanner({
       className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950"
     >
       <p>
-        <strong>This folder is not trusted.</strong> Its .mcp.json lists {projectServers.length} server
-        {projectServers.length === 1 ? "" : "s"}; until you trust the folder, the approvals in its own
-        .claude settings do not count and none of its servers starts, as in Claude Code.
+        <strong>This folder is not trusted.</strong> {facts ? `It holds ${holds(facts)}; until` : "Until"} you trust it,
+        nothing it brings runs or counts, as in Claude Code: none of its servers starts (not even one your own settings
+        approve), and its .claude settings, plugins and skills plugins do not count.
       </p>
       {!asking ? (
         <button
@@ -45,44 +62,114 @@ export function TrustBanner({
           Review and trust…
         </button>
       ) : (
-        <TrustQuestion list={list} api={api} onClose={onClose} />
+        <TrustQuestion list={list} facts={facts} error={error} api={api} onClose={onClose} />
       )}
     </div>
   );
 }
 
-function TrustQuestion({ list, api, onClose }: { list: ServerList; api: TrustApi; onClose: () => void }) {
-  const [facts, setFacts] = useState<FolderTrust | null>(null);
+/** What the folder holds, counted in words: "2 servers in .mcp.json and 1 settings file". */
+export function holds(facts: FolderTrust): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const parts = [
+    facts.servers.length > 0 && count(facts.servers.length, "server in .mcp.json", "servers in .mcp.json"),
+    facts.settingsFiles.length > 0 && count(facts.settingsFiles.length, "settings file", "settings files"),
+    facts.pluginsTurnedOn.length > 0 && count(facts.pluginsTurnedOn.length, "plugin it turns on", "plugins it turns on"),
+    facts.skillsPlugins.length > 0 && count(facts.skillsPlugins.length, "skills plugin", "skills plugins"),
+  ].filter((p): p is string => typeof p === "string");
+  if (parts.length === 0) return "nothing that runs";
+  const last = parts.pop();
+  return parts.length === 0 ? `${last}` : `${parts.join(", ")} and ${last}`;
+}
+
+function TrustQuestion({
+  list,
+  facts,
+  error: factsError,
+  api,
+  onClose,
+}: {
+  list: ServerList;
+  facts: FolderTrust | null;
+  error: ApiError | null;
+  api: TrustApi;
+  onClose: () => void;
+}) {
   const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    void api.state().then((outcome) => (outcome.ok ? setFacts(outcome.value) : setError(outcome.error)));
-  }, [api, list]);
   const trust = async () => {
     const outcome = await api.trust();
     if (outcome.ok) onClose();
     else setError(outcome.error);
   };
+  const servers = facts
+    ? facts.servers.map((s) => ({ key: `${s.file}:${s.name}`, text: `${s.name}: ${s.target}` }))
+    : list.servers.filter((s) => s.scope === "project").map((s) => ({ key: `${s.source}:${s.name}`, text: `${s.name}: ${s.target}` }));
+  const mono = "list-disc pl-5 font-mono text-xs";
+  const shownError = error ?? factsError;
   return (
     <div role="dialog" aria-label="Trust this folder?" data-testid="trust-dialog" className="mt-2">
       <p className="font-semibold">Trust {facts?.folder ?? list.projectDir}?</p>
-      <p className="mt-1">Trust it only if you know who wrote its files. Its .mcp.json can run these on your computer:</p>
-      <ul data-testid="trust-servers" className="mt-1 list-disc pl-5 font-mono text-xs">
-        {list.servers
-          .filter((s) => s.scope === "project")
-          .map((s) => (
-            <li key={`${s.source}:${s.name}`}>
-              {s.name}: {s.target}
-            </li>
-          ))}
-      </ul>
+      <p className="mt-1">Trust it only if you know who wrote its files. Trusting it lets all of this run or count:</p>
+      {servers.length > 0 && (
+        <>
+          <p className="mt-1">Its .mcp.json can run these on your computer:</p>
+          <ul data-testid="trust-servers" className={mono}>
+            {servers.map((s) => (
+              <li key={s.key}>{s.text}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {facts && facts.settingsFiles.length > 0 && (
+        <div data-testid="trust-settings" className="mt-2">
+          <p>Its own settings files count (permissions, hooks, environment, plugins):</p>
+          <ul className={mono}>
+            {facts.settingsFiles.map((file) => (
+              <li key={file}>{file}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {facts && facts.approvalsWaiting.length > 0 && (
         <div data-testid="trust-enables" className="mt-2">
-          <p>Trusting also lets the project's own settings approve servers, so these start at once:</p>
+          <p>They approve servers, so these start at once:</p>
           <ul className="list-disc pl-5 text-xs">
             {facts.approvalsWaiting.map((w) => (
               <li key={w.file}>
                 <span className="font-mono">{w.file}</span>:{" "}
                 {w.all ? "every server of .mcp.json, now and later (enableAllProjectMcpServers)" : w.servers.join(", ")}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {facts && (facts.pluginsTurnedOn.length > 0 || facts.pluginsConfigured.length > 0) && (
+        <div data-testid="trust-plugins" className="mt-2">
+          <p>They turn plugins on or give them options (which reach the plugin's command, URL or headers):</p>
+          <ul className="list-disc pl-5 text-xs">
+            {facts.pluginsTurnedOn.map((p) => (
+              <li key={`on:${p.file}:${p.id}`}>
+                turns on <span className="font-mono">{p.id}</span>
+                {p.offInYourSettings && <strong>, which your own settings turn off</strong>} (
+                <span className="font-mono">{p.file}</span>)
+              </li>
+            ))}
+            {facts.pluginsConfigured.map((p) => (
+              <li key={`options:${p.file}:${p.id}`}>
+                gives <span className="font-mono">{p.id}</span> options {p.options.join(", ") || "(none named)"} (
+                <span className="font-mono">{p.file}</span>)
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {facts && facts.skillsPlugins.length > 0 && (
+        <div data-testid="trust-skills" className="mt-2">
+          <p>Its skills plugins count, with their servers:</p>
+          <ul className="list-disc pl-5 text-xs">
+            {facts.skillsPlugins.map((p) => (
+              <li key={p.folder}>
+                <span className="font-mono">{p.name}</span> ({p.folder}): {p.servers.join(", ") || "no servers"}
               </li>
             ))}
           </ul>
@@ -94,7 +181,7 @@ function TrustQuestion({ list, api, onClose }: { list: ServerList; api: TrustApi
           Claude Code keeps the same answer: the folder is then trusted in both programs.
         </p>
       )}
-      {error && <ErrorNotice error={error} testId="trust-error" />}
+      {shownError && <ErrorNotice error={shownError} testId="trust-error" />}
       <div className="mt-2 flex gap-2">
         <button
           type="button"

@@ -403,6 +403,9 @@ pub fn why_not_started(entry: &CatalogEntry) -> Option<String> {
         Some(Approval::Rejected) => {
             Some("this project server was rejected; approve it first".into())
         }
+        Some(Approval::Approved) if entry.awaits_trust() => Some(
+            "it is approved in your settings, but it came with this folder, which is not trusted; trust the folder to start it (mcpctl trust)".into(),
+        ),
         _ => None,
     }
 }

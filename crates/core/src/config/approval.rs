@@ -12,7 +12,9 @@
 //! The project's two settings files sit in the repository as much as `.mcp.json` does (a
 //! hostile repository commits `{"enableAllProjectMcpServers": true}` beside a server that runs
 //! `sh -c '…'`), so their approvals count only in a trusted folder ([`super::trust`]), as in
-//! Claude Code; their rejections always count.
+//! Claude Code; their rejections always count. The person's own approvals count anywhere, but
+//! an approved server of a folder not trusted still does not start
+//! ([`super::catalog::Standing::AwaitingTrust`]).
 //!
 //! Approval is by name, so the content hash of each approved entry is kept in the app's data
 //! folder: when it was approved here, or, for one approved elsewhere (by Claude Code), the

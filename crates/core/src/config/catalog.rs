@@ -10,6 +10,13 @@
 //! whether it is disabled for this project,
 //! whether enterprise policy blocks it ([`super::policy`]; `managedMcpServers` join the
 //! managed scope), and a content hash used to restart only what really changed.
+//!
+//! An entry that needs approval (a `.mcp.json` server, a project skills plugin's server) came
+//! with the folder, so it starts only in a trusted folder ([`super::trust`]), whoever approved
+//! it: the person's own `enableAllProjectMcpServers` or `enabledMcpjsonServers` approve the
+//! servers of every repository they open, and Claude Code's interactive session asks "Do you
+//! trust this folder?" before it starts any of them. Such an entry stands
+//! [`Standing::AwaitingTrust`]: approved, not started.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -113,6 +120,12 @@ impl CatalogEntry {
         ))
     }
 
+    /// Whether it came with the folder (it needs approval) and the folder is not trusted: then
+    /// it does not start, approved or not.
+    pub fn awaits_trust(&self) -> bool {
+        self.approval.is_some() && !self.trusted_folder
+    }
+
     /// Where it stands: [`Standing`].
     pub fn standing(&self) -> Standing {
         match self {
@@ -124,16 +137,18 @@ impl CatalogEntry {
             e if e.blocked.is_some() => Standing::Blocked,
             e if e.approval == Some(Approval::Pending) => Standing::PendingApproval,
             e if e.approval == Some(Approval::Rejected) => Standing::Rejected,
+            e if e.awaits_trust() => Standing::AwaitingTrust,
             e if e.changed_since_approval => Standing::ChangedSinceApproval,
             e if e.disabled => Standing::DisabledHere,
             _ => Standing::Starts,
         }
     }
 
-    /// Whether Claude Code would start this entry: used, enabled, and approved when it needs
-    /// approval.
+    /// Whether Claude Code would start this entry: used, enabled, and, when it needs approval,
+    /// approved in a trusted folder.
     pub fn will_start(&self) -> bool {
         self.shadowed_by.is_none()
+            && !self.awaits_trust()
             && self.blocked.is_none()
             && self.duplicate_of.is_none()
             && !self.disabled
@@ -161,6 +176,9 @@ pub enum Standing {
     PendingApproval,
     /// A project server in a `disabledMcpjsonServers` list.
     Rejected,
+    /// A project server the person's own settings approve, in a folder not trusted: it starts
+    /// once they trust the folder. Show "Trust this folder".
+    AwaitingTrust,
     /// An approved project server whose entry changed since the person approved it here.
     ChangedSinceApproval,
     /// In this project's `disabledMcpServers`.
@@ -181,6 +199,7 @@ impl Standing {
             Standing::Blocked => "⊗ Blocked by enterprise policy",
             Standing::PendingApproval => "⏸ Pending approval",
             Standing::Rejected => "✘ Rejected (see disabledMcpjsonServers in settings)",
+            Standing::AwaitingTrust => "⏸ Approved in your settings; trust the folder to start it",
             Standing::ChangedSinceApproval => {
                 "⏸ Changed since you approved it (review it and approve again)"
             }
