@@ -400,6 +400,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn consents_are_kept_for_their_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let host = AppHost::new(Some(&dir.path().join("data")));
+        host.allow(Path::new("/p"), "a", Origins::default())
+            .unwrap();
+        let file = dir.path().join("data").join(CONSENT_FILE);
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode, 0o600,
+            "apps-allowed.json says which projects the person opens"
+        );
+    }
+
+    #[test]
     fn origins_differ_by_server_and_project() {
         let a = origin_host(Path::new("/p"), "a");
         assert_eq!(a.len(), 16);

@@ -289,4 +289,23 @@ mod tests {
         );
         assert_eq!(cache.get("def").unwrap().evidence, "x");
     }
+
+    #[test]
+    fn the_memory_is_only_its_owner_s() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = EraCache::in_dir(&dir.path().join("data"));
+        let verdict = Verdict {
+            era: Era::Legacy,
+            evidence: "legacy: -32601".into(),
+        };
+        cache.put("abc", &verdict);
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode(cache.path()),
+            0o600,
+            "eras.json names every command run"
+        );
+        assert_eq!(mode(cache.path().parent().unwrap()), 0o700);
+    }
 }

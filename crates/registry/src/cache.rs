@@ -122,3 +122,22 @@ impl Stored {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_and_the_setting_are_their_owner_s_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let cache = Cache::new(&data, "https://registry.example");
+        cache.update(|_| {}).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(cache.path()), 0o600);
+        assert_eq!(mode(cache.path().parent().unwrap()), 0o700);
+        crate::set_setting(&data, "").unwrap();
+        assert_eq!(mode(&data.join("registry.json")), 0o600);
+    }
+}
