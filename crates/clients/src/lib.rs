@@ -6,6 +6,6 @@
 //! so that the CLI (`mcpctl compat`), the app and the tests share one answer.
 //!
 //! - [`claude_code`]: Claude Code 2.1.332, read from its program and judged against the
-//!   request it sends a stand-in model API (`crates/mcpctl/tests/compat_judge.rs`).
+//!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
 
 pub mod claude_code;

@@ -13,7 +13,7 @@
 //!    `_meta.ui.visibility` without `"model"` (`qSl`);
 //! 7. deferral, from `ENABLE_TOOL_SEARCH` (`Vie`) and `alwaysLoad`.
 //!
-//! The judge is Claude Code itself: `crates/mcpctl/tests/compat_judge.rs` runs `claude -p`
+//! The judge is Claude Code itself: `crates/clients/tests/judge.rs` runs `claude -p`
 //! against a stand-in model API and compares the request with this view, JSON for JSON.
 //! What is not modelled: host-only rules (tools posing as the host's ask tool, organisation
 //! tool policies, Claude-in-Chrome and computer-use extras, claude.ai connectors), the
@@ -25,7 +25,7 @@ pub mod schema;
 pub mod text;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The Claude Code release these rules were read from and judged against.
 pub const VERSION: &str = "2.1.332";
@@ -33,6 +33,8 @@ pub const VERSION: &str = "2.1.332";
 pub const UPFRONT_DESCRIPTION: usize = 4096;
 /// Description cut for a tool loaded through ToolSearch (`IHo`).
 pub const LOADED_DESCRIPTION: usize = 16384;
+/// The pages of a `tools/list` result Claude Code reads (`Ll`); the rest is left unread.
+pub const MAX_PAGES: usize = 20;
 /// The longest tool name the model API accepts (`qje`).
 pub const MAX_NAME: usize = 128;
 /// A tool result's token limit unless `MAX_MCP_OUTPUT_TOKENS` says otherwise.
@@ -180,6 +182,10 @@ pub enum DropReason {
     SameName,
     /// `_meta.ui.visibility` leaves the model out.
     HiddenFromModel,
+    /// Listed after the pages Claude Code reads.
+    PastPageLimit,
+    /// Another tool of the server gets the same full name, and Claude Code sends it first.
+    NameTaken,
 }
 
 /// A tool Claude Code does not send, with its reason in Claude Code's words where it has any.
@@ -259,9 +265,15 @@ impl View {
     }
 }
 
-/// Claude Code's view of `server`'s tools, from its `tools/list` result `listing` (with
-/// every page's tools in one `tools` array).
+/// Claude Code's view of `server`'s tools, from its `tools/list` result `listing` (one page,
+/// or every page's tools in one `tools` array).
 pub fn view(server: &Server, listing: &Value, knobs: &Knobs) -> View {
+    view_pages(server, std::slice::from_ref(listing), knobs)
+}
+
+/// Claude Code's view of `server`'s tools from the pages of its `tools/list` result, in
+/// order: it reads at most [`MAX_PAGES`] pages and checks the shape of each.
+pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
     let mut view = View {
         server: server.name.to_string(),
         sent: Vec::new(),
@@ -276,7 +288,22 @@ pub fn view(server: &Server, listing: &Value, knobs: &Knobs) -> View {
         collisions: Vec::new(),
         results: Vec::new(),
     };
-    if let Err(problem) = listing::check(listing) {
+    let read = &pages[..pages.len().min(MAX_PAGES)];
+    let unread: Vec<Value> = pages[read.len()..]
+        .iter()
+        .flat_map(|page| {
+            page.get("tools")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    let listing = json!({"tools": read
+        .iter()
+        .flat_map(|page| page.get("tools").and_then(Value::as_array).cloned().unwrap_or_default())
+        .collect::<Vec<_>>()});
+    let shape = read.iter().try_for_each(listing::check);
+    if let Err(problem) = shape {
         let words = format!(
             "Claude Code refuses this server's whole tool list (\"Failed to fetch tools: Invalid \
              result for tools/list\"): {}. No tool of this server reaches the model until the \
@@ -309,7 +336,19 @@ pub fn view(server: &Server, listing: &Value, knobs: &Knobs) -> View {
         }
         return view;
     }
-    let cleaned = text::clean_listing(listing);
+    for tool in &unread {
+        let raw = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        view.dropped.push(DroppedTool {
+            tool: raw.to_string(),
+            name: text::full_name(server.name, raw),
+            reason: DropReason::PastPageLimit,
+            words: format!(
+                "tools/list still returning nextCursor after {MAX_PAGES} pages; stopping: Claude \
+                 Code reads the first {MAX_PAGES} pages of a listing and never sees this tool"
+            ),
+        });
+    }
+    let cleaned = text::clean_listing(&listing);
     let tools = cleaned["tools"].as_array().cloned().unwrap_or_default();
 
     // Collisions are counted over the tools of distinct raw names, before schemas drop any.
@@ -416,6 +455,14 @@ pub fn view(server: &Server, listing: &Value, knobs: &Knobs) -> View {
                     "Tool \"{raw}\" description truncated from {total} to {upfront_at} chars"
                 ),
             });
+        }
+        if view.sent.iter().any(|t| t.name == name) {
+            let words = format!(
+                "\"{raw}\" becomes \"{name}\", the name of a tool Claude Code already sends for \
+                 this server; it is not sent"
+            );
+            view.dropped.push(drop(DropReason::NameTaken, words));
+            continue;
         }
         let always_load = loads_always(server, meta);
         let deferred = knobs.tool_search != ToolSearch::Off && !always_load;
