@@ -25,6 +25,8 @@ pub struct SaveTo {
 /// What a runtime verb asks of one server.
 pub enum Ask {
     Tools,
+    /// Claude Code's view of the tools (`mcpctl compat`).
+    Compat,
     Call {
         tool: String,
         arguments: Option<serde_json::Map<String, Value>>,
@@ -403,6 +405,28 @@ async fn run_ask(
                 crate::print_json(&all);
             }
             Ok(complete)
+        }
+        Ask::Compat => {
+            let mut views = Vec::new();
+            let mut complete = true;
+            for name in names {
+                let conn = match connection(name) {
+                    Ok(conn) => conn,
+                    Err(err) if names.len() == 1 => return Err(err),
+                    Err(err) => {
+                        eprintln!("warning: {}", err.message);
+                        complete = false;
+                        continue;
+                    }
+                };
+                let tools = tried(&conn, name, conn.list_tools().await).await?;
+                let always_load = Catalog::load(locations)
+                    .effective(name)
+                    .and_then(|entry| entry.config.always_load);
+                views.push(crate::compat::claude_code(name, always_load, &tools));
+            }
+            crate::compat::print(&views, json);
+            Ok(complete && !views.iter().any(|v| v.drops_any()))
         }
         Ask::Call {
             tool,
