@@ -359,7 +359,11 @@ async fn run_ask(
     };
     let server = names.first().cloned().unwrap_or_default();
     match ask {
-        Ask::Tools => {
+        Ask::Tools | Ask::Compat => {
+            let compat = matches!(ask, Ask::Compat);
+            // The entries' alwaysLoad, read once and only for compat.
+            let catalog = compat.then(|| Catalog::load(locations));
+            let mut views = Vec::new();
             let mut all = serde_json::Map::new();
             // Every server asked for answered.
             let mut complete = true;
@@ -377,6 +381,14 @@ async fn run_ask(
                     }
                 };
                 let tools = tried(&conn, name, conn.list_tools().await).await?;
+                if compat {
+                    let always_load = catalog
+                        .as_ref()
+                        .and_then(|c| c.effective(name))
+                        .and_then(|entry| entry.config.always_load);
+                    views.push(crate::compat::claude_code(name, always_load, &tools));
+                    continue;
+                }
                 // Not silently missing: stderr, so that --json's stdout stays one document.
                 for dropped in conn.dropped_tools() {
                     eprintln!(
@@ -401,32 +413,14 @@ async fn run_ask(
                     serde_json::to_value(&tools).unwrap_or(Value::Null),
                 );
             }
+            if compat {
+                crate::compat::print(&views, json);
+                return Ok(complete && !views.iter().any(|v| v.drops_any()));
+            }
             if json {
                 crate::print_json(&all);
             }
             Ok(complete)
-        }
-        Ask::Compat => {
-            let mut views = Vec::new();
-            let mut complete = true;
-            for name in names {
-                let conn = match connection(name) {
-                    Ok(conn) => conn,
-                    Err(err) if names.len() == 1 => return Err(err),
-                    Err(err) => {
-                        eprintln!("warning: {}", err.message);
-                        complete = false;
-                        continue;
-                    }
-                };
-                let tools = tried(&conn, name, conn.list_tools().await).await?;
-                let always_load = Catalog::load(locations)
-                    .effective(name)
-                    .and_then(|entry| entry.config.always_load);
-                views.push(crate::compat::claude_code(name, always_load, &tools));
-            }
-            crate::compat::print(&views, json);
-            Ok(complete && !views.iter().any(|v| v.drops_any()))
         }
         Ask::Call {
             tool,
