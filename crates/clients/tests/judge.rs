@@ -159,6 +159,8 @@ fn answer_message(request: &Value) -> (&'static str, String) {
     ("text/event-stream", stream)
 }
 
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 /// A server of the sandbox: its name, its `tools/list` result, its entry's `alwaysLoad`.
 struct Served {
     name: String,
@@ -203,10 +205,16 @@ fn claude_request(servers: &[Served], env: &[(&str, &str)]) -> Value {
         .env("ANTHROPIC_API_KEY", "sk-ant-judge-not-a-key")
         .env("DISABLE_TELEMETRY", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("MCP_TIMEOUT", "60000");
+        .env("MCP_TIMEOUT", "60000")
+        // `-p` sends its first request once the servers that connected in time have: wait
+        // for every one (Claude Code caps the wait), so that a slow machine judges the view
+        // and not the race.
+        .env("CLAUDE_CODE_MCP_STARTUP_WAIT_MS", "60000");
     for (name, value) in env {
         command.env(name, value);
     }
+    // One Claude Code at a time: each starts a node process per server.
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let out = command.output().expect("Claude Code runs");
     assert!(
         out.status.success(),
