@@ -192,6 +192,15 @@ enum Command {
     },
     /// List the tools of one server, or of every server that starts.
     Tools { server: Option<String> },
+    /// What a client sends its model of a server's tools (of every server that starts, when
+    /// none is named): each tool as sent, the cuts, the drops with their reasons, and what it
+    /// defers; exit 1 when the client drops a tool.
+    Compat {
+        server: Option<String>,
+        /// The client (only claude-code so far: Claude Code 2.1.332).
+        #[arg(long, default_value = "claude-code", value_parser = ["claude-code"])]
+        client: String,
+    },
     /// Call a tool and print its result; exit 1 when the result is an error.
     Call {
         server: String,
@@ -504,6 +513,7 @@ use mcp_manager_core::config::snippet::parse_header;
 type Outcome = Result<(), ApiError>;
 
 mod cases;
+mod compat;
 mod doctor;
 mod history;
 mod registry;
@@ -558,6 +568,9 @@ fn run(
         Command::Status { find_eras } => return runtime::status(locations, json, find_eras),
         Command::Tools { server } => {
             return runtime::ask(locations, server.as_deref(), Ask::Tools, json)
+        }
+        Command::Compat { server, client: _ } => {
+            return runtime::ask(locations, server.as_deref(), Ask::Compat, json)
         }
         Command::Call {
             server,
@@ -906,6 +919,7 @@ fn run_config(
         } => import(locations, from, file, scope, inputs, yes, dry_run, json)?,
         Command::Status { .. }
         | Command::Tools { .. }
+        | Command::Compat { .. }
         | Command::Call { .. }
         | Command::Resources { .. }
         | Command::Read { .. }

@@ -25,6 +25,8 @@ pub struct SaveTo {
 /// What a runtime verb asks of one server.
 pub enum Ask {
     Tools,
+    /// Claude Code's view of the tools (`mcpctl compat`).
+    Compat,
     Call {
         tool: String,
         arguments: Option<serde_json::Map<String, Value>>,
@@ -361,7 +363,11 @@ async fn run_ask(
     };
     let server = names.first().cloned().unwrap_or_default();
     match ask {
-        Ask::Tools => {
+        Ask::Tools | Ask::Compat => {
+            let compat = matches!(ask, Ask::Compat);
+            // The entries' alwaysLoad, read once and only for compat.
+            let catalog = compat.then(|| Catalog::load(locations));
+            let mut views = Vec::new();
             let mut all = serde_json::Map::new();
             // Every server asked for answered.
             let mut complete = true;
@@ -379,6 +385,14 @@ async fn run_ask(
                     }
                 };
                 let tools = tried(&conn, name, conn.list_tools().await).await?;
+                if compat {
+                    let always_load = catalog
+                        .as_ref()
+                        .and_then(|c| c.effective(name))
+                        .and_then(|entry| entry.config.always_load);
+                    views.push(crate::compat::claude_code(name, always_load, &tools));
+                    continue;
+                }
                 // Not silently missing: stderr, so that --json's stdout stays one document.
                 for dropped in conn.dropped_tools() {
                     eprintln!(
@@ -402,6 +416,10 @@ async fn run_ask(
                     name.clone(),
                     serde_json::to_value(&tools).unwrap_or(Value::Null),
                 );
+            }
+            if compat {
+                crate::compat::print(&views, json);
+                return Ok(complete && !views.iter().any(|v| v.drops_any()));
             }
             if json {
                 crate::print_json(&all);

@@ -1,0 +1,11 @@
+//! What an AI client makes of a server's tools before its model sees them.
+//!
+//! A server lists tools; a client renames them, cuts their descriptions, rewrites or refuses
+//! their schemas, drops some and defers others behind a search tool. This crate computes
+//! that view from the server's `tools/list` result alone, with no connection and no window,
+//! so that the CLI (`mcpctl compat`), the app and the tests share one answer.
+//!
+//! - [`claude_code`]: Claude Code 2.1.332, read from its program and judged against the
+//!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
+
+pub mod claude_code;
