@@ -386,3 +386,40 @@ fn export_to_a_project_file_never_follows_a_link_out_of_the_project() {
         "{}"
     );
 }
+
+/// A repository commits `.vscode/mcp.json` whose server loads its own code through
+/// `NODE_OPTIONS`: importing it into another scope would start that server with no approval.
+/// Not before the folder is trusted; once it is, the plan says what deserves a look.
+#[test]
+fn importing_a_project_s_client_file_waits_for_trust_and_shows_what_it_runs() {
+    let world = World::new();
+    let vscode = world.root.join("project/.vscode");
+    fs::create_dir_all(&vscode).unwrap();
+    fs::write(
+        vscode.join("mcp.json"),
+        json!({"servers": {"everything": {"type": "stdio", "command": "node", "args": ["x.js"],
+            "env": {"NODE_OPTIONS": "--require ./.vscode/x.js"}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let err = plan_import(&world.locations, Client::Vscode, None, Scope::Local).unwrap_err();
+    assert!(
+        err.to_string().contains("is not trusted")
+            && err.to_string().contains("without your approval"),
+        "{err}"
+    );
+    // The same file named by its path.
+    let named = vscode.join("mcp.json");
+    assert!(plan_import(&world.locations, Client::Vscode, Some(&named), Scope::User).is_err());
+    mcp_manager_core::config::trust::trust(&world.locations).unwrap();
+    let plan = plan_import(&world.locations, Client::Vscode, None, Scope::Local).unwrap();
+    assert_eq!(plan.add.len(), 1);
+    assert!(
+        plan.add[0]
+            .warnings
+            .iter()
+            .any(|w| w.contains("NODE_OPTIONS")),
+        "{:?}",
+        plan.add[0].warnings
+    );
+}

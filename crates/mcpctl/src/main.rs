@@ -984,6 +984,9 @@ fn import(
                 item.transport.as_str(),
                 item.target
             );
+            for warning in &item.warnings {
+                out!("            warning: {warning}");
+            }
         }
         for item in &plan.skipped {
             out!("  skip      {}: {}", item.name, item.reason);

@@ -298,7 +298,7 @@ pub fn ask(
             if !entry.will_start() {
                 let why = if entry.disabled {
                     format!("\"{name}\" is disabled in this project: run `mcpctl enable {name}`")
-                } else if entry.waiting_for_trust.is_some() {
+                } else if entry.waiting_for_trust.is_some() || entry.awaits_trust() {
                     format!(
                         "\"{name}\": {}",
                         mcp_manager_connect::project::why_not_started(entry).unwrap_or_default()

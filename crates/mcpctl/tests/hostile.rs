@@ -760,6 +760,21 @@ fn the_persons_own_approvals_start_nothing_in_a_folder_not_trusted() {
                 );
             }
         }
+        // Every message is true: a server the person approved is not "nobody approved".
+        for verb in [&["tools", "evil"][..], &["call", "evil", "x"]] {
+            let out = repo.mcpctl(verb);
+            assert!(
+                text(&out).contains("trust the folder") && !text(&out).contains("nobody approved"),
+                "{approval}: `mcpctl {verb:?}` says why: {}",
+                text(&out)
+            );
+        }
+        let exported = text(&repo.mcpctl(&["export", "--to", "vscode"]));
+        assert!(
+            exported.contains("evil: not exported") && exported.contains("not trusted yet"),
+            "{approval}: {exported}"
+        );
+        assert!(!repo.ran("evil"));
         let list: Value = serde_json::from_slice(&repo.mcpctl(&["--json", "list"]).stdout)
             .expect("mcpctl --json list prints JSON");
         assert_eq!(

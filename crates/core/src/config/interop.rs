@@ -156,6 +156,9 @@ pub struct ImportItem {
     pub inputs: Vec<String>,
     /// The Claude Code entry that would be written (before inputs are filled in).
     pub entry: Value,
+    /// What deserves a look before it is written (the Approve dialog's warnings): an import
+    /// starts what it writes, without asking again.
+    pub warnings: Vec<String>,
 }
 
 /// A server import leaves alone, and why.
@@ -207,6 +210,25 @@ pub fn plan_import(
     let path = file
         .map(Path::to_path_buf)
         .unwrap_or_else(|| client.default_path(locations));
+    // A client file of the project (`.vscode/mcp.json`, `.cursor/mcp.json`, `.gemini/…`, or
+    // any file in the folder) is the repository's word like its `.mcp.json`: imported into
+    // another scope, its servers would start with no approval. Not before the folder is trusted.
+    let root = locations.project_root();
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let absolute = if path.is_absolute() {
+        path.clone()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(&path)
+    };
+    if real(&absolute).starts_with(real(&root)) && !super::trust::is_trusted(locations) {
+        return Err(ConfigError::Untrusted {
+            folder: root,
+            what: format!(
+                "{} is a file of this folder, and importing it would start its servers in the {scope} scope without your approval.",
+                path.display()
+            ),
+        });
+    }
     let text = crate::files::read_text(&path, crate::files::READ_LIMIT)
         .and_then(|text| {
             text.ok_or_else(|| crate::files::FileError::Io {
@@ -272,7 +294,11 @@ pub fn plan_import(
             continue;
         }
         let used = input_ids(&entry);
+        let mut variables = Vec::new();
+        super::review::variables_in(&entry.to_string(), &mut variables);
+        let warnings = super::review::warnings(&config, &variables);
         plan.add.push(ImportItem {
+            warnings,
             name,
             transport: config.kind(),
             target: config.target(),
@@ -348,6 +374,9 @@ pub fn export(
                 match entry.approval {
                     Some(super::approval::Approval::Pending) => "nobody has approved it",
                     Some(super::approval::Approval::Rejected) => "it was rejected",
+                    Some(super::approval::Approval::Approved) if entry.awaits_trust() => {
+                        "it came with this folder, which is not trusted yet"
+                    }
                     _ => "it is disabled for this project",
                 }
             ));

@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::catalog::Catalog;
-use super::entry::Transport;
+use super::entry::{ServerConfig, Transport};
 use crate::error::ConfigError;
 use crate::locations::Locations;
 use crate::scope::Scope;
@@ -61,7 +61,7 @@ pub fn is_loader_variable(name: &str) -> bool {
 }
 
 /// The `${NAME}`s (and `${NAME:-default}`s) in a text.
-fn variables_in(text: &str, out: &mut Vec<String>) {
+pub(crate) fn variables_in(text: &str, out: &mut Vec<String>) {
     let mut rest = text;
     while let Some(start) = rest.find("${") {
         rest = &rest[start + 2..];
@@ -86,57 +86,7 @@ pub fn review(locations: &Locations, name: &str) -> Result<ServerReview, ConfigE
         })?;
     let mut variables = Vec::new();
     variables_in(&entry.raw.to_string(), &mut variables);
-    let mut warnings = Vec::new();
-    match &entry.config.transport {
-        Transport::Stdio { command, env, .. } => {
-            if command.starts_with('.') || (command.contains('/') && !command.starts_with('/')) {
-                warnings.push(format!(
-                    "The command {command} is a file inside the project: whoever commits to it decides what runs."
-                ));
-            }
-            for (key, value) in env {
-                if is_loader_variable(key) {
-                    warnings.push(format!(
-                        "env sets {key}={value}: this changes which program or code actually runs, not only what it is told."
-                    ));
-                }
-            }
-        }
-        Transport::Remote { url, headers, .. } => {
-            if !headers.is_empty() {
-                warnings.push(format!(
-                    "It sends {} header(s) to {url}: {}.",
-                    headers.len(),
-                    headers
-                        .iter()
-                        .map(|(k, _)| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-        }
-    }
-    if let Some(helper) = &entry.config.headers_helper {
-        warnings.push(format!(
-            "headersHelper runs this shell command on your computer before each connection: {helper}"
-        ));
-    }
-    if let Some(metadata) = entry
-        .config
-        .oauth
-        .as_ref()
-        .and_then(|o| o.auth_server_metadata_url.as_ref())
-    {
-        warnings.push(format!(
-            "oauth.authServerMetadataUrl sends your login to the authorization server described at {metadata}."
-        ));
-    }
-    if !variables.is_empty() {
-        warnings.push(format!(
-            "It reads {} from your environment when it starts.",
-            variables.join(", ")
-        ));
-    }
+    let warnings = warnings(&entry.config, &variables);
     Ok(ServerReview {
         name: entry.name.clone(),
         source: entry.path.display().to_string(),
@@ -174,4 +124,61 @@ mod tests {
         variables_in("${A} ${B:-x} ${A} $C ${", &mut out);
         assert_eq!(out, vec!["A".to_string(), "B".to_string()]);
     }
+}
+
+/// What deserves a look in an entry before it may start: loader variables, a command inside
+/// the project, headers sent, a `headersHelper`, an `authServerMetadataUrl`, the environment
+/// variables it reads (`variables`). Shown by the Approve dialog and by an import.
+pub fn warnings(config: &ServerConfig, variables: &[String]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    match &config.transport {
+        Transport::Stdio { command, env, .. } => {
+            if command.starts_with('.') || (command.contains('/') && !command.starts_with('/')) {
+                warnings.push(format!(
+                    "The command {command} is a file inside the project: whoever commits to it decides what runs."
+                ));
+            }
+            for (key, value) in env {
+                if is_loader_variable(key) {
+                    warnings.push(format!(
+                        "env sets {key}={value}: this changes which program or code actually runs, not only what it is told."
+                    ));
+                }
+            }
+        }
+        Transport::Remote { url, headers, .. } => {
+            if !headers.is_empty() {
+                warnings.push(format!(
+                    "It sends {} header(s) to {url}: {}.",
+                    headers.len(),
+                    headers
+                        .iter()
+                        .map(|(k, _)| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(helper) = &config.headers_helper {
+        warnings.push(format!(
+            "headersHelper runs this shell command on your computer before each connection: {helper}"
+        ));
+    }
+    if let Some(metadata) = config
+        .oauth
+        .as_ref()
+        .and_then(|o| o.auth_server_metadata_url.as_ref())
+    {
+        warnings.push(format!(
+            "oauth.authServerMetadataUrl sends your login to the authorization server described at {metadata}."
+        ));
+    }
+    if !variables.is_empty() {
+        warnings.push(format!(
+            "It reads {} from your environment when it starts.",
+            variables.join(", ")
+        ));
+    }
+    warnings
 }
