@@ -97,35 +97,6 @@ pub fn review(locations: &Locations, name: &str) -> Result<ServerReview, ConfigE
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn loader_variables_are_named() {
-        for name in [
-            "LD_PRELOAD",
-            "DYLD_INSERT_LIBRARIES",
-            "NODE_OPTIONS",
-            "PYTHONPATH",
-            "PATH",
-            "ld_library_path",
-        ] {
-            assert!(is_loader_variable(name), "{name}");
-        }
-        for name in ["API_KEY", "DEBUG", "HOME", "MYPATH"] {
-            assert!(!is_loader_variable(name), "{name}");
-        }
-    }
-
-    #[test]
-    fn variables_are_listed_once_without_defaults() {
-        let mut out = Vec::new();
-        variables_in("${A} ${B:-x} ${A} $C ${", &mut out);
-        assert_eq!(out, vec!["A".to_string(), "B".to_string()]);
-    }
-}
-
 /// What deserves a look in an entry before it may start: loader variables, a command inside
 /// the project, headers sent, a `headersHelper`, an `authServerMetadataUrl`, the environment
 /// variables it reads (`variables`). Shown by the Approve dialog and by an import.
@@ -181,4 +152,33 @@ pub fn warnings(config: &ServerConfig, variables: &[String]) -> Vec<String> {
         ));
     }
     warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loader_variables_are_named() {
+        for name in [
+            "LD_PRELOAD",
+            "DYLD_INSERT_LIBRARIES",
+            "NODE_OPTIONS",
+            "PYTHONPATH",
+            "PATH",
+            "ld_library_path",
+        ] {
+            assert!(is_loader_variable(name), "{name}");
+        }
+        for name in ["API_KEY", "DEBUG", "HOME", "MYPATH"] {
+            assert!(!is_loader_variable(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn variables_are_listed_once_without_defaults() {
+        let mut out = Vec::new();
+        variables_in("${A} ${B:-x} ${A} $C ${", &mut out);
+        assert_eq!(out, vec!["A".to_string(), "B".to_string()]);
+    }
 }
