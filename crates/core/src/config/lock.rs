@@ -33,13 +33,17 @@ impl FileLock {
                     // Only a folder is a lock: a file, a FIFO or a link committed at its name
                     // (a repository's `.mcp.json.lock`) is no writer's, and waiting for it to
                     // go would be waiting for ever.
-                    let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-                    if !is_folder {
-                        return Err(std::io::Error::other(format!(
+                    match std::fs::symlink_metadata(&dir) {
+                        // Released between the two calls: try to take it again.
+                        Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                        Ok(meta) if meta.is_dir() => {}
+                        _ => {
+                            return Err(std::io::Error::other(format!(
                             "{} is in the way of the lock folder Claude Code and MCP Manager take \
                              there (it is not a folder); nothing was written. Remove it and try again",
                             dir.display()
-                        )));
+                        )))
+                        }
                     }
                     // Another waiter may take a stale lock over at the same moment; whoever
                     // then creates the directory first holds it. A stale lock that cannot be
