@@ -220,11 +220,29 @@ pub fn write_root(path: &Path, project: &Path) -> PathBuf {
 /// A collection of a project folder the person has not trusted is not written: the
 /// repository would choose what the file becomes, before anyone decided to trust it.
 pub fn may_write(path: &Path, project: &Path, trusted: bool) -> Result<(), CollectionError> {
+    trusted_or(
+        path,
+        project,
+        trusted,
+        "so it was not written",
+        ", or save the case to a private collection",
+    )
+}
+
+/// `Ok` for a collection outside `project` or in a trusted one; otherwise the refusal, with
+/// what was not done (`outcome`) and what else the person may do (`or_else`).
+pub(crate) fn trusted_or(
+    path: &Path,
+    project: &Path,
+    trusted: bool,
+    outcome: &str,
+    or_else: &str,
+) -> Result<(), CollectionError> {
     if trusted || !path.starts_with(project) {
         return Ok(());
     }
     Err(CollectionError::Invalid(format!(
-        "{} belongs to a project folder you have not trusted, so it was not written. Trust the folder first (the window's Trust, `mcpctl trust`, or Claude Code's trust dialog), or save the case to a private collection",
+        "{} belongs to a project folder you have not trusted, {outcome}. Trust the folder first (the window's Trust, `mcpctl trust`, or Claude Code's trust dialog){or_else}",
         path.display()
     )))
 }

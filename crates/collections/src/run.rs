@@ -60,13 +60,13 @@ pub struct RunOptions {
 /// person's environment (tokens, keys) to whatever tools it names. It runs once the folder is
 /// trusted, as the folder's servers start only then.
 pub fn may_run(path: &Path, project: &Path, trusted: bool) -> Result<(), crate::CollectionError> {
-    if trusted || !path.starts_with(project) {
-        return Ok(());
-    }
-    Err(crate::CollectionError::Invalid(format!(
-        "{} belongs to a project folder you have not trusted, so it is not run: its cases could send your environment variables to servers. Trust the folder first (the window's Trust, `mcpctl trust`, or Claude Code's trust dialog)",
-        path.display()
-    )))
+    crate::model::trusted_or(
+        path,
+        project,
+        trusted,
+        "so it is not run: its cases could send your environment variables to servers",
+        "",
+    )
 }
 
 /// Runs `cases` (indices into `collection`, in order) of the collection at `path`.

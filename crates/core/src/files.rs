@@ -29,50 +29,75 @@ use std::path::{Path, PathBuf};
 pub const READ_LIMIT: u64 = 16 * 1024 * 1024;
 
 /// Why a file could not be read or written. Each message says what happened and what to do.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum FileError {
-    #[error(
-        "{} leads out of {} (to {}), so it was left alone. Replace the link with a file of that folder",
-        .path.display(), .root.display(), .target.display()
-    )]
     LeavesRoot {
         path: PathBuf,
         root: PathBuf,
         target: PathBuf,
     },
-    #[error("{} is {kind}, not a regular file; it was left alone. Replace it with a file", .path.display())]
-    NotRegular { path: PathBuf, kind: FileKind },
-    #[error(
-        "{} is larger than {} MiB, more than any real file of its kind; it was not read. Check what it holds",
-        .path.display(), .limit / (1024 * 1024)
-    )]
-    TooLarge { path: PathBuf, limit: u64 },
-    #[error("{}: {}", .path.display(), plain(.source))]
+    NotRegular {
+        path: PathBuf,
+        kind: FileKind,
+    },
+    TooLarge {
+        path: PathBuf,
+        limit: u64,
+    },
     Io {
         path: PathBuf,
-        #[source]
         source: std::io::Error,
     },
 }
 
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io { path, source } => write!(f, "{}: {}", path.display(), plain(source)),
+            FileError::LeavesRoot { path, .. }
+            | FileError::NotRegular { path, .. }
+            | FileError::TooLarge { path, .. } => {
+                write!(f, "{} {}", path.display(), self.what_happened())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 impl FileError {
+    /// What happened and what to do, after the file's name (or "it").
+    fn what_happened(&self) -> String {
+        match self {
+            FileError::LeavesRoot { root, target, .. } => format!(
+                "leads out of {} (to {}), so it was left alone. Replace the link with a file of that folder",
+                root.display(),
+                target.display()
+            ),
+            FileError::NotRegular { kind, .. } => {
+                format!("is {kind}, not a regular file; it was left alone. Replace it with a file")
+            }
+            FileError::TooLarge { limit, .. } => format!(
+                "is larger than {} MiB, more than any real file of its kind; it was not read. Check what it holds",
+                limit / (1024 * 1024)
+            ),
+            FileError::Io { source, .. } => plain(source),
+        }
+    }
+
     /// The `std::io::Error` this maps to, for callers that speak `io::Result`.
     /// Its message then names the file no more (the caller's error does).
     pub fn into_io(self) -> std::io::Error {
         match self {
             FileError::Io { source, .. } => source,
-            FileError::LeavesRoot { root, target, .. } => std::io::Error::other(format!(
-                "it leads out of {} (to {}), so it was left alone. Replace the link with a file of that folder",
-                root.display(),
-                target.display()
-            )),
-            FileError::NotRegular { kind, .. } => std::io::Error::other(format!(
-                "it is {kind}, not a regular file; it was left alone. Replace it with a file"
-            )),
-            FileError::TooLarge { limit, .. } => std::io::Error::other(format!(
-                "it is larger than {} MiB, more than any real file of its kind; it was not read. Check what it holds",
-                limit / (1024 * 1024)
-            )),
+            other => std::io::Error::other(format!("it {}", other.what_happened())),
         }
     }
 
