@@ -8,6 +8,7 @@ use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
+use mcp_manager_connect::project::clients::ServerClientView;
 use mcp_manager_connect::project::surface::SurfaceChange;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
@@ -359,6 +360,17 @@ pub async fn list_tools(
     name: String,
 ) -> Result<Vec<ToolView>, ApiError> {
     context.project().tools(&name).await
+}
+
+/// A connected server's tools as the server lists them and as Claude Code sends them to its
+/// model (upfront, deferred or dropped, and why).
+#[tauri::command]
+#[specta::specta]
+pub async fn client_view(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<ServerClientView, ApiError> {
+    context.project().client_view(&name).await
 }
 
 /// The tools a connected server listed that are not offered, with why (read after

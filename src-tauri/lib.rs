@@ -382,6 +382,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::oauth_activity,
             commands::examine_server,
             commands::list_tools,
+            commands::client_view,
             commands::dropped_tools,
             commands::call_tool,
             commands::cancel_call,

@@ -17,6 +17,7 @@ import type { FollowLog } from "./logs/ProtocolLog";
 import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
 import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
+import type { ClientsApi } from "./clients/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
@@ -108,6 +109,8 @@ export interface Backend {
   onFirstPaint?: () => void;
   /** MCP registries: find and install servers. */
   registry?: RegistryApi;
+  /** What each AI client makes of the tools. */
+  clients?: ClientsApi;
 }
 
 interface Editing {
@@ -475,6 +478,7 @@ export function App({
                   trusted={list?.trusted ?? true}
                   onAskTrust={() => setAskingTrust(true)}
                   surfaces={backend.surfaces}
+                  clients={backend.clients}
                   onEdit={(server) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

@@ -78,6 +78,11 @@ export const commands = {
 	/**  A connected server's tools, as it lists them now (schemas as JSON text). */
 	listTools: (name: string) => typedError<ToolView[], ApiError>(__TAURI_INVOKE("list_tools", { name })),
 	/**
+	 *  A connected server's tools as the server lists them and as Claude Code sends them to its
+	 *  model (upfront, deferred or dropped, and why).
+	 */
+	clientView: (name: string) => typedError<ServerClientView, ApiError>(__TAURI_INVOKE("client_view", { name })),
+	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
 	 */
@@ -475,6 +480,38 @@ export type Checkup = {
 /**  Which way of running a server to install. */
 export type Choice = { kind: "package"; index: number } | { kind: "remote"; index: number };
 
+/**  How Claude Code treats this project's tools before any one of them. */
+export type ClaudeCodeSetup = {
+	version: string,
+	/**  What `ENABLE_TOOL_SEARCH` means here, in a sentence. */
+	toolSearch: string,
+	knobs: KnobSetting[],
+};
+
+/**  One tool: the server's listing beside what Claude Code sends. */
+export type ClaudeCodeTool = {
+	/**  The name the server lists. */
+	tool: string,
+	/**  The name the model sees (or would have seen). */
+	name: string,
+	fate: Fate,
+	/**  Why it is dropped, cut or renamed, in Claude Code's words where it has some. */
+	notes: string[],
+	/**  What the server's author (or the person) would change, when something is lost. */
+	fixes: string[],
+	/**  The description as sent (for a deferred tool: once ToolSearch loads it). */
+	description: string | null,
+	/**  The input schema as sent, as JSON text. */
+	inputSchema: string | null,
+	/**  The whole definition as it goes in the request's `tools`, as JSON text. */
+	definition: string | null,
+	/**  The server's own description and schema, to show beside. */
+	listedDescription: string | null,
+	listedSchema: string,
+	/**  What happens to a large result of this tool. */
+	results: string | null,
+};
+
 /**  What clearing did. */
 export type Cleared = {
 	removed: number,
@@ -494,6 +531,15 @@ export type Client = "claude-desktop" |
 "gemini" | 
 /**  `.gemini/settings.json` in the project */
 "gemini-project" | "zed";
+
+/**  What one client cuts or drops of a tool: a badge on it. */
+export type ClientNote = {
+	/**  The client's name, e.g. "Claude Code". */
+	client: string,
+	/**  "dropped" (the model never sees it) or "changed" (cut or rewritten on the way). */
+	effect: string,
+	words: string,
+};
 
 /**  One collection file as the window shows it. */
 export type CollectionView = {
@@ -729,6 +775,15 @@ export type Failure = {
 	diff: string | null,
 };
 
+/**  What becomes of one tool in Claude Code. */
+export type Fate = 
+/**  Its whole definition is in every request. */
+"upfront" | 
+/**  Its name only, until ToolSearch loads it. */
+"deferred" | 
+/**  Never sent. */
+"dropped";
+
 /**  One event sent to the window. */
 export type FedEvent = {
 	/**  Its place among every event sent since the app started. */
@@ -942,6 +997,15 @@ export type KeyValue = {
 export type KeyValueInput = {
 	name: string,
 } & Input;
+
+/**  One variable of Claude Code's environment and where it was set. */
+export type KnobSetting = {
+	name: string,
+	/**  `None`: not set anywhere (Claude Code's default applies). */
+	value: string | null,
+	/**  "your environment", or the settings file that set it. */
+	from: string | null,
+};
 
 /**  The sizes of a server's lists. `None`: the server lacks that capability, or listing failed. */
 export type ListCounts = {
@@ -1337,6 +1401,15 @@ export type SecretPlacement =
 /**  A remote's secret headers in the OS keychain, printed by a `headersHelper`. */
 "keychain";
 
+/**  One connected server's tools as Claude Code sees them. */
+export type ServerClientView = {
+	server: string,
+	claudeCode: ClaudeCodeSetup,
+	tools: ClaudeCodeTool[],
+	/**  Said once for the whole server (a tool list Claude Code refuses, collisions). */
+	notes: string[],
+};
+
 /**
  *  A server as the form holds it: every field as typed. Fields of the other transport are
  *  ignored; empty optional fields are left out of the entry.
@@ -1689,8 +1762,13 @@ export type ToolView = {
 	title: string | null,
 	/**  Whole, with control and format characters stripped. */
 	description: string | null,
-	/**  The 2,048-character view a model would be given. */
+	/**
+	 *  The description Claude Code gives its model (cut, or with a constraint put before it);
+	 *  `None` when Claude Code does not send the tool.
+	 */
 	descriptionForModel: string | null,
+	/**  What clients cut or drop of this tool (the badges on it). */
+	clientNotes: ClientNote[],
 	/**  The inputSchema as JSON text, whole. */
 	inputSchema: string,
 	outputSchema: string | null,

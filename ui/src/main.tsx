@@ -17,6 +17,7 @@ import { projectApi } from "./projects/api";
 import { interopApi } from "./interop/api";
 import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
+import { clientsApi } from "./clients/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
@@ -46,6 +47,7 @@ const backend: Backend = {
   interop: interopApi,
   login: loginApi,
   doctor: doctorApi,
+  clients: clientsApi,
   tools: toolsApi,
   browse: browseApi,
   asks: asksApi,

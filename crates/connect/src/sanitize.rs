@@ -3,13 +3,10 @@
 //! Tool names, descriptions and schemas can hide text in Unicode control and format
 //! characters (zero-width spaces, bidirectional overrides, tag characters), which is how
 //! prompt-injection payloads hide in plain sight. Like Claude Code we strip them, keeping
-//! newlines and tabs. Descriptions are otherwise kept whole; [`model_view`] is the
-//! 2,048-character view a model would be given.
+//! newlines and tabs. Descriptions are otherwise kept whole: what a model is given of them
+//! is each client's business (`mcp_manager_clients`).
 
 use serde_json::Value;
-
-/// The length of the description a model is shown.
-pub const MODEL_DESCRIPTION_CHARS: usize = 2048;
 
 /// Unicode general categories Cc (controls) and Cf (format), less `\n`, `\r` and `\t`.
 fn is_hidden(c: char) -> bool {
@@ -43,17 +40,4 @@ pub fn strip_value(value: &Value) -> Value {
         ),
         other => other.clone(),
     }
-}
-
-/// The first [`MODEL_DESCRIPTION_CHARS`] characters, with `…` when cut.
-pub fn model_view(description: &str) -> String {
-    if description.chars().count() <= MODEL_DESCRIPTION_CHARS {
-        return description.to_string();
-    }
-    let mut cut: String = description
-        .chars()
-        .take(MODEL_DESCRIPTION_CHARS - 1)
-        .collect();
-    cut.push('…');
-    cut
 }

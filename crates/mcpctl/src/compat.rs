@@ -1,47 +1,22 @@
 //! `mcpctl compat`: what a client sends its model of each server's tools.
 //!
 //! The view itself is [`mcp_manager_clients::claude_code`], judged against Claude Code; this
-//! module only feeds it the tools a live session listed and prints the answer. The session
-//! gives the tools as the connection engine keeps them (pages joined, hidden control
-//! characters already stripped), so a listing Claude Code would refuse for its shape, or whose
-//! pages run past Claude Code's 20, may read differently here than in the library's tests.
+//! module only feeds it the tools a live session listed, exactly as the server sent them
+//! (`Connection::list_tools_as_sent`), with Claude Code's environment for the project (its
+//! settings files' `env` over ours), and prints the answer: the same view the window's Clients
+//! tab shows.
 
 use mcp_manager_clients::claude_code::{self, Knobs, Server, View};
-use mcp_manager_connect::ToolSummary;
 use serde_json::{json, Map, Value};
 
-/// Claude Code's view of one server's listed tools, with the environment's knobs.
-pub fn claude_code(name: &str, always_load: Option<bool>, tools: &[ToolSummary]) -> View {
-    let listing = json!({ "tools": tools.iter().map(listed).collect::<Vec<_>>() });
+/// Claude Code's view of one server's tools as it sent them.
+pub fn claude_code(name: &str, always_load: Option<bool>, listed: &[Value], knobs: &Knobs) -> View {
+    let listing = json!({ "tools": listed });
     let server = Server {
         always_load,
         ..Server::named(name)
     };
-    claude_code::view(
-        &server,
-        &listing,
-        &Knobs::from_env(|n| std::env::var(n).ok()),
-    )
-}
-
-/// A listed tool back in the shape of `tools/list`.
-fn listed(tool: &ToolSummary) -> Value {
-    let mut out = Map::new();
-    out.insert("name".into(), json!(tool.name));
-    let optional = [
-        ("title", tool.title.clone().map(Value::String)),
-        ("description", tool.description.clone().map(Value::String)),
-        ("inputSchema", Some(tool.input_schema.clone())),
-        ("outputSchema", tool.output_schema.clone()),
-        ("annotations", tool.annotations.clone()),
-        ("_meta", tool.meta.clone()),
-    ];
-    for (key, value) in optional {
-        if let Some(value) = value {
-            out.insert(key.into(), value);
-        }
-    }
-    Value::Object(out)
+    claude_code::view(&server, &listing, knobs)
 }
 
 /// `--json`: per server `sent`, `dropped` and `deferred` (with the rest of the view); else

@@ -367,6 +367,11 @@ async fn run_ask(
             let compat = matches!(ask, Ask::Compat);
             // The entries' alwaysLoad, read once and only for compat.
             let catalog = compat.then(|| Catalog::load(locations));
+            // Claude Code's environment for the project, as the window reads it.
+            let knobs = compat.then(|| {
+                use mcp_manager_connect::project::clients;
+                clients::knobs_of(&clients::claude_env(locations))
+            });
             let mut views = Vec::new();
             let mut all = serde_json::Map::new();
             // Every server asked for answered.
@@ -384,15 +389,21 @@ async fn run_ask(
                         continue;
                     }
                 };
-                let tools = tried(&conn, name, conn.list_tools().await).await?;
                 if compat {
+                    let listed = tried(&conn, name, conn.list_tools_as_sent().await).await?;
                     let always_load = catalog
                         .as_ref()
                         .and_then(|c| c.effective(name))
                         .and_then(|entry| entry.config.always_load);
-                    views.push(crate::compat::claude_code(name, always_load, &tools));
+                    views.push(crate::compat::claude_code(
+                        name,
+                        always_load,
+                        &listed,
+                        knobs.as_ref().expect("knobs for compat"),
+                    ));
                     continue;
                 }
+                let tools = tried(&conn, name, conn.list_tools().await).await?;
                 // Not silently missing: stderr, so that --json's stdout stays one document.
                 for dropped in conn.dropped_tools() {
                     eprintln!(

@@ -24,11 +24,14 @@ import type { FollowStore } from "../browse/followStore";
 import type { SessionApi } from "../session/api";
 import { NotificationsPanel } from "../session/NotificationsPanel";
 import { Words } from "../shared/Words";
+import type { ClientsApi } from "../clients/api";
+import { ClientsPanel } from "../clients/ClientsPanel";
 
-type Tab = "overview" | "tools" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
+type Tab = "overview" | "tools" | "clients" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
 const TAB_LABEL: Record<Tab, string> = {
   overview: "Overview",
   tools: "Tools",
+  clients: "Clients",
   resources: "Resources",
   prompts: "Prompts",
   notifications: "Notifications",
@@ -53,6 +56,7 @@ export function ServerDetail({
   trusted = true,
   onAskTrust,
   surfaces,
+  clients,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -72,6 +76,8 @@ export function ServerDetail({
   onAskTrust?: () => void;
   /** What changed in the server (its surfaces kept in the history). */
   surfaces?: SurfacesApi;
+  /** Its tools as each AI client sees them. */
+  clients?: ClientsApi;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -97,10 +103,11 @@ export function ServerDetail({
   }
   const tabs: Tab[] = server.shadowedBy
     ? []
-    : (["overview", "tools", "resources", "prompts", "notifications", "protocol", "oauth", "doctor"] as const).filter(
+    : (["overview", "tools", "clients", "resources", "prompts", "notifications", "protocol", "oauth", "doctor"] as const).filter(
         (t) =>
           t === "overview" ||
           (t === "tools" && !!tools && status?.state === "connected" && status.capabilities.tools) ||
+          (t === "clients" && !!clients && status?.state === "connected" && status.capabilities.tools) ||
           (t === "resources" && !!browse && status?.state === "connected" && status.capabilities.resources) ||
           (t === "prompts" && !!browse && status?.state === "connected" && status.capabilities.prompts) ||
           (t === "notifications" && !!followLog && !!session && status?.state === "connected") ||
@@ -185,6 +192,8 @@ export function ServerDetail({
           listed={status?.state === "connected" ? status.counts.tools : null}
           tasks={status?.state === "connected" && status.capabilities.tasks}
         />
+      ) : shown === "clients" && clients ? (
+        <ClientsPanel key={server.name} server={server.name} api={clients} listed={status?.state === "connected" ? status.counts.tools : null} />
       ) : shown === "resources" && browse ? (
         <ResourcesPanel
           key={server.name}

@@ -11,7 +11,7 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
-import { BADGE, BADGE_PADDING, Badges, badgesOf, type Badge } from "./Badges";
+import { BADGE, BADGE_PADDING, Badges, badgesOf, clientBadges, type Badge } from "./Badges";
 import { catalog, cut, fits, qualified, rows, type Row } from "./catalog";
 import { canvasWidths, fitLine, widthOf, type GlyphWidth } from "./fit";
 import { inView } from "./inView";
@@ -132,7 +132,7 @@ export function AllTools({
   const partsOf = (row: Extract<Row, { kind: "tool" }>) => {
     let parts = drawn.get(row);
     if (!parts) {
-      const badges = badgesOf(row.tool.annotations, row.tool.meta);
+      const badges = [...badgesOf(row.tool.annotations, row.tool.meta), ...clientBadges(row.tool.clientNotes)];
       parts = { badges, line: faces ? lineFor(row, badges, width, faces) : cut(row.line, chars) };
       drawn.set(row, parts);
     }

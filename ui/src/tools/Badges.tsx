@@ -47,6 +47,17 @@ export function badgesOf(annotations: string | null, meta: string | null = null)
   return badges;
 }
 
+/** What clients drop or change of a tool, a badge each: "Claude Code drops" / "Claude Code changes". */
+export function clientBadges(notes: ReadonlyArray<{ client: string; effect: string; words: string }>): Badge[] {
+  return notes.map((note) => ({
+    testid: "client-badge",
+    key: `client-${note.client}-${note.effect}`,
+    text: `${note.client} ${note.effect === "dropped" ? "drops" : "changes"}`,
+    title: note.words,
+    tone: note.effect === "dropped" ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200",
+  }));
+}
+
 /** A tool's badges: from its `annotations` and `meta`, or `badges` already made of them. */
 export function Badges({ annotations = null, meta = null, badges = badgesOf(annotations, meta) }: { annotations?: string | null; meta?: string | null; badges?: Badge[] }) {
   return (

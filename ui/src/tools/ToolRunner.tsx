@@ -135,7 +135,7 @@ export function ToolRunner({
         {tool.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{tool.description}</p>}
         <div className="mt-1 flex flex-wrap gap-3 text-xs">
           {tool.descriptionForModel !== null && tool.descriptionForModel !== tool.description && (
-            <Details testId="model-description" title={`As a model sees it (${tool.descriptionForModel.length} characters)`} text={tool.descriptionForModel} />
+            <Details testId="model-description" title={`As Claude Code sends it (${tool.descriptionForModel.length} characters)`} text={tool.descriptionForModel} />
           )}
           <Details testId="input-schema" title="Input schema" text={JSON.stringify(schema, null, 2)} />
           {tool.outputSchema && <Details testId="output-schema" title="Output schema" text={JSON.stringify(JSON.parse(tool.outputSchema), null, 2)} />}

@@ -7,7 +7,7 @@ import type { ToolsApi } from "./api";
 import type { BrowseApi } from "../browse/api";
 import { HistoryPane } from "./HistoryPane";
 import { ToolRunner } from "./ToolRunner";
-import { Badges } from "./Badges";
+import { Badges, badgesOf, clientBadges } from "./Badges";
 import { firstLine } from "./catalog";
 
 /** `listed`: how many tools the server lists now; the list is read again when it changes (a
@@ -81,7 +81,7 @@ export function ToolsPanel({
                 className={`flex w-full items-baseline gap-2 px-2 py-1 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${t.name === chosen ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >
                 <code className="shrink-0 whitespace-nowrap font-semibold">{t.name}</code>
-                <Badges annotations={t.annotations} meta={t.meta} />
+                <Badges badges={[...badgesOf(t.annotations, t.meta), ...clientBadges(t.clientNotes)]} />
                 <span className="min-w-0 truncate text-xs text-slate-500">{firstLine(t.description)}</span>
               </button>
             </li>

@@ -7,6 +7,7 @@ const tool = (name: string, description: string | null = null): ToolView => ({
   title: null,
   description,
   descriptionForModel: description,
+  clientNotes: [],
   inputSchema: "{}",
   outputSchema: null,
   annotations: null,

@@ -188,6 +188,38 @@ pub enum DropReason {
     NameTaken,
 }
 
+impl DropReason {
+    /// What would bring the tool back, for the server's author or the person.
+    pub fn fix(&self, server: &str) -> String {
+        match self {
+            DropReason::InvalidListing { .. } => "The server must send a tools/list result Claude Code \
+                accepts: every tool's inputSchema an object with type \"object\", and no null where \
+                a list or an object is expected."
+                .to_string(),
+            DropReason::NameTooLong { .. } => format!(
+                "Shorten the tool's name, or give the server a shorter name than \"{server}\" in your \
+                 configuration: mcp__<server>__<tool> must fit in {} characters.",
+                MAX_NAME
+            ),
+            DropReason::Schema { .. } => "Fix the tool's inputSchema so that it is valid JSON Schema \
+                2020-12 with property names of letters, digits, _, . and - (at most 64), or declare \
+                the draft it follows in $schema."
+                .to_string(),
+            DropReason::SameName | DropReason::NameTaken => "Rename one of the tools: their names must \
+                still differ once every character other than letters, digits, _ and - becomes _. \
+                Permission rules naming this tool apply to the one Claude Code keeps."
+                .to_string(),
+            DropReason::HiddenFromModel => "Meant so when only the tool's App calls it; add \"model\" \
+                to _meta.ui.visibility for the model to see it."
+                .to_string(),
+            DropReason::PastPageLimit => format!(
+                "List the tools in at most {} pages: Claude Code reads no further.",
+                MAX_PAGES
+            ),
+        }
+    }
+}
+
 /// A tool Claude Code does not send, with its reason in Claude Code's words where it has any.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -133,8 +133,6 @@ pub struct ToolSummary {
     pub title: Option<String>,
     /// Whole, with control and format characters stripped.
     pub description: Option<String>,
-    /// The 2,048-character view a model would be given.
-    pub description_for_model: Option<String>,
     /// The tool's JSON Schema for its arguments.
     pub input_schema: Value,
     pub output_schema: Option<Value>,
@@ -212,6 +210,9 @@ pub struct Connection {
     auth_required: std::sync::atomic::AtomicBool,
     /// Tool name → its schemas, from the last `tools/list` (refreshed on `list_changed`).
     schemas: std::sync::Mutex<Option<std::collections::HashMap<String, ToolSchemas>>>,
+    /// The last `tools/list`, every tool as the server sent it (nothing stripped): what a
+    /// client such as Claude Code works from (see [`Connection::list_tools_as_sent`]).
+    listed: std::sync::Mutex<Option<Vec<Value>>>,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: rmcp::Peer<RoleClient>,
     /// The tools the last `tools/list` left out (see [`crate::param_headers`]).

@@ -725,6 +725,7 @@ impl Connection {
             lost: tokio::sync::Notify::new(),
             auth_required: std::sync::atomic::AtomicBool::new(false),
             schemas: std::sync::Mutex::new(None),
+            listed: std::sync::Mutex::new(None),
             service: tokio::sync::Mutex::new(Some(service)),
             peer,
             task_capabilities: None,

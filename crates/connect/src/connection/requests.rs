@@ -78,17 +78,19 @@ impl Connection {
             return Ok(Vec::new());
         }
         let tools = self.note(self.peer.list_all_tools().await)?;
-        let summaries: Vec<ToolSummary> = tools
-            .into_iter()
+        let listed: Vec<Value> = tools
+            .iter()
+            .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
+            .collect();
+        let summaries: Vec<ToolSummary> = listed
+            .iter()
             .map(|tool| {
-                let value =
-                    sanitize::strip_value(&serde_json::to_value(&tool).unwrap_or(Value::Null));
+                let value = sanitize::strip_value(tool);
                 let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
                 let description = text("description");
                 ToolSummary {
                     name: text("name").unwrap_or_default(),
                     title: text("title"),
-                    description_for_model: description.as_deref().map(sanitize::model_view),
                     description,
                     input_schema: value.get("inputSchema").cloned().unwrap_or(Value::Null),
                     output_schema: value.get("outputSchema").cloned(),
@@ -109,7 +111,24 @@ impl Connection {
                 })
                 .collect(),
         );
+        *self.listed.lock().expect("listing lock") = Some(listed);
         Ok(summaries)
+    }
+
+    /// Every tool of the last `tools/list` as the server sent it (empty before the first).
+    pub fn last_listing_as_sent(&self) -> Vec<Value> {
+        self.listed
+            .lock()
+            .expect("listing lock")
+            .clone()
+            .unwrap_or_default()
+    }
+
+    /// Every tool, listed now, as the server sent it (nothing stripped): the input of each
+    /// client's view (`mcp_manager_clients`), which cleans names and text as that client does.
+    pub async fn list_tools_as_sent(&self) -> Result<Vec<Value>, rmcp::ServiceError> {
+        self.list_tools().await?;
+        Ok(self.last_listing_as_sent())
     }
 
     /// Every resource (pagination followed) as sent; empty without the resources capability.

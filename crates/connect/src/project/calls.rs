@@ -27,8 +27,11 @@ pub struct ToolView {
     pub title: Option<String>,
     /// Whole, with control and format characters stripped.
     pub description: Option<String>,
-    /// The 2,048-character view a model would be given.
+    /// The description Claude Code gives its model (cut, or with a constraint put before it);
+    /// `None` when Claude Code does not send the tool.
     pub description_for_model: Option<String>,
+    /// What clients cut or drop of this tool (the badges on it).
+    pub client_notes: Vec<super::clients::ClientNote>,
     /// The inputSchema as JSON text, whole.
     pub input_schema: String,
     pub output_schema: Option<String>,
@@ -172,7 +175,8 @@ impl LiveProject {
         })
     }
 
-    /// The tools of a connected server, as it lists them now.
+    /// The tools of a connected server, as it lists them now, each with what clients make
+    /// of it.
     pub async fn tools(&self, server: &str) -> Result<Vec<ToolView>, ApiError> {
         let connection = self.connected(server)?;
         let tools = connection.list_tools().await.map_err(|err| {
@@ -181,18 +185,25 @@ impl LiveProject {
                 crate::connection::plain(&err.to_string())
             ))
         })?;
+        let listed = connection.last_listing_as_sent();
+        let mut notes = self.client_notes(server, &listed);
         let text = |value: &serde_json::Value| serde_json::to_string(value).unwrap_or_default();
         Ok(tools
             .into_iter()
-            .map(|tool| ToolView {
-                input_schema: text(&tool.input_schema),
-                output_schema: tool.output_schema.as_ref().map(text),
-                annotations: tool.annotations.as_ref().map(text),
-                meta: tool.meta.as_ref().map(text),
-                name: tool.name,
-                title: tool.title,
-                description: tool.description,
-                description_for_model: tool.description_for_model,
+            .map(|tool| {
+                let (description_for_model, client_notes) =
+                    notes.remove(&tool.name).unwrap_or_default();
+                ToolView {
+                    input_schema: text(&tool.input_schema),
+                    output_schema: tool.output_schema.as_ref().map(text),
+                    annotations: tool.annotations.as_ref().map(text),
+                    meta: tool.meta.as_ref().map(text),
+                    name: tool.name,
+                    title: tool.title,
+                    description: tool.description,
+                    description_for_model,
+                    client_notes,
+                }
             })
             .collect())
     }

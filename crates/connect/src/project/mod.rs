@@ -12,6 +12,7 @@
 
 mod browse;
 mod calls;
+pub mod clients;
 pub mod surface;
 
 pub use browse::{save_resource, ResourceLists};

@@ -34,6 +34,7 @@ pub mod permissions;
 pub mod plugins;
 pub mod policy;
 pub mod review;
+pub mod settings_env;
 pub mod snippet;
 pub mod trust;
 pub mod watch;

@@ -1,0 +1,368 @@
+//! What each AI client makes of the project's tools, for the window: a connected server's
+//! tools as Claude Code sends them to its model (name, description, schema, upfront or
+//! deferred, or dropped and why), beside the server's own listing.
+//!
+//! The rules live in `mcp_manager_clients`, which works from a `tools/list` result alone;
+//! this module only feeds it each connected server's tools as the server sent them
+//! ([`crate::Connection::list_tools_as_sent`]) with the project's Claude Code environment
+//! (its settings files' `env` over ours, [`ClaudeEnv`]) and turns the answer into rows the
+//! window shows as they are. Nothing here starts a server: only connected ones are read.
+
+use std::collections::HashMap;
+
+use mcp_manager_clients::claude_code::{self, Knobs, Server, ToolSearch, View};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::settings_env::{ClaudeEnv, EnvOrigin};
+use mcp_manager_core::{ApiError, Locations};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::LiveProject;
+
+/// The environment variables that change what Claude Code shows its model.
+pub const CLAUDE_CODE_KNOBS: [&str; 3] = [
+    "ENABLE_TOOL_SEARCH",
+    "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH",
+    "MAX_MCP_OUTPUT_TOKENS",
+];
+
+/// One variable of Claude Code's environment and where it was set.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KnobSetting {
+    pub name: String,
+    /// `None`: not set anywhere (Claude Code's default applies).
+    pub value: Option<String>,
+    /// "your environment", or the settings file that set it.
+    pub from: Option<String>,
+}
+
+/// How Claude Code treats this project's tools before any one of them.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaudeCodeSetup {
+    pub version: String,
+    /// What `ENABLE_TOOL_SEARCH` means here, in a sentence.
+    pub tool_search: String,
+    pub knobs: Vec<KnobSetting>,
+}
+
+/// What becomes of one tool in Claude Code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum Fate {
+    /// Its whole definition is in every request.
+    Upfront,
+    /// Its name only, until ToolSearch loads it.
+    Deferred,
+    /// Never sent.
+    Dropped,
+}
+
+/// One tool: the server's listing beside what Claude Code sends.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaudeCodeTool {
+    /// The name the server lists.
+    pub tool: String,
+    /// The name the model sees (or would have seen).
+    pub name: String,
+    pub fate: Fate,
+    /// Why it is dropped, cut or renamed, in Claude Code's words where it has some.
+    pub notes: Vec<String>,
+    /// What the server's author (or the person) would change, when something is lost.
+    pub fixes: Vec<String>,
+    /// The description as sent (for a deferred tool: once ToolSearch loads it).
+    pub description: Option<String>,
+    /// The input schema as sent, as JSON text.
+    pub input_schema: Option<String>,
+    /// The whole definition as it goes in the request's `tools`, as JSON text.
+    pub definition: Option<String>,
+    /// The server's own description and schema, to show beside.
+    pub listed_description: Option<String>,
+    pub listed_schema: String,
+    /// What happens to a large result of this tool.
+    pub results: Option<String>,
+}
+
+/// What one client cuts or drops of a tool: a badge on it.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientNote {
+    /// The client's name, e.g. "Claude Code".
+    pub client: String,
+    /// "dropped" (the model never sees it) or "changed" (cut or rewritten on the way).
+    pub effect: String,
+    pub words: String,
+}
+
+/// One connected server's tools as Claude Code sees them.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerClientView {
+    pub server: String,
+    pub claude_code: ClaudeCodeSetup,
+    pub tools: Vec<ClaudeCodeTool>,
+    /// Said once for the whole server (a tool list Claude Code refuses, collisions).
+    pub notes: Vec<String>,
+}
+
+impl LiveProject {
+    /// Claude Code's environment for this project: each knob's value and where it came from.
+    pub fn claude_env(&self) -> ClaudeEnv {
+        claude_env(&self.locations)
+    }
+
+    /// How Claude Code will present this project's tools: the knobs and their meaning.
+    pub fn claude_code_setup(&self, env: &ClaudeEnv) -> ClaudeCodeSetup {
+        let home = &self.locations.home;
+        let knobs = CLAUDE_CODE_KNOBS
+            .iter()
+            .map(|name| KnobSetting {
+                name: (*name).to_string(),
+                value: env.get(name).map(str::to_string),
+                from: env.origin(name).map(|origin| match origin {
+                    EnvOrigin::Process => "your environment".to_string(),
+                    EnvOrigin::Settings(path) => match path.strip_prefix(home) {
+                        Ok(rest) => format!("~/{}", rest.display()),
+                        Err(_) => path.display().to_string(),
+                    },
+                }),
+            })
+            .collect();
+        ClaudeCodeSetup {
+            version: claude_code::VERSION.to_string(),
+            tool_search: tool_search_words(knobs_of(env).tool_search),
+            knobs,
+        }
+    }
+
+    /// The tools of a connected server, each as the server lists it and as Claude Code sends
+    /// it to the model.
+    pub async fn client_view(&self, server: &str) -> Result<ServerClientView, ApiError> {
+        let listed = self.listed_as_sent(server).await?;
+        let env = self.claude_env();
+        let knobs = knobs_of(&env);
+        let view = self.claude_code_view(server, &listed, &knobs);
+        Ok(ServerClientView {
+            server: server.to_string(),
+            claude_code: self.claude_code_setup(&env),
+            tools: rows(&view, &listed),
+            notes: server_notes(&view),
+        })
+    }
+
+    /// Per tool (by its name as the window shows it): the description Claude Code gives its
+    /// model, and what clients cut or drop of it.
+    pub(super) fn client_notes(
+        &self,
+        server: &str,
+        listed: &[Value],
+    ) -> HashMap<String, (Option<String>, Vec<ClientNote>)> {
+        let knobs = knobs_of(&self.claude_env());
+        let view = self.claude_code_view(server, listed, &knobs);
+        rows(&view, listed)
+            .into_iter()
+            .map(|row| {
+                let notes = match row.fate {
+                    Fate::Dropped => vec![ClientNote {
+                        client: "Claude Code".into(),
+                        effect: "dropped".into(),
+                        words: row.notes.join(" "),
+                    }],
+                    _ if !row.notes.is_empty() => vec![ClientNote {
+                        client: "Claude Code".into(),
+                        effect: "changed".into(),
+                        words: row.notes.join(" "),
+                    }],
+                    _ => Vec::new(),
+                };
+                (crate::sanitize::strip(&row.tool), (row.description, notes))
+            })
+            .collect()
+    }
+
+    /// A connected server's tools, listed now, as it sent them.
+    pub(super) async fn listed_as_sent(&self, server: &str) -> Result<Vec<Value>, ApiError> {
+        let connection = self.connected(server)?;
+        connection.list_tools_as_sent().await.map_err(|err| {
+            super::calls::refused(format!(
+                "\"{server}\": {}",
+                crate::connection::plain(&err.to_string())
+            ))
+        })
+    }
+
+    /// Claude Code's view of `server`'s listed tools, with its entry's `alwaysLoad`.
+    pub(super) fn claude_code_view(&self, server: &str, listed: &[Value], knobs: &Knobs) -> View {
+        let catalog = Catalog::load(&self.locations);
+        let always_load = catalog
+            .effective(server)
+            .and_then(|entry| entry.config.always_load);
+        let listing = json!({ "tools": listed });
+        claude_code::view(
+            &Server {
+                always_load,
+                ..Server::named(server)
+            },
+            &listing,
+            knobs,
+        )
+    }
+}
+
+/// Claude Code's environment for the project of `locations`: our process's, with its settings
+/// files' `env` over it (the project's own files only once the folder is trusted).
+pub fn claude_env(locations: &Locations) -> ClaudeEnv {
+    let trusted = mcp_manager_core::config::trust::is_trusted(locations);
+    ClaudeEnv::read(locations, trusted, &CLAUDE_CODE_KNOBS, |name| {
+        std::env::var(name).ok()
+    })
+}
+
+/// What is said once for the whole server: a tool list Claude Code refuses whole (loudly: no
+/// tool of the server reaches the model), and tools that share a name.
+fn server_notes(view: &View) -> Vec<String> {
+    let refused = view
+        .dropped
+        .iter()
+        .find(|d| matches!(d.reason, claude_code::DropReason::InvalidListing { .. }));
+    refused
+        .map(|d| d.words.clone())
+        .into_iter()
+        .chain(view.collisions.iter().map(|c| c.words.clone()))
+        .collect()
+}
+
+/// The knobs Claude Code reads, from its environment for this project.
+pub fn knobs_of(env: &ClaudeEnv) -> Knobs {
+    Knobs::from_env(|name| env.get(name).map(str::to_string))
+}
+
+/// `ENABLE_TOOL_SEARCH`'s effect in a sentence.
+pub fn tool_search_words(mode: ToolSearch) -> String {
+    match mode {
+        ToolSearch::On => "Tool search is on: Claude Code sends each MCP tool's name only, and \
+                           loads its definition when the model searches for it (unless the tool \
+                           or its server asks to load always)."
+            .to_string(),
+        ToolSearch::Off => "Tool search is off (ENABLE_TOOL_SEARCH=false): every MCP tool's whole \
+                            definition is sent with every request."
+            .to_string(),
+        ToolSearch::Auto { percent } => format!(
+            "Tool search is automatic: tools are sent whole until their definitions take {percent}% \
+             of the model's context window, then by name only."
+        ),
+    }
+}
+
+/// One row per listed tool, in the server's order.
+fn rows(view: &View, listed: &[Value]) -> Vec<ClaudeCodeTool> {
+    listed
+        .iter()
+        .map(|tool| {
+            let raw = tool.get("name").and_then(Value::as_str).unwrap_or("");
+            let listed_description = tool
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let listed_schema =
+                serde_json::to_string_pretty(tool.get("inputSchema").unwrap_or(&Value::Null))
+                    .unwrap_or_default();
+            if let Some(dropped) = view.dropped.iter().find(|d| d.tool == raw) {
+                return ClaudeCodeTool {
+                    tool: raw.to_string(),
+                    name: dropped.name.clone(),
+                    fate: Fate::Dropped,
+                    notes: vec![dropped.words.clone()],
+                    fixes: vec![dropped.reason.fix(&view.server)],
+                    description: None,
+                    input_schema: None,
+                    definition: None,
+                    listed_description,
+                    listed_schema,
+                    results: None,
+                };
+            }
+            let name = claude_code::text::full_name(&view.server, &claude_code::text::clean(raw));
+            let sent = view.sent.iter().find(|t| t.name == name);
+            let mut notes = Vec::new();
+            let mut fixes = Vec::new();
+            if let Some(cut) = view.cuts.iter().find(|c| c.name == name) {
+                notes.push(cut.words.clone());
+                fixes.push(format!(
+                    "Put what the model must know in the first {} characters of the description \
+                     (Claude Code cuts it there, {} once loaded through tool search), or set \
+                     CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH on your machine.",
+                    group(cut.upfront_at as u64),
+                    group(cut.loaded_at as u64)
+                ));
+            }
+            if let Some((_, flattened)) = view.flattened.iter().find(|(n, _)| *n == name) {
+                notes.push(format!(
+                    "Its schema's root {} is flattened into one object, and this is put before \
+                     its description: \"{}\"",
+                    flattened.combinators.join("/"),
+                    flattened.note
+                ));
+                fixes.push(
+                    "Give the schema an object root and put the alternatives under its \
+                     properties: every client then reads it the same way."
+                        .to_string(),
+                );
+            }
+            let fate = if view.deferred.contains(&name) {
+                Fate::Deferred
+            } else {
+                Fate::Upfront
+            };
+            let results = view.results.iter().find(|r| r.name == name).map(|r| {
+                format!(
+                    "A result over {} tokens is saved to a file, as is a text result over {} \
+                     characters; the model gets a preview and the file's path.",
+                    group(r.max_tokens),
+                    group(r.persist_over_chars)
+                )
+            });
+            ClaudeCodeTool {
+                tool: raw.to_string(),
+                name: name.clone(),
+                fate,
+                notes,
+                fixes,
+                description: sent.map(|t| t.description.clone()),
+                input_schema: sent.and_then(|t| serde_json::to_string_pretty(&t.input_schema).ok()),
+                definition: sent.and_then(|t| serde_json::to_string_pretty(t).ok()),
+                listed_description,
+                listed_schema,
+                results,
+            }
+        })
+        .collect()
+}
+
+/// 25000 → "25,000".
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(group(25_000), "25,000");
+        assert_eq!(group(500_000), "500,000");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1_234_567), "1,234,567");
+    }
+}
