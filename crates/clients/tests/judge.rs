@@ -170,12 +170,24 @@ struct Served {
 
 /// Runs `claude -p hi` with `servers` in a fresh HOME and `env`; the one request with tools.
 fn claude_request(servers: &[Served], env: &[(&str, &str)]) -> Value {
+    claude_request_with(servers, env, None)
+}
+
+/// [`claude_request`], with `settings` as the person's `~/.claude/settings.json`.
+fn claude_request_with(
+    servers: &[Served],
+    env: &[(&str, &str)],
+    settings: Option<&Value>,
+) -> Value {
     let api = ModelApi::start();
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
     std::fs::create_dir_all(&project).unwrap();
+    if let Some(settings) = settings {
+        std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    }
     let edge = repo("tests/fixtures/servers/edge-server.mjs");
     let mut entries = serde_json::Map::new();
     for served in servers {
@@ -649,6 +661,55 @@ fn a_description_length_override_moves_the_cut() {
         "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH" => Some("100".into()),
         _ => None,
     });
+    let views = our_views(&servers, &knobs);
+    assert_eq!(
+        plain(&serde_json::to_value(&views[0].sent).unwrap()),
+        plain(&Value::Array(mcp_tools(&request))),
+    );
+}
+
+/// The `env` of the person's settings file wins over the process's: tool search turned off
+/// there is off, though the shell says `true` (what `ClaudeEnv` in core reads for the window
+/// and `mcpctl compat`).
+#[test]
+fn a_settings_file_env_wins_over_the_process_env() {
+    let servers = vec![Served {
+        name: "settled".into(),
+        listing: json!({"tools": [
+            {"name": "a", "description": "first", "inputSchema": {"type": "object"}},
+            {"name": "b", "description": "second", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+        ]}),
+        always_load: None,
+    }];
+    let settings = json!({"env": {"ENABLE_TOOL_SEARCH": "false"}});
+    let request = claude_request_with(&servers, &[("ENABLE_TOOL_SEARCH", "true")], Some(&settings));
+    let mut texts = Vec::new();
+    collect_strings(&request, &mut texts);
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("to load tool schemas before calling them")),
+        "nothing is deferred behind ToolSearch"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let locations = mcp_manager_core::Locations {
+        home,
+        claude_config_dir: None,
+        project: dir.path().to_path_buf(),
+        managed_dir: dir.path().join("managed"),
+    };
+    let env = mcp_manager_core::config::settings_env::ClaudeEnv::read(
+        &locations,
+        false,
+        &["ENABLE_TOOL_SEARCH"],
+        |name| (name == "ENABLE_TOOL_SEARCH").then(|| "true".to_string()),
+    );
+    let knobs = Knobs::from_env(|name| env.get(name).map(str::to_string));
+    assert_eq!(knobs.tool_search, ToolSearch::Off);
     let views = our_views(&servers, &knobs);
     assert_eq!(
         plain(&serde_json::to_value(&views[0].sent).unwrap()),
