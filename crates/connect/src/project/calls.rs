@@ -178,6 +178,15 @@ impl LiveProject {
     /// The tools of a connected server, as it lists them now, each with what clients make
     /// of it.
     pub async fn tools(&self, server: &str) -> Result<Vec<ToolView>, ApiError> {
+        self.tools_in(server, &self.client_setting()).await
+    }
+
+    /// [`Self::tools`], with the client setting read once for many servers.
+    async fn tools_in(
+        &self,
+        server: &str,
+        setting: &super::clients::ClientSetting,
+    ) -> Result<Vec<ToolView>, ApiError> {
         let connection = self.connected(server)?;
         let tools = connection.list_tools().await.map_err(|err| {
             refused(format!(
@@ -186,7 +195,7 @@ impl LiveProject {
             ))
         })?;
         let listed = connection.last_listing_as_sent();
-        let mut notes = self.client_notes(server, &listed);
+        let mut notes = Self::client_notes(setting, server, &listed);
         let text = |value: &serde_json::Value| serde_json::to_string(value).unwrap_or_default();
         Ok(tools
             .into_iter()
@@ -230,8 +239,9 @@ impl LiveProject {
             .map(|event| event.server)
             .collect();
         names.sort();
+        let setting = &self.client_setting();
         futures::future::join_all(names.into_iter().map(|server| async move {
-            match self.tools(&server).await {
+            match self.tools_in(&server, setting).await {
                 Ok(tools) => ServerTools {
                     server,
                     tools,

@@ -142,8 +142,8 @@ impl LiveProject {
     pub async fn client_view(&self, server: &str) -> Result<ServerClientView, ApiError> {
         let listed = self.listed_as_sent(server).await?;
         let env = self.claude_env();
-        let knobs = knobs_of(&env);
-        let view = self.claude_code_view(server, &listed, &knobs);
+        let setting = self.client_setting();
+        let view = setting.claude_code_view(server, &listed);
         Ok(ServerClientView {
             server: server.to_string(),
             claude_code: self.claude_code_setup(&env),
@@ -155,12 +155,11 @@ impl LiveProject {
     /// Per tool (by its name as the window shows it): the description Claude Code gives its
     /// model, and what clients cut or drop of it.
     pub(super) fn client_notes(
-        &self,
+        setting: &ClientSetting,
         server: &str,
         listed: &[Value],
     ) -> HashMap<String, (Option<String>, Vec<ClientNote>)> {
-        let knobs = knobs_of(&self.claude_env());
-        let view = self.claude_code_view(server, listed, &knobs);
+        let view = setting.claude_code_view(server, listed);
         rows(&view, listed)
             .into_iter()
             .map(|row| {
@@ -193,21 +192,14 @@ impl LiveProject {
         })
     }
 
-    /// Claude Code's view of `server`'s listed tools, with its entry's `alwaysLoad`.
-    pub(super) fn claude_code_view(&self, server: &str, listed: &[Value], knobs: &Knobs) -> View {
-        let catalog = Catalog::load(&self.locations);
-        let always_load = catalog
-            .effective(server)
-            .and_then(|entry| entry.config.always_load);
-        let listing = json!({ "tools": listed });
-        claude_code::view(
-            &Server {
-                always_load,
-                ..Server::named(server)
-            },
-            &listing,
-            knobs,
-        )
+    /// What every client view of this project reads once: Claude Code's knobs for it and the
+    /// entries' `alwaysLoad` (one reading of the settings and the configuration, however many
+    /// servers are viewed).
+    pub(super) fn client_setting(&self) -> ClientSetting {
+        ClientSetting {
+            knobs: knobs_of(&self.claude_env()),
+            catalog: Catalog::load(&self.locations),
+        }
     }
 }
 
@@ -218,6 +210,31 @@ pub fn claude_env(locations: &Locations) -> ClaudeEnv {
     ClaudeEnv::read(locations, trusted, &CLAUDE_CODE_KNOBS, |name| {
         std::env::var(name).ok()
     })
+}
+
+/// What a client view of the project reads once (see [`LiveProject::client_setting`]).
+pub(super) struct ClientSetting {
+    knobs: Knobs,
+    catalog: Catalog,
+}
+
+impl ClientSetting {
+    /// Claude Code's view of `server`'s listed tools, with its entry's `alwaysLoad`.
+    pub(super) fn claude_code_view(&self, server: &str, listed: &[Value]) -> View {
+        let always_load = self
+            .catalog
+            .effective(server)
+            .and_then(|entry| entry.config.always_load);
+        let listing = json!({ "tools": listed });
+        claude_code::view(
+            &Server {
+                always_load,
+                ..Server::named(server)
+            },
+            &listing,
+            &self.knobs,
+        )
+    }
 }
 
 /// What is said once for the whole server: a tool list Claude Code refuses whole (loudly: no
