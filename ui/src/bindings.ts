@@ -1762,6 +1762,8 @@ export type ToolView = {
 	title: string | null,
 	/**  Whole, with control and format characters stripped. */
 	description: string | null,
+	/**  The name Claude Code gives its model (`mcp__server__tool`, rewritten as it does). */
+	nameForModel: string,
 	/**
 	 *  The description Claude Code gives its model (cut, or with a constraint put before it);
 	 *  `None` when Claude Code does not send the tool.

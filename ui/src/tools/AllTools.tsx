@@ -12,7 +12,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "rea
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { BADGE, BADGE_PADDING, Badges, badgesOf, clientBadges, type Badge } from "./Badges";
-import { catalog, cut, fits, qualified, rows, type Row } from "./catalog";
+import { catalog, cut, fits, rows, type Row } from "./catalog";
 import { canvasWidths, fitLine, widthOf, type GlyphWidth } from "./fit";
 import { inView } from "./inView";
 
@@ -211,7 +211,7 @@ export function AllTools({
                 data-server={row.server}
                 data-tool={row.tool.name}
                 aria-pressed={selected}
-                title={qualified(row.server, row.tool.name)}
+                title={row.tool.nameForModel}
                 onClick={() => onChoose({ server: row.server, tool: row.tool })}
                 className={`flex items-center gap-2 px-3 text-left text-sm hover:bg-slate-50 dark:hover:bg-slate-800/60 ${selected ? "bg-indigo-50 dark:bg-indigo-950" : ""}`}
               >

@@ -130,7 +130,7 @@ export function ToolRunner({
     <div data-testid="tool-runner" data-tool={tool.name} className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-800">
       <div>
         <h3 className="font-mono text-sm font-semibold">
-          {tool.title ?? tool.name} <span className="font-normal text-slate-500">mcp__{server}__{tool.name}</span>
+          {tool.title ?? tool.name} <span className="font-normal text-slate-500">{tool.nameForModel}</span>
         </h3>
         {tool.description && <p className="whitespace-pre-wrap text-xs text-slate-600 dark:text-slate-400">{tool.description}</p>}
         <div className="mt-1 flex flex-wrap gap-3 text-xs">

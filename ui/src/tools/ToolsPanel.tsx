@@ -51,7 +51,7 @@ export function ToolsPanel({
   if (!tools) return <p className="text-sm text-slate-500">Loading the tools…</p>;
   const needle = search.trim().toLowerCase();
   const shown = tools.filter(
-    (t) => !needle || t.name.toLowerCase().includes(needle) || `mcp__${server}__${t.name}`.toLowerCase().includes(needle) || (t.description ?? "").toLowerCase().includes(needle),
+    (t) => !needle || t.name.toLowerCase().includes(needle) || t.nameForModel.toLowerCase().includes(needle) || (t.description ?? "").toLowerCase().includes(needle),
   );
   const tool = tools.find((t) => t.name === chosen) ?? null;
   return (

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { ServerTools, ToolView } from "../bindings";
 import { catalog, cut, firstLine, fits, rows } from "./catalog";
 
-const tool = (name: string, description: string | null = null): ToolView => ({
+const tool = (name: string, description: string | null = null, server = "github"): ToolView => ({
   name,
   title: null,
   description,
   descriptionForModel: description,
   clientNotes: [],
+  nameForModel: `mcp__${server}__${name}`,
   inputSchema: "{}",
   outputSchema: null,
   annotations: null,
@@ -16,7 +17,7 @@ const tool = (name: string, description: string | null = null): ToolView => ({
 
 const lists: ServerTools[] = [
   { server: "github", tools: [tool("create_issue", "Opens an issue"), tool("search_code", "Finds CODE")], problem: null },
-  { server: "fs", tools: [tool("read_file", "Reads a file")], problem: null },
+  { server: "fs", tools: [tool("read_file", "Reads a file", "fs")], problem: null },
   { server: "broken", tools: [], problem: "no answer within 5 s" },
 ];
 

@@ -64,7 +64,6 @@ export const fits = (width: number) => Math.ceil(width / 5) + 8;
 export const cut = (line: string, chars: number) => (line.length > chars ? `${line.slice(0, chars - 1)}…` : line);
 
 /** Claude Code's name for a tool: `mcp__server__tool`. */
-export const qualified = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
 export function catalog(lists: readonly ServerTools[]): Catalog {
   let total = 0;
@@ -74,7 +73,7 @@ export function catalog(lists: readonly ServerTools[]): Catalog {
       server: list.server,
       problem: list.problem,
       entries: list.tools.map((tool) => ({
-        haystack: `${qualified(list.server, tool.name)}\n${tool.title ?? ""}\n${tool.description ?? ""}`.toLowerCase(),
+        haystack: `${tool.nameForModel}\n${tool.title ?? ""}\n${tool.description ?? ""}`.toLowerCase(),
         row: { kind: "tool" as const, key: `t:${list.server}\n${tool.name}`, server: list.server, tool, line: firstLine(tool.description) },
       })),
     };

@@ -27,6 +27,8 @@ pub struct ToolView {
     pub title: Option<String>,
     /// Whole, with control and format characters stripped.
     pub description: Option<String>,
+    /// The name Claude Code gives its model (`mcp__server__tool`, rewritten as it does).
+    pub name_for_model: String,
     /// The description Claude Code gives its model (cut, or with a constraint put before it);
     /// `None` when Claude Code does not send the tool.
     pub description_for_model: Option<String>,
@@ -200,8 +202,7 @@ impl LiveProject {
         Ok(tools
             .into_iter()
             .map(|tool| {
-                let (description_for_model, client_notes) =
-                    notes.remove(&tool.name).unwrap_or_default();
+                let for_model = notes.remove(&tool.name).unwrap_or_default();
                 ToolView {
                     input_schema: text(&tool.input_schema),
                     output_schema: tool.output_schema.as_ref().map(text),
@@ -210,8 +211,9 @@ impl LiveProject {
                     name: tool.name,
                     title: tool.title,
                     description: tool.description,
-                    description_for_model,
-                    client_notes,
+                    name_for_model: for_model.name,
+                    description_for_model: for_model.description,
+                    client_notes: for_model.notes,
                 }
             })
             .collect())

@@ -152,13 +152,13 @@ impl LiveProject {
         })
     }
 
-    /// Per tool (by its name as the window shows it): the description Claude Code gives its
-    /// model, and what clients cut or drop of it.
+    /// Per tool (by its name as the window shows it): what Claude Code gives its model of it,
+    /// and what clients cut or drop of it.
     pub(super) fn client_notes(
         setting: &ClientSetting,
         server: &str,
         listed: &[Value],
-    ) -> HashMap<String, (Option<String>, Vec<ClientNote>)> {
+    ) -> HashMap<String, ForModel> {
         let view = setting.claude_code_view(server, listed);
         rows(&view, listed)
             .into_iter()
@@ -176,7 +176,12 @@ impl LiveProject {
                     }],
                     _ => Vec::new(),
                 };
-                (crate::sanitize::strip(&row.tool), (row.description, notes))
+                let for_model = ForModel {
+                    name: row.name,
+                    description: row.description,
+                    notes,
+                };
+                (crate::sanitize::strip(&row.tool), for_model)
             })
             .collect()
     }
@@ -210,6 +215,14 @@ pub fn claude_env(locations: &Locations) -> ClaudeEnv {
     ClaudeEnv::read(locations, trusted, &CLAUDE_CODE_KNOBS, |name| {
         std::env::var(name).ok()
     })
+}
+
+/// A tool as Claude Code gives it to its model, for the Tools tab.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ForModel {
+    pub name: String,
+    pub description: Option<String>,
+    pub notes: Vec<ClientNote>,
 }
 
 /// What a client view of the project reads once (see [`LiveProject::client_setting`]).
