@@ -5,11 +5,11 @@
 //! answer a `server/discover` sent first in three ways: an error (-32601, at once), leaving
 //! (servers built on rmcp exit on any request before `initialize`), or nothing at all (the
 //! Python SDK of spring 2025 breaks its session on the unknown request and waits for its
-//! stdin to close). A probe on the one process paid a restart for the second kind and rmcp's
+//! stdin to close). A probe on the one process pays a restart for the second kind and rmcp's
 //! fixed 10 s for the third; a probe in a second process started at the same moment (what the
-//! TypeScript SDK 2.x does behind `'auto'`, and what this module did until session 15) had the
-//! two processes share the CPU while both started: 1.2 to 1.5 times a start whose era is
-//! remembered on two cores. So the first start is one process, as every start of Claude Code:
+//! TypeScript SDK 2.x does behind `'auto'`) has the two processes share the CPU while both
+//! start: 1.2 to 1.5 times a start whose era is remembered on two cores. So the first start is
+//! one process, as every start of Claude Code:
 //!
 //! - It is sent `initialize`. Every server of the era before answers it, silent ones included,
 //!   and a slow start (a first `npx` download) is only waited for: no clock runs on an era.
