@@ -9,3 +9,4 @@
 //!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
 
 pub mod claude_code;
+pub mod cost;
