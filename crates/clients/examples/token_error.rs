@@ -9,7 +9,10 @@
 use mcp_manager_clients::cost::estimate::{self, Constants};
 
 fn main() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/token-corpus.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/token-corpus.json"
+    );
     let text = std::fs::read_to_string(path).expect("the corpus is readable");
     let corpus: serde_json::Value = serde_json::from_str(&text).expect("the corpus is JSON");
     let samples = estimate::samples(&corpus);
@@ -31,7 +34,10 @@ fn main() {
         estimate::TOOL_PROMPT_ANY
     );
     println!();
-    println!("{:<28} {:>6} {:>10} {:>10}", "model", "items", "mean err", "max err");
+    println!(
+        "{:<28} {:>6} {:>10} {:>10}",
+        "model", "items", "mean err", "max err"
+    );
     let mut models: Vec<&str> = samples.iter().map(|s| s.model.as_str()).collect();
     models.sort();
     models.dedup();
@@ -40,17 +46,29 @@ fn main() {
         let errors = estimate::errors(&chosen, constants);
         let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
         let max = errors.iter().copied().fold(0.0, f64::max);
-        println!("{label:<28} {:>6} {:>9.2}% {:>9.2}%", chosen.len(), mean, max);
+        println!(
+            "{label:<28} {:>6} {:>9.2}% {:>9.2}%",
+            chosen.len(),
+            mean,
+            max
+        );
     };
     for model in &models {
         row(model, &Constants::FITTED, &|s| s.model == *model);
     }
     row("with tools", &Constants::FITTED, &|s| {
-        s.request.get("tools").is_some_and(|t| t.as_array().is_some_and(|a| !a.is_empty()))
+        s.request
+            .get("tools")
+            .is_some_and(|t| t.as_array().is_some_and(|a| !a.is_empty()))
     });
     row("all (constants in use)", &Constants::FITTED, &|_| true);
     row("all (fit now)", &fitted, &|_| true);
-    let raw = Constants { factor: 1.0, base: 0.0, tool_prompt_auto: 0.0, tool_prompt_any: 0.0 };
+    let raw = Constants {
+        factor: 1.0,
+        base: 0.0,
+        tool_prompt_auto: 0.0,
+        tool_prompt_any: 0.0,
+    };
     row("all (raw o200k, no fit)", &raw, &|_| true);
     if std::env::args().any(|a| a == "--worst") {
         let errors = estimate::errors(&samples, &fitted);

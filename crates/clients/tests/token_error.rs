@@ -12,7 +12,11 @@ fn samples() -> Vec<estimate::Sample> {
 #[test]
 fn the_estimate_stays_within_its_measured_error_on_the_corpus() {
     let samples = samples();
-    assert!(samples.len() >= 150, "the corpus holds {} items", samples.len());
+    assert!(
+        samples.len() >= 150,
+        "the corpus holds {} items",
+        samples.len()
+    );
     let errors = estimate::errors(&samples, &Constants::FITTED);
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
     let max = errors.iter().copied().fold(0.0, f64::max);
@@ -31,8 +35,14 @@ fn the_estimate_stays_within_its_measured_error_on_the_corpus() {
 #[test]
 fn the_constants_in_use_are_the_corpus_fit() {
     let fitted = estimate::fit(&samples());
-    assert!((fitted.factor - estimate::FACTOR).abs() < 0.01, "{fitted:?}");
-    assert!((fitted.tool_prompt_auto - estimate::TOOL_PROMPT_AUTO).abs() < 1.0, "{fitted:?}");
+    assert!(
+        (fitted.factor - estimate::FACTOR).abs() < 0.01,
+        "{fitted:?}"
+    );
+    assert!(
+        (fitted.tool_prompt_auto - estimate::TOOL_PROMPT_AUTO).abs() < 1.0,
+        "{fitted:?}"
+    );
 }
 
 #[test]

@@ -113,7 +113,10 @@ pub fn request_bpe_tokens(request: &Value) -> (u64, bool) {
 
 fn block_text(block: &Value) -> Option<String> {
     match block.get("type").and_then(Value::as_str)? {
-        "text" => block.get("text").and_then(Value::as_str).map(str::to_string),
+        "text" => block
+            .get("text")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         "tool_use" => Some(format!(
             "{}{}",
             block.get("name").and_then(Value::as_str).unwrap_or(""),
