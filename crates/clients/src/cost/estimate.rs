@@ -260,14 +260,15 @@ fn solve(mut m: [[f64; 5]; 4]) -> [f64; 4] {
         if lead.abs() < f64::EPSILON {
             continue;
         }
-        for k in col..5 {
-            m[col][k] /= lead;
+        for cell in &mut m[col][col..] {
+            *cell /= lead;
         }
-        for row in 0..4 {
-            if row != col {
-                let f = m[row][col];
-                for k in col..5 {
-                    m[row][k] -= f * m[col][k];
+        let pivot_row = m[col];
+        for (at, row) in m.iter_mut().enumerate() {
+            if at != col {
+                let f = row[col];
+                for (cell, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *cell -= f * p;
                 }
             }
         }
