@@ -7,5 +7,8 @@
 //!
 //! - [`claude_code`]: Claude Code 2.1.332, read from its program and judged against the
 //!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
+//! - [`cost`]: what that view costs in Claude's context, estimated offline with a measured
+//!   error or counted exactly through the model API with the person's key.
 
 pub mod claude_code;
+pub mod cost;

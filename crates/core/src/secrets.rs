@@ -291,6 +291,10 @@ pub fn client_secret_account(name: &str, config: &ServerConfig) -> String {
     format!("client-secret:{}", server_key(name, config))
 }
 
+/// The keychain entry of the person's model API key (Anthropic's), used only to count tokens
+/// exactly (`mcpctl cost --exact`); `ANTHROPIC_API_KEY` in the environment comes first.
+pub const MODEL_API_KEY_ACCOUNT: &str = "model-api-key:anthropic";
+
 /// Secrets in this process's memory only: for tests, and for the conformance client, whose
 /// tokens must not outlive a run.
 #[derive(Debug, Default)]

@@ -201,6 +201,16 @@ enum Command {
         #[arg(long, default_value = "claude-code", value_parser = ["claude-code"])]
         client: String,
     },
+    /// What Claude Code's view of the servers' tools costs in Claude's context (of every
+    /// server that starts): per tool and per server, upfront and once loaded through
+    /// ToolSearch, heaviest first, and the project's cost with each server turned off.
+    /// Offline it is an estimate, with its tokenizer and error named.
+    Cost {
+        /// Count exactly with the model API's token counting endpoint, with your key
+        /// (ANTHROPIC_API_KEY, else the OS keychain).
+        #[arg(long)]
+        exact: bool,
+    },
     /// Call a tool and print its result; exit 1 when the result is an error.
     Call {
         server: String,
@@ -514,6 +524,7 @@ type Outcome = Result<(), ApiError>;
 
 mod cases;
 mod compat;
+mod cost;
 mod doctor;
 mod history;
 mod registry;
@@ -572,6 +583,7 @@ fn run(
         Command::Compat { server, client: _ } => {
             return runtime::ask(locations, server.as_deref(), Ask::Compat, json)
         }
+        Command::Cost { exact } => return runtime::ask(locations, None, Ask::Cost { exact }, json),
         Command::Call {
             server,
             tool,
@@ -920,6 +932,7 @@ fn run_config(
         Command::Status { .. }
         | Command::Tools { .. }
         | Command::Compat { .. }
+        | Command::Cost { .. }
         | Command::Call { .. }
         | Command::Resources { .. }
         | Command::Read { .. }

@@ -27,6 +27,10 @@ pub enum Ask {
     Tools,
     /// Claude Code's view of the tools (`mcpctl compat`).
     Compat,
+    /// What that view costs in tokens (`mcpctl cost`); `exact`: through the model API.
+    Cost {
+        exact: bool,
+    },
     Call {
         tool: String,
         arguments: Option<serde_json::Map<String, Value>>,
@@ -363,8 +367,8 @@ async fn run_ask(
     };
     let server = names.first().cloned().unwrap_or_default();
     match ask {
-        Ask::Tools | Ask::Compat => {
-            let compat = matches!(ask, Ask::Compat);
+        Ask::Tools | Ask::Compat | Ask::Cost { .. } => {
+            let compat = matches!(ask, Ask::Compat | Ask::Cost { .. });
             // The entries' alwaysLoad, read once and only for compat.
             let catalog = compat.then(|| Catalog::load(locations));
             // Claude Code's environment for the project, as the window reads it.
@@ -427,6 +431,9 @@ async fn run_ask(
                     name.clone(),
                     serde_json::to_value(&tools).unwrap_or(Value::Null),
                 );
+            }
+            if let Ask::Cost { exact } = ask {
+                return Ok(crate::cost::print(&views, exact, json).await? && complete);
             }
             if compat {
                 crate::compat::print(&views, json);

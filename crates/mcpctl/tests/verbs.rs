@@ -31,10 +31,23 @@ impl World {
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, &[])
+    }
+
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_mcpctl"))
             .arg("--project")
             .arg(&self.project)
             .args(args)
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_BASE_URL")
+            .env_remove("ANTHROPIC_MODEL")
+            // No keychain: an empty file of this test's stands for it.
+            .env(
+                "MCP_MANAGER_UNENCRYPTED_SECRETS_FILE",
+                self.home.join("secrets.json"),
+            )
+            .envs(env.iter().copied())
             .env("HOME", &self.home)
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("ENABLE_TOOL_SEARCH")
@@ -353,4 +366,144 @@ fn compat_starts_no_server_that_would_not_start() {
         .output()
         .unwrap();
     assert!(ps.stdout.is_empty(), "the unapproved server never ran");
+}
+
+// `mcpctl cost`: the budget of the same view, estimated offline with its tokenizer named, and
+// exact through a stand-in for the model API's count_tokens, the key never shown.
+
+#[test]
+fn cost_estimates_the_view_heaviest_first_and_names_the_tokenizer() {
+    let w = World::new();
+    let tools = json!([
+        {"name": "small", "description": "A tool", "inputSchema": {"type": "object"}},
+        {"name": "big", "description": "many words ".repeat(600), "inputSchema": {"type": "object"}},
+    ]);
+    w.edge_serving("edge", tools.clone(), "cost-marker-user", "user");
+    let (code, budget) = w.json(&["cost"]);
+    assert_eq!(code, Some(0), "{budget}");
+    let knobs = mcp_manager_clients::claude_code::Knobs::defaults();
+    let view = mcp_manager_clients::claude_code::view(
+        &mcp_manager_clients::claude_code::Server::named("edge"),
+        &json!({ "tools": tools }),
+        &knobs,
+    );
+    let expected = mcp_manager_clients::cost::budget(
+        &[view],
+        &knobs,
+        &mcp_manager_clients::cost::Counting::estimate(),
+    );
+    assert_eq!(budget, serde_json::to_value(&expected).unwrap());
+    assert_eq!(
+        budget["tools"][0]["name"], "mcp__edge__big",
+        "heaviest first"
+    );
+    assert_eq!(budget["exact"], false);
+    let text = w.run(&["cost"]);
+    let said = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        said.contains("o200k_base") && said.contains("estimate ±"),
+        "{said}"
+    );
+    assert!(
+        said.find("mcp__edge__big") < said.find("mcp__edge__small"),
+        "{said}"
+    );
+}
+
+#[test]
+fn cost_exact_counts_with_the_key_and_never_shows_it() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    const KEY: &str = "sk-ant-verbs-test-5550123";
+    let w = World::new();
+    let tools = json!([{"name": "t", "description": "A tool", "inputSchema": {"type": "object"}}]);
+    w.edge_serving("edge", tools, "cost-exact-marker", "user");
+
+    // No key: said plainly, nothing counted.
+    let none = w.run(&["cost", "--exact"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("No model API key"),
+        "{none:?}"
+    );
+
+    // A stand-in that answers 10 + a token per 4 bytes of body, with the right headers only.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut length, mut key_ok, mut line) = (0, false, String::new());
+            reader.read_line(&mut line).unwrap();
+            loop {
+                let mut h = String::new();
+                reader.read_line(&mut h).unwrap();
+                if h.trim().is_empty() {
+                    break;
+                }
+                let lower = h.to_ascii_lowercase();
+                if let Some(n) = lower.strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap();
+                }
+                key_ok |= h.trim() == format!("x-api-key: {KEY}");
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let (status, answer) = if key_ok {
+                (200, format!("{{\"input_tokens\": {}}}", 10 + length / 4))
+            } else {
+                (
+                    401,
+                    r#"{"error":{"message":"invalid x-api-key"}}"#.to_string(),
+                )
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+    ];
+    let out = w.run_with(&["--json", "cost", "--exact"], &env);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout} {stderr}");
+    let budget: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(budget["exact"], true);
+    assert!(budget["tokenizer"].as_str().unwrap().starts_with("exact"));
+    assert!(
+        budget["tools"][0]["loaded"].as_u64().unwrap() > 0,
+        "{budget}"
+    );
+    assert!(seen.load(std::sync::atomic::Ordering::SeqCst) >= 5);
+    let refused = w.run_with(
+        &["cost", "--exact"],
+        &[
+            ("ANTHROPIC_API_KEY", "sk-ant-wrong-key-777"),
+            ("ANTHROPIC_BASE_URL", url.as_str()),
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("The model API refused the key"), "{said}");
+    for text in [
+        stdout.as_ref(),
+        stderr.as_ref(),
+        said.as_ref(),
+        &String::from_utf8_lossy(&refused.stdout),
+    ] {
+        assert!(
+            !text.contains(KEY) && !text.contains("sk-ant-wrong-key-777"),
+            "{text}"
+        );
+    }
 }

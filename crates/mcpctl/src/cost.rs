@@ -1,0 +1,156 @@
+//! `mcpctl cost`: what Claude Code's view of the project's tools costs in Claude's context.
+//!
+//! The views are `mcpctl compat`'s (the same servers started, the same tools listed); the
+//! arithmetic is [`mcp_manager_clients::cost::budget`]. Offline each figure is an estimate,
+//! said so with its tokenizer and error; `--exact` counts with the model API's token counting
+//! endpoint and the person's key (`ANTHROPIC_API_KEY`, else the keychain), which never
+//! reaches the output.
+
+use mcp_manager_clients::claude_code::{Knobs, View};
+use mcp_manager_clients::cost::exact::{ApiKey, CountError, Counter};
+use mcp_manager_clients::cost::{self, Budget, Counting};
+use mcp_manager_core::{ApiError, ErrorCode};
+
+fn failure(err: CountError) -> ApiError {
+    let code = match err {
+        CountError::Keychain(_) => ErrorCode::Keychain,
+        _ => ErrorCode::InvalidRequest,
+    };
+    ApiError {
+        code,
+        message: err.to_string(),
+    }
+}
+
+/// Counts and prints the budget; `Ok(true)` when it was counted.
+pub async fn print(views: &[View], exact: bool, json: bool) -> Result<bool, ApiError> {
+    let knobs = Knobs::from_env(|n| std::env::var(n).ok());
+    let budget = if exact {
+        let (store, _) = mcp_manager_core::secrets::configured_store();
+        let found = tokio::task::spawn_blocking(move || {
+            ApiKey::find(|n| std::env::var(n).ok(), store.as_ref())
+        })
+        .await
+        .map_err(|err| failure(CountError::Keychain(err.to_string())))?
+        .map_err(failure)?;
+        let Some((key, _)) = found else {
+            return Err(failure(CountError::NoKey));
+        };
+        let counter = Counter::from_env(key, |n| std::env::var(n).ok());
+        let tools: Vec<_> = views.iter().flat_map(|v| v.sent.iter().cloned()).collect();
+        // The upfront forms too, whose descriptions are cut shorter.
+        let upfront_at = knobs
+            .max_description_length
+            .unwrap_or(mcp_manager_clients::claude_code::UPFRONT_DESCRIPTION);
+        let mut all = tools.clone();
+        for tool in &tools {
+            if let Some(description) =
+                mcp_manager_clients::claude_code::text::cut(&tool.description, upfront_at)
+            {
+                all.push(mcp_manager_clients::claude_code::SentTool {
+                    description,
+                    ..tool.clone()
+                });
+            }
+        }
+        let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+        let counts = counter.counts(&all, &names).await.map_err(failure)?;
+        let counting = Counting {
+            tool: &|t| counts.tool(t),
+            name: &|n| counts.name(n),
+            overhead: counts.overhead,
+            tokenizer: format!(
+                "exact: the model API's count_tokens for {}",
+                counter.model()
+            ),
+            exact: true,
+        };
+        cost::budget(views, &knobs, &counting)
+    } else {
+        cost::budget(views, &knobs, &Counting::estimate())
+    };
+    if json {
+        crate::print_json(&budget);
+    } else {
+        print_text(&budget);
+    }
+    Ok(true)
+}
+
+fn print_text(budget: &Budget) {
+    let how = if budget.exact {
+        "tokens"
+    } else {
+        "tokens, estimated"
+    };
+    out!(
+        "Claude Code {}: {} {how} upfront for MCP tools, {} with every tool loaded",
+        mcp_manager_clients::claude_code::VERSION,
+        budget.total_upfront,
+        budget.total_loaded
+    );
+    out!(
+        "  + {} for the tool-use system prompt, paid once (Claude Code pays it for its own tools anyway)",
+        budget.overhead
+    );
+    if let Some(auto) = &budget.auto {
+        out!(
+            "  ENABLE_TOOL_SEARCH=auto:{}: deferrable tools count {} against {} ({}% of {}): {}",
+            auto.percent,
+            auto.deferrable_tokens,
+            auto.threshold,
+            auto.percent,
+            auto.context_window,
+            if auto.deferred {
+                "deferred behind ToolSearch"
+            } else {
+                "loaded upfront"
+            }
+        );
+    }
+    out!("");
+    out!(
+        "{:<28} {:>9} {:>9} {:>9} {:>7} {:>15}",
+        "server",
+        "upfront",
+        "loaded",
+        "deferred",
+        "upfront",
+        "project without"
+    );
+    for s in &budget.servers {
+        out!(
+            "{:<28} {:>9} {:>9} {:>9} {:>7} {:>15}",
+            s.server,
+            s.upfront,
+            s.loaded,
+            s.deferred_tools,
+            s.upfront_tools,
+            s.without
+        );
+    }
+    out!("");
+    out!(
+        "{:<60} {:>9} {:>9} {:>7}  paid upfront",
+        "tool (heaviest first)",
+        "upfront",
+        "loaded",
+        "name"
+    );
+    for t in &budget.tools {
+        out!(
+            "{:<60} {:>9} {:>9} {:>7}  {}",
+            t.name,
+            t.upfront,
+            t.loaded,
+            t.name_only,
+            if t.deferred {
+                "name only (deferred)"
+            } else {
+                "definition"
+            }
+        );
+    }
+    out!("");
+    out!("Counted by: {}", budget.tokenizer);
+}
