@@ -8,7 +8,7 @@ use mcp_manager_connect::asks::{PendingAsk, Reply};
 use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
-use mcp_manager_connect::project::clients::ServerClientView;
+use mcp_manager_connect::project::clients::{ProjectBudget, ServerClientView};
 use mcp_manager_connect::project::surface::SurfaceChange;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
@@ -371,6 +371,17 @@ pub async fn client_view(
     name: String,
 ) -> Result<ServerClientView, ApiError> {
     context.project().client_view(&name).await
+}
+
+/// What the connected servers' tools cost in Claude's context as Claude Code loads them:
+/// estimated, or counted by the model API with the person's key when `exact`.
+#[tauri::command]
+#[specta::specta]
+pub async fn project_budget(
+    context: State<'_, Context>,
+    exact: bool,
+) -> Result<ProjectBudget, ApiError> {
+    context.project().budget(exact).await
 }
 
 /// The tools a connected server listed that are not offered, with why (read after

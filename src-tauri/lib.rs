@@ -383,6 +383,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::examine_server,
             commands::list_tools,
             commands::client_view,
+            commands::project_budget,
             commands::dropped_tools,
             commands::call_tool,
             commands::cancel_call,

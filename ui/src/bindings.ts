@@ -83,6 +83,11 @@ export const commands = {
 	 */
 	clientView: (name: string) => typedError<ServerClientView, ApiError>(__TAURI_INVOKE("client_view", { name })),
 	/**
+	 *  What the connected servers' tools cost in Claude's context as Claude Code loads them:
+	 *  estimated, or counted by the model API with the person's key when `exact`.
+	 */
+	projectBudget: (exact: boolean) => typedError<ProjectBudget, ApiError>(__TAURI_INVOKE("project_budget", { exact })),
+	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
 	 */
@@ -1285,6 +1290,28 @@ export type Progress = {
 	message: string | null,
 };
 
+/**  What the project's tools cost in Claude's context, as Claude Code loads them. */
+export type ProjectBudget = {
+	/**  How the figures were counted: the tokenizer and its measured error, or the model API. */
+	countedBy: string,
+	exact: boolean,
+	/**  The tool-use system prompt, paid once. */
+	overhead: number,
+	/**  Paid upfront, every server together. */
+	totalUpfront: number,
+	/**  With every tool loaded through tool search. */
+	totalLoaded: number,
+	claudeCode: ClaudeCodeSetup,
+	/**  `auto`: Claude Code's decision for this project, in a sentence. */
+	auto: string | null,
+	/**  Heaviest upfront first. */
+	servers: ServerBudget[],
+	/**  The heaviest tools (loaded), at most [`HEAVIEST`]. */
+	tools: ToolBudget[],
+	/**  Connected servers whose tools could not be listed, and why. */
+	problems: string[],
+};
+
 /**  Broadcast when another project was opened: everything shown belongs to the old one. */
 export type ProjectOpened = {
 	projectDir: string,
@@ -1400,6 +1427,17 @@ export type SecretPlacement =
 "inFile" | 
 /**  A remote's secret headers in the OS keychain, printed by a `headersHelper`. */
 "keychain";
+
+/**  One server's share. */
+export type ServerBudget = {
+	server: string,
+	upfront: number,
+	loaded: number,
+	deferredTools: number,
+	upfrontTools: number,
+	/**  The project's upfront cost with this server turned off. */
+	without: number,
+};
 
 /**  One connected server's tools as Claude Code sees them. */
 export type ServerClientView = {
@@ -1729,6 +1767,19 @@ export type TokenState = {
 	/**  A client registered by this app is kept (the next login reuses it). */
 	hasRegistration: boolean,
 	account: string,
+};
+
+/**  One tool's cost. */
+export type ToolBudget = {
+	server: string,
+	name: string,
+	/**  Its whole definition as sent upfront. */
+	upfront: number,
+	/**  Its definition once tool search loads it. */
+	loaded: number,
+	/**  Its name in the list of deferred tools. */
+	nameOnly: number,
+	deferred: boolean,
 };
 
 /**  A finished call: the exchange as it went over the wire, and the result's facts. */

@@ -7,67 +7,24 @@
 //! reaches the output.
 
 use mcp_manager_clients::claude_code::{Knobs, View};
-use mcp_manager_clients::cost::exact::{ApiKey, CountError, Counter};
 use mcp_manager_clients::cost::{self, Budget, Counting};
-use mcp_manager_core::{ApiError, ErrorCode};
+use mcp_manager_core::ApiError;
 
-fn failure(err: CountError) -> ApiError {
-    let code = match err {
-        CountError::Keychain(_) => ErrorCode::Keychain,
-        _ => ErrorCode::InvalidRequest,
-    };
-    ApiError {
-        code,
-        message: err.to_string(),
-    }
-}
-
-/// Counts and prints the budget; `Ok(true)` when it was counted.
-pub async fn print(views: &[View], exact: bool, json: bool) -> Result<bool, ApiError> {
-    let knobs = Knobs::from_env(|n| std::env::var(n).ok());
+/// Counts and prints the budget of `views` under Claude Code's `knobs`; `Ok(true)` when it
+/// was counted.
+pub async fn print(
+    views: &[View],
+    knobs: &Knobs,
+    exact: bool,
+    json: bool,
+) -> Result<bool, ApiError> {
     let budget = if exact {
-        let (store, _) = mcp_manager_core::secrets::configured_store();
-        let found = tokio::task::spawn_blocking(move || {
-            ApiKey::find(|n| std::env::var(n).ok(), store.as_ref())
-        })
-        .await
-        .map_err(|err| failure(CountError::Keychain(err.to_string())))?
-        .map_err(failure)?;
-        let Some((key, _)) = found else {
-            return Err(failure(CountError::NoKey));
-        };
-        let counter = Counter::from_env(key, |n| std::env::var(n).ok());
-        let tools: Vec<_> = views.iter().flat_map(|v| v.sent.iter().cloned()).collect();
-        // The upfront forms too, whose descriptions are cut shorter.
-        let upfront_at = knobs
-            .max_description_length
-            .unwrap_or(mcp_manager_clients::claude_code::UPFRONT_DESCRIPTION);
-        let mut all = tools.clone();
-        for tool in &tools {
-            if let Some(description) =
-                mcp_manager_clients::claude_code::text::cut(&tool.description, upfront_at)
-            {
-                all.push(mcp_manager_clients::claude_code::SentTool {
-                    description,
-                    ..tool.clone()
-                });
-            }
-        }
-        let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-        let counts = counter.counts(&all, &names).await.map_err(failure)?;
-        let counting = Counting {
-            tool: &|t| counts.tool(t),
-            name: &|n| counts.name(n),
-            overhead: counts.overhead,
-            tokenizer: format!(
-                "exact: the model API's count_tokens for {}",
-                counter.model()
-            ),
-            exact: true,
-        };
-        cost::budget(views, &knobs, &counting)
+        let counter = mcp_manager_connect::project::clients::model_api_counter().await?;
+        cost::exact_budget(views, knobs, &counter)
+            .await
+            .map_err(mcp_manager_connect::project::clients::count_failure)?
     } else {
-        cost::budget(views, &knobs, &Counting::estimate())
+        cost::budget(views, knobs, &Counting::estimate())
     };
     if json {
         crate::print_json(&budget);

@@ -433,7 +433,8 @@ async fn run_ask(
                 );
             }
             if let Ask::Cost { exact } = ask {
-                return Ok(crate::cost::print(&views, exact, json).await? && complete);
+                let knobs = knobs.as_ref().expect("knobs for cost");
+                return Ok(crate::cost::print(&views, knobs, exact, json).await? && complete);
             }
             if compat {
                 crate::compat::print(&views, json);

@@ -230,3 +230,36 @@ pub fn budget(views: &[View], knobs: &Knobs, counting: &Counting) -> Budget {
         tools,
     }
 }
+
+/// The budget of `views` counted exactly by `counter`: every tool's definition as loaded and
+/// as sent upfront (a description cut shorter), and every name, through the model API.
+pub async fn exact_budget(
+    views: &[View],
+    knobs: &Knobs,
+    counter: &exact::Counter,
+) -> Result<Budget, exact::CountError> {
+    let tools: Vec<SentTool> = views.iter().flat_map(|v| v.sent.iter().cloned()).collect();
+    let upfront_at = knobs.max_description_length.unwrap_or(UPFRONT_DESCRIPTION);
+    let mut all = tools.clone();
+    for tool in &tools {
+        if let Some(description) = text::cut(&tool.description, upfront_at) {
+            all.push(SentTool {
+                description,
+                ..tool.clone()
+            });
+        }
+    }
+    let names: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+    let counts = counter.counts(&all, &names).await?;
+    let counting = Counting {
+        tool: &|t| counts.tool(t),
+        name: &|n| counts.name(n),
+        overhead: counts.overhead,
+        tokenizer: format!(
+            "exact: the model API's count_tokens for {}",
+            counter.model()
+        ),
+        exact: true,
+    };
+    Ok(budget(views, knobs, &counting))
+}

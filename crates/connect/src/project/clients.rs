@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use mcp_manager_clients::claude_code::{self, Knobs, Server, ToolSearch, View};
+use mcp_manager_clients::cost;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::settings_env::{ClaudeEnv, EnvOrigin};
 use mcp_manager_core::{ApiError, Locations};
@@ -94,6 +95,66 @@ pub struct ClientNote {
     /// "dropped" (the model never sees it) or "changed" (cut or rewritten on the way).
     pub effect: String,
     pub words: String,
+}
+
+/// A number of tokens for the window (counts of tool definitions fit in 32 bits).
+fn tokens(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// What the project's tools cost in Claude's context, as Claude Code loads them.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectBudget {
+    /// How the figures were counted: the tokenizer and its measured error, or the model API.
+    pub counted_by: String,
+    pub exact: bool,
+    /// The tool-use system prompt, paid once.
+    pub overhead: u32,
+    /// Paid upfront, every server together.
+    pub total_upfront: u32,
+    /// With every tool loaded through tool search.
+    pub total_loaded: u32,
+    pub claude_code: ClaudeCodeSetup,
+    /// `auto`: Claude Code's decision for this project, in a sentence.
+    pub auto: Option<String>,
+    /// Heaviest upfront first.
+    pub servers: Vec<ServerBudget>,
+    /// The heaviest tools (loaded), at most [`HEAVIEST`].
+    pub tools: Vec<ToolBudget>,
+    /// Connected servers whose tools could not be listed, and why.
+    pub problems: Vec<String>,
+}
+
+/// How many of the heaviest tools the budget lists.
+pub const HEAVIEST: usize = 50;
+
+/// One server's share.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerBudget {
+    pub server: String,
+    pub upfront: u32,
+    pub loaded: u32,
+    pub deferred_tools: u32,
+    pub upfront_tools: u32,
+    /// The project's upfront cost with this server turned off.
+    pub without: u32,
+}
+
+/// One tool's cost.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolBudget {
+    pub server: String,
+    pub name: String,
+    /// Its whole definition as sent upfront.
+    pub upfront: u32,
+    /// Its definition once tool search loads it.
+    pub loaded: u32,
+    /// Its name in the list of deferred tools.
+    pub name_only: u32,
+    pub deferred: bool,
 }
 
 /// One connected server's tools as Claude Code sees them.
@@ -186,6 +247,96 @@ impl LiveProject {
             .collect()
     }
 
+    /// What the connected servers' tools cost in Claude's context, estimated, or counted by
+    /// the model API with the person's key when `exact` (the key never leaves this side).
+    pub async fn budget(&self, exact: bool) -> Result<ProjectBudget, ApiError> {
+        let env = self.claude_env();
+        let setting = self.client_setting();
+        let mut names: Vec<String> = self
+            .supervisor
+            .statuses()
+            .into_iter()
+            .filter(|event| {
+                matches!(&event.status, crate::ServerStatus::Connected(info) if info.capabilities.tools)
+            })
+            .map(|event| event.server)
+            .collect();
+        names.sort();
+        let listed = futures::future::join_all(
+            names
+                .iter()
+                .map(|server| async move { (server, self.listed_as_sent(server).await) }),
+        )
+        .await;
+        let mut views = Vec::new();
+        let mut problems = Vec::new();
+        for (server, listed) in listed {
+            match listed {
+                Ok(listed) => views.push(setting.claude_code_view(server, &listed)),
+                Err(err) => problems.push(err.message),
+            }
+        }
+        let budget = if exact {
+            let counter = model_api_counter().await?;
+            cost::exact_budget(&views, &setting.knobs, &counter)
+                .await
+                .map_err(count_failure)?
+        } else {
+            cost::budget(&views, &setting.knobs, &cost::Counting::estimate())
+        };
+        Ok(ProjectBudget {
+            counted_by: budget.tokenizer.clone(),
+            exact: budget.exact,
+            overhead: tokens(budget.overhead),
+            total_upfront: tokens(budget.total_upfront),
+            total_loaded: tokens(budget.total_loaded),
+            claude_code: self.claude_code_setup(&env),
+            auto: budget.auto.as_ref().map(|auto| {
+                format!(
+                    "ENABLE_TOOL_SEARCH=auto:{}: the tools that may be deferred come to {} \
+                     tokens by this count, against {} ({}% of a {}-token context window), \
+                     so Claude Code {}.",
+                    auto.percent,
+                    group(auto.deferrable_tokens),
+                    group(auto.threshold),
+                    auto.percent,
+                    group(auto.context_window),
+                    if auto.deferred {
+                        "defers them behind tool search"
+                    } else {
+                        "sends them whole"
+                    }
+                )
+            }),
+            servers: budget
+                .servers
+                .iter()
+                .map(|s| ServerBudget {
+                    server: s.server.clone(),
+                    upfront: tokens(s.upfront),
+                    loaded: tokens(s.loaded),
+                    deferred_tools: tokens(s.deferred_tools as u64),
+                    upfront_tools: tokens(s.upfront_tools as u64),
+                    without: tokens(s.without),
+                })
+                .collect(),
+            tools: budget
+                .tools
+                .iter()
+                .take(HEAVIEST)
+                .map(|t| ToolBudget {
+                    server: t.server.clone(),
+                    name: t.name.clone(),
+                    upfront: tokens(t.upfront),
+                    loaded: tokens(t.loaded),
+                    name_only: tokens(t.name_only),
+                    deferred: t.deferred,
+                })
+                .collect(),
+            problems,
+        })
+    }
+
     /// A connected server's tools, listed now, as it sent them.
     pub(super) async fn listed_as_sent(&self, server: &str) -> Result<Vec<Value>, ApiError> {
         let connection = self.connected(server)?;
@@ -215,6 +366,36 @@ pub fn claude_env(locations: &Locations) -> ClaudeEnv {
     ClaudeEnv::read(locations, trusted, &CLAUDE_CODE_KNOBS, |name| {
         std::env::var(name).ok()
     })
+}
+
+/// The model API's token counter with the person's key (`ANTHROPIC_API_KEY`, else the OS
+/// keychain), or why there is none. The key stays in this process.
+pub async fn model_api_counter() -> Result<cost::exact::Counter, ApiError> {
+    let (store, _) = mcp_manager_core::secrets::configured_store();
+    let found = tokio::task::spawn_blocking(move || {
+        cost::exact::ApiKey::find(|n| std::env::var(n).ok(), store.as_ref())
+    })
+    .await
+    .map_err(|err| count_failure(cost::exact::CountError::Keychain(err.to_string())))?
+    .map_err(count_failure)?;
+    let Some((key, _)) = found else {
+        return Err(count_failure(cost::exact::CountError::NoKey));
+    };
+    Ok(cost::exact::Counter::from_env(key, |n| {
+        std::env::var(n).ok()
+    }))
+}
+
+/// A failed exact count, for the window and `mcpctl` (its words never hold the key).
+pub fn count_failure(err: cost::exact::CountError) -> ApiError {
+    let code = match err {
+        cost::exact::CountError::Keychain(_) => mcp_manager_core::ErrorCode::Keychain,
+        _ => mcp_manager_core::ErrorCode::InvalidRequest,
+    };
+    ApiError {
+        code,
+        message: err.to_string(),
+    }
 }
 
 /// A tool as Claude Code gives it to its model, for the Tools tab.
