@@ -7,5 +7,18 @@
 //!
 //! - [`claude_code`]: Claude Code 2.1.332, read from its program and judged against the
 //!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
+//! - [`view`]: the shape every client's view takes ([`ClientView`], [`Finding`]), and
+//!   [`all`] / [`view_of`] over a whole project.
+//! - [`vscode`], [`codex`], [`gemini`], [`zed`]: read from each client's source, at the
+//!   commit each module names; [`cursor`], [`windsurf`]: closed source, from their documents.
 
 pub mod claude_code;
+pub mod codex;
+pub mod cursor;
+pub mod gemini;
+pub mod view;
+pub mod vscode;
+pub mod windsurf;
+pub mod zed;
+
+pub use view::{all, view_of, Client, ClientTool, ClientView, Effect, Finding, Listed};
