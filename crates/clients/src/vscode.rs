@@ -112,13 +112,17 @@ fn schema_problem(schema: &Value) -> Option<String> {
     let Value::Object(map) = schema else {
         return (!schema.is_null()).then(|| "the input schema is not an object".to_string());
     };
-    let mut checked = map.clone();
-    checked
-        .entry("properties")
-        .or_insert_with(|| Value::Object(Default::default()));
-    let checked = Value::Object(checked);
+    let with_properties;
+    let checked = if map.contains_key("properties") {
+        schema
+    } else {
+        let mut map = map.clone();
+        map.insert("properties".into(), Value::Object(Default::default()));
+        with_properties = Value::Object(map);
+        &with_properties
+    };
     jsonschema::draft7::meta::validator()
-        .validate(&checked)
+        .validate(checked)
         .err()
         .map(|e| {
             format!(
