@@ -9,6 +9,19 @@
 //!   request it sends a stand-in model API (`crates/clients/tests/judge.rs`).
 //! - [`cost`]: what that view costs in Claude's context, estimated offline with a measured
 //!   error or counted exactly through the model API with the person's key.
+//! - [`view`]: the shape every client's view takes ([`ClientView`], [`Finding`]), and
+//!   [`all`] / [`view_of`] over a whole project.
+//! - [`vscode`], [`codex`], [`gemini`], [`zed`]: read from each client's source, at the
+//!   commit each module names; [`cursor`], [`windsurf`]: closed source, from their documents.
 
 pub mod claude_code;
+pub mod codex;
 pub mod cost;
+pub mod cursor;
+pub mod gemini;
+pub mod view;
+pub mod vscode;
+pub mod windsurf;
+pub mod zed;
+
+pub use view::{all, view_of, Client, ClientTool, ClientView, Effect, Finding, Listed};

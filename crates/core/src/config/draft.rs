@@ -508,6 +508,12 @@ fn edits(
     let extra: Map<String, Value> = before
         .and_then(|e| e.raw.as_object().cloned())
         .unwrap_or_default();
+    // The form has no field for `timeout` or `alwaysLoad`: an edit keeps the entry's.
+    let mut config = config.clone();
+    if let Some(before) = before {
+        config.timeout = config.timeout.or(before.config.timeout);
+        config.always_load = config.always_load.or(before.config.always_load);
+    }
     let entry = config.to_json(&extra);
     let name = draft.name.clone();
     let (path, keys, mode) = servers_location(locations, draft.scope);

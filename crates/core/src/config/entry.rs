@@ -564,6 +564,14 @@ pub fn parse_entry_value(entry: &Value) -> Result<ServerConfig, String> {
         Some(_) => return Err("`type` must be a string".into()),
     };
     let kind = match ty {
+        Some("local") => {
+            return Err(
+                "`type` \"local\" is GitHub Copilot's word for a server it starts; \
+                        Claude Code skips the entry (unknown MCP server type \"local\"): use \
+                        \"stdio\", which both read"
+                    .into(),
+            )
+        }
         Some(word) => TransportKind::parse(word)
             .ok_or_else(|| format!("unknown `type` \"{word}\": use stdio, http, sse or ws"))?,
         None if object.contains_key("command") => TransportKind::Stdio,
