@@ -2,7 +2,6 @@
 //! every tool accounted for, and the rules that real names meet.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use mcp_manager_clients::claude_code::Knobs;
 use mcp_manager_clients::{all, view_of, Client, Effect, Listed};
@@ -153,10 +152,10 @@ impl<'a, I: Iterator<Item = &'a mcp_manager_clients::ClientTool> + 'a> Names<'a>
     }
 }
 
-/// A rough guard against quadratic work: every client's view of 5,000 tools. The benchmark
-/// (release build) holds the 50 ms goal; this debug-build run only catches a blow-up.
+/// Every client's view of 5,000 tools accounts for every tool (the time it takes is the
+/// benchmark's: `cargo bench -p mcp-manager-clients --bench views`).
 #[test]
-fn five_thousand_tools_take_no_quadratic_time() {
+fn five_thousand_tools_are_each_accounted_for() {
     let fixtures = fixtures();
     let mut aliases = Vec::new();
     let mut total = 0;
@@ -168,15 +167,7 @@ fn five_thousand_tools_take_no_quadratic_time() {
         i += 1;
     }
     let listed: Vec<Listed> = aliases.iter().map(|(n, v)| Listed::plain(n, v)).collect();
-    for client in Client::ALL {
-        let started = Instant::now();
-        view_of(client, &listed, &Knobs::defaults());
-        eprintln!("{client:?}: {:?}", started.elapsed());
-    }
-    let started = Instant::now();
     let views = all(&listed, &Knobs::defaults());
-    let took = started.elapsed();
-    eprintln!("every client's view of {total} tools: {took:?} (debug build)");
+    assert_eq!(views.len(), Client::ALL.len());
     assert!(views.iter().all(|v| v.tools.len() == total));
-    assert!(took.as_secs() < 20, "{took:?}");
 }
