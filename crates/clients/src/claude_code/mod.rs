@@ -21,6 +21,7 @@
 //! meta-schema failure (the verdict is the same; the words may differ).
 
 pub mod listing;
+pub mod results;
 pub mod schema;
 pub mod text;
 
@@ -39,9 +40,11 @@ pub const MAX_PAGES: usize = 20;
 pub const MAX_NAME: usize = 128;
 /// A tool result's token limit unless `MAX_MCP_OUTPUT_TOKENS` says otherwise.
 pub const OUTPUT_TOKENS: u64 = 25_000;
-/// Text results longer than this are saved to a file (unless the tool raises it).
-pub const PERSIST_CHARS: u64 = 100_000;
-/// The most `_meta["anthropic/maxResultSizeChars"]` can raise it to (`Rpe`).
+/// Results whose text is longer than this are saved to a file (unless the tool's
+/// `_meta["anthropic/maxResultSizeChars"]` says otherwise): an MCP tool's 100,000 (`Ohr`)
+/// capped by the general ceiling of 50,000 (`mw`, `l3`).
+pub const PERSIST_CHARS: u64 = 50_000;
+/// The most `_meta["anthropic/maxResultSizeChars"]` can set it to (`Rpe`).
 pub const PERSIST_CHARS_CEILING: u64 = 500_000;
 
 /// `ENABLE_TOOL_SEARCH`, read as Claude Code reads it (`Vie`).
@@ -258,15 +261,19 @@ pub struct Collision {
     pub words: String,
 }
 
-/// Where a tool's results are cut or saved to a file.
+/// Where a tool's results are cut or saved to a file ([`results::result_fate`] says what
+/// happens to one result).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultLimits {
     pub name: String,
     /// Above this many tokens a result is saved to a file (text) or cut.
     pub max_tokens: u64,
-    /// A text result longer than this many characters is saved to a file.
+    /// A result whose text is longer than this many characters is saved to a file.
     pub persist_over_chars: u64,
+    /// The tool sets `_meta["anthropic/maxResultSizeChars"]`: its results without images skip
+    /// the token limit.
+    pub size_annotated: bool,
 }
 
 /// Claude Code's view of one server's tools.
@@ -507,6 +514,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
             name: name.clone(),
             max_tokens: knobs.max_output_tokens.unwrap_or(OUTPUT_TOKENS),
             persist_over_chars: persist_over(meta),
+            size_annotated: size_annotation(meta).is_some(),
         });
         view.sent.push(SentTool {
             name,
@@ -547,13 +555,17 @@ fn hidden_from_model(meta: Option<&Value>) -> bool {
     }
 }
 
-/// The text length over which a result is saved to a file (`ju`, `Rpe`).
-fn persist_over(meta: Option<&Value>) -> u64 {
-    let asked = meta
-        .and_then(|m| m.get("anthropic/maxResultSizeChars"))
+/// `_meta["anthropic/maxResultSizeChars"]` when a finite positive number (`ju`).
+fn size_annotation(meta: Option<&Value>) -> Option<f64> {
+    meta.and_then(|m| m.get("anthropic/maxResultSizeChars"))
         .and_then(Value::as_f64)
-        .filter(|n| n.is_finite() && *n > 0.0);
-    match asked {
+        .filter(|n| n.is_finite() && *n > 0.0)
+}
+
+/// The text length over which a result is saved to a file: the annotation capped at `Rpe`,
+/// else [`PERSIST_CHARS`] (`maxResultSizeChars: Ct ? Math.min(Ee, Rpe) : Ohr…`, then `l3`).
+fn persist_over(meta: Option<&Value>) -> u64 {
+    match size_annotation(meta) {
         Some(n) => (n as u64).min(PERSIST_CHARS_CEILING),
         None => PERSIST_CHARS,
     }
