@@ -1027,3 +1027,72 @@ fn results_reach_the_model_as_result_fate_says() {
         }
     }
 }
+
+/// Tools loaded through ToolSearch: the stand-in asks for them (`select:`), and the next
+/// request names them in `tool_reference` blocks and sends their definitions in `tools`
+/// (`defer_loading: true`), with the description cut at 16,384, as our view's `sent` says.
+#[test]
+fn tools_loaded_through_tool_search_are_sent_as_our_view_says() {
+    let object = json!({"type": "object"});
+    let servers = vec![Served {
+        name: "edge".into(),
+        listing: json!({"tools": [
+            {"name": "mid", "description": "m".repeat(10_000), "inputSchema": object},
+            {"name": "long", "description": format!("{}😀{}", "l".repeat(16_383), "t".repeat(4_000)), "inputSchema": object},
+        ]}),
+        always_load: None,
+    }];
+    let session = Session {
+        script: Script {
+            tool_use: Some((
+                "ToolSearch".into(),
+                json!({"query": "select:mcp__edge__mid,mcp__edge__long"}),
+            )),
+            ..Script::default()
+        },
+        allowed_tools: Some("ToolSearch".into()),
+        ..Session::default()
+    };
+    let api = claude_session(&servers, &[], &session);
+    let messages = api.messages();
+    assert_eq!(
+        messages.len(),
+        2,
+        "a request, then one with ToolSearch's result"
+    );
+    assert!(
+        mcp_tools(&messages[0]).is_empty(),
+        "nothing of the server is sent before it is loaded"
+    );
+    let references: Vec<Value> = sent_tool_result(&api)["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["tool_name"].clone())
+        .collect();
+    assert_eq!(
+        references,
+        [json!("mcp__edge__mid"), json!("mcp__edge__long")]
+    );
+    let theirs: Vec<Value> = mcp_tools(&messages[1])
+        .into_iter()
+        .map(|mut tool| {
+            assert_eq!(tool["defer_loading"], json!(true));
+            tool.as_object_mut().unwrap().remove("defer_loading");
+            plain(&tool)
+        })
+        .collect();
+    let view = &our_views(&servers, &Knobs::defaults())[0];
+    assert_eq!(view.deferred, ["mcp__edge__mid", "mcp__edge__long"]);
+    let mut ours: Vec<Value> = view
+        .sent
+        .iter()
+        .map(|t| plain(&serde_json::to_value(t).unwrap()))
+        .collect();
+    ours.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    assert_eq!(ours, theirs);
+    assert!(ours[0]["description"]
+        .as_str()
+        .unwrap()
+        .ends_with(claude_code::text::TRUNCATION_MARKER));
+}
