@@ -1096,3 +1096,74 @@ fn tools_loaded_through_tool_search_are_sent_as_our_view_says() {
         .unwrap()
         .ends_with(claude_code::text::TRUNCATION_MARKER));
 }
+
+/// `ENABLE_TOOL_SEARCH=auto:5`: Claude Code asks the stand-in to count the deferrable tools
+/// and defers them once the count, less 500, reaches 5% of claude-opus-5-5's 1,000,000
+/// (its debug log: "Auto tool search enabled: 50000 tokens (threshold: 50000, 5% of
+/// context)"). Just under, the MCP tools are sent upfront; at the threshold, deferred, as
+/// `auto_deferral` says.
+#[test]
+fn auto_defers_as_auto_deferral_says() {
+    use claude_code::{auto_deferral, ToolsMeasure};
+    let servers = vec![Served {
+        name: "edge".into(),
+        listing: json!({"tools": [{"name": "a", "description": "d", "inputSchema": {"type": "object"}}]}),
+        always_load: None,
+    }];
+    let knobs = Knobs::from_env(|n| (n == "ENABLE_TOOL_SEARCH").then(|| "auto:5".into()));
+    let view = &our_views(&servers, &knobs)[0];
+    assert_eq!(view.deferred_above_percent, Some(5));
+    fn under(body: &Value) -> u64 {
+        if body.get("tools").is_some() {
+            50_499
+        } else {
+            1
+        }
+    }
+    fn at(body: &Value) -> u64 {
+        if body.get("tools").is_some() {
+            50_500
+        } else {
+            1
+        }
+    }
+    for (count, answer) in [(50_499, under as fn(&Value) -> u64), (50_500, at)] {
+        let session = Session {
+            script: Script {
+                tool_use: None,
+                count: answer,
+            },
+            ..Session::default()
+        };
+        let api = claude_session(&servers, &[("ENABLE_TOOL_SEARCH", "auto:5")], &session);
+        let counted: Vec<Value> = api
+            .bodies
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(path, body)| path.contains("count_tokens") && body.get("tools").is_some())
+            .map(|(_, body)| body.clone())
+            .collect();
+        assert_eq!(counted.len(), 1, "Claude Code counts the tools once");
+        assert!(counted[0]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "mcp__edge__a"));
+        let request = api.messages().remove(0);
+        assert_eq!(
+            request["model"], "claude-opus-5-5",
+            "the window below is this model's"
+        );
+        let ours = auto_deferral(
+            view.deferred_above_percent.unwrap(),
+            ToolsMeasure::Count(count),
+            1_000_000,
+        );
+        let upfront = !mcp_tools(&request).is_empty();
+        assert_eq!(upfront, !ours.defers, "{count}: {}", ours.words);
+        if ours.defers {
+            assert_eq!(deferred_names(&request), view.deferred);
+        }
+    }
+}
