@@ -28,6 +28,24 @@ fn claude() -> PathBuf {
     repo("tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe")
 }
 
+/// What the stand-in answers: by default "hello" to every message and a count of 1; with
+/// `tool_use`, a call of that tool (name, input) to a request with tools that does not
+/// carry a tool's result yet; `count` answers `/v1/messages/count_tokens` from its body.
+#[derive(Clone)]
+struct Script {
+    tool_use: Option<(String, Value)>,
+    count: fn(&Value) -> u64,
+}
+
+impl Default for Script {
+    fn default() -> Script {
+        Script {
+            tool_use: None,
+            count: |_| 1,
+        }
+    }
+}
+
 /// The stand-in model API: every request body it was sent, in order.
 struct ModelApi {
     port: u16,
@@ -35,7 +53,7 @@ struct ModelApi {
 }
 
 impl ModelApi {
-    fn start() -> ModelApi {
+    fn start(script: Script) -> ModelApi {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -43,7 +61,8 @@ impl ModelApi {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let kept = kept.clone();
-                std::thread::spawn(move || serve(stream, &kept));
+                let script = script.clone();
+                std::thread::spawn(move || serve(stream, &kept, &script));
             }
         });
         ModelApi { port, bodies }
@@ -63,7 +82,7 @@ impl ModelApi {
 }
 
 /// One connection: requests one after another (Claude Code keeps connections alive).
-fn serve(stream: TcpStream, kept: &Mutex<Vec<(String, Value)>>) {
+fn serve(stream: TcpStream, kept: &Mutex<Vec<(String, Value)>>, script: &Script) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut writer = stream;
     loop {
@@ -95,9 +114,13 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<(String, Value)>>) {
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         kept.lock().unwrap().push((path.clone(), body.clone()));
         let (kind, answer) = if path.contains("count_tokens") {
-            ("application/json", json!({"input_tokens": 1}).to_string())
+            let count = (script.count)(&body);
+            (
+                "application/json",
+                json!({"input_tokens": count}).to_string(),
+            )
         } else if path.starts_with("/v1/messages") {
-            answer_message(&body)
+            answer_message(&body, script)
         } else {
             ("application/json", "{}".to_string())
         };
@@ -113,16 +136,47 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<(String, Value)>>) {
     }
 }
 
-/// A canned assistant message saying "hello", as an SSE stream when the request asks.
-fn answer_message(request: &Value) -> (&'static str, String) {
+/// Whether the request's last message carries a tool's result.
+fn carries_tool_result(request: &Value) -> bool {
+    request["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_array())
+        .is_some_and(|c| c.iter().any(|b| b["type"] == "tool_result"))
+}
+
+/// A canned assistant message, as an SSE stream when the request asks: the script's tool
+/// call when it has one and the request has not answered it yet, else "hello".
+fn answer_message(request: &Value, script: &Script) -> (&'static str, String) {
     let model = request["model"].as_str().unwrap_or("claude");
     let usage = json!({"input_tokens": 1, "output_tokens": 1});
+    let call = script
+        .tool_use
+        .as_ref()
+        .filter(|_| request.get("tools").is_some() && !carries_tool_result(request));
+    let (block, stop) = match call {
+        Some((name, input)) => (
+            json!({"type": "tool_use", "id": "toolu_judge", "name": name, "input": input}),
+            "tool_use",
+        ),
+        None => (json!({"type": "text", "text": "hello"}), "end_turn"),
+    };
     if request["stream"] != json!(true) {
         let message = json!({"id": "msg_judge", "type": "message", "role": "assistant",
-            "model": model, "content": [{"type": "text", "text": "hello"}],
-            "stop_reason": "end_turn", "stop_sequence": null, "usage": usage});
+            "model": model, "content": [block], "stop_reason": stop, "stop_sequence": null,
+            "usage": usage});
         return ("application/json", message.to_string());
     }
+    let (start, delta) = match call {
+        Some((name, input)) => (
+            json!({"type": "tool_use", "id": "toolu_judge", "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": input.to_string()}),
+        ),
+        None => (
+            json!({"type": "text", "text": ""}),
+            json!({"type": "text_delta", "text": "hello"}),
+        ),
+    };
     let events = [
         (
             "message_start",
@@ -132,13 +186,11 @@ fn answer_message(request: &Value) -> (&'static str, String) {
         ),
         (
             "content_block_start",
-            json!({"type": "content_block_start", "index": 0,
-            "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": start}),
         ),
         (
             "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0,
-            "delta": {"type": "text_delta", "text": "hello"}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
         ),
         (
             "content_block_stop",
@@ -147,7 +199,7 @@ fn answer_message(request: &Value) -> (&'static str, String) {
         (
             "message_delta",
             json!({"type": "message_delta",
-            "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+            "delta": {"stop_reason": stop, "stop_sequence": null},
             "usage": {"output_tokens": 1}}),
         ),
         ("message_stop", json!({"type": "message_stop"})),
@@ -179,7 +231,35 @@ fn claude_request_with(
     env: &[(&str, &str)],
     settings: Option<&Value>,
 ) -> Value {
-    let api = ModelApi::start();
+    let session = Session {
+        settings: settings.cloned(),
+        ..Session::default()
+    };
+    let api = claude_session(servers, env, &session);
+    let mut messages = api.messages();
+    assert_eq!(
+        messages.len(),
+        1,
+        "claude -p hi makes one request with tools"
+    );
+    messages.remove(0)
+}
+
+/// One `claude -p` run: the person's settings, what the servers answer to `tools/call`
+/// (`EDGE_RESULTS_FROM`: tool name → result), the stand-in's script, the allowed tools.
+#[derive(Default)]
+struct Session {
+    settings: Option<Value>,
+    results: Option<Value>,
+    script: Script,
+    allowed_tools: Option<String>,
+}
+
+/// Runs `claude -p hi` with `servers` in a fresh HOME and `env`; the stand-in, with every
+/// request it was sent.
+fn claude_session(servers: &[Served], env: &[(&str, &str)], session: &Session) -> ModelApi {
+    let settings = session.settings.as_ref();
+    let api = ModelApi::start(session.script.clone());
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let project = dir.path().join("project");
@@ -196,6 +276,11 @@ fn claude_request_with(
         let mut entry = json!({"type": "stdio", "command": "node",
             "args": [edge.display().to_string()],
             "env": {"EDGE_TOOLS_FROM": file.display().to_string()}});
+        if let Some(results) = &session.results {
+            let answers = dir.path().join(format!("{}.results.json", served.name));
+            std::fs::write(&answers, results.to_string()).unwrap();
+            entry["env"]["EDGE_RESULTS_FROM"] = json!(answers.display().to_string());
+        }
         if let Some(always) = served.always_load {
             entry["alwaysLoad"] = json!(always);
         }
@@ -222,6 +307,9 @@ fn claude_request_with(
         // for every one (Claude Code caps the wait), so that a slow machine judges the view
         // and not the race.
         .env("CLAUDE_CODE_MCP_STARTUP_WAIT_MS", "60000");
+    if let Some(allowed) = &session.allowed_tools {
+        command.args(["--allowedTools", allowed]);
+    }
     for (name, value) in env {
         command.env(name, value);
     }
@@ -234,13 +322,7 @@ fn claude_request_with(
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut messages = api.messages();
-    assert_eq!(
-        messages.len(),
-        1,
-        "claude -p hi makes one request with tools"
-    );
-    messages.remove(0)
+    api
 }
 
 /// The request's MCP tools, by name.
@@ -715,4 +797,373 @@ fn a_settings_file_env_wins_over_the_process_env() {
         plain(&serde_json::to_value(&views[0].sent).unwrap()),
         plain(&Value::Array(mcp_tools(&request))),
     );
+}
+
+/// The stand-in's count of a `count_tokens` body: a quarter of its messages' text, as a
+/// tokenizer of about four characters a token would.
+fn quarter_of_text(body: &Value) -> u64 {
+    fn chars(value: &Value) -> usize {
+        match value {
+            Value::Object(map) if map.get("type") == Some(&json!("text")) => {
+                map["text"].as_str().map_or(0, |t| t.encode_utf16().count())
+            }
+            Value::Object(map) => map.values().map(chars).sum(),
+            Value::Array(items) => items.iter().map(chars).sum(),
+            Value::String(s) => s.encode_utf16().count(),
+            _ => 0,
+        }
+    }
+    (chars(&body["messages"]) / 4) as u64
+}
+
+/// The `tool_result` the model was sent, in the last request.
+fn sent_tool_result(api: &ModelApi) -> Value {
+    let messages = api.messages();
+    let last = messages.last().expect("a request with tools");
+    last["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .find(|b| b["type"] == "tool_result")
+        .unwrap_or_else(|| panic!("the tool's result is sent back: {last}"))
+        .clone()
+}
+
+/// The file paths in Claude Code's messages, written `<file>`.
+fn without_paths(text: &str) -> String {
+    let lead = "Full output saved to: ";
+    match text.find(lead) {
+        Some(at) => {
+            let from = at + lead.len();
+            let to = text[from..].find('\n').map_or(text.len(), |e| from + e);
+            format!("{}<file>{}", &text[..from], &text[to..])
+        }
+        None => text.to_string(),
+    }
+}
+
+/// A result case: its name, the result, the environment, the tool's `_meta`, its fate.
+type ResultCase = (
+    &'static str,
+    Value,
+    Vec<(&'static str, &'static str)>,
+    Option<Value>,
+    &'static str,
+);
+
+/// A result's fate in Claude Code: each case's result goes through `claude -p` (the stand-in
+/// calls the tool, then reads the `tool_result` sent back) and must be what
+/// `results::result_fate` says, text for text where the text is known.
+#[test]
+fn results_reach_the_model_as_result_fate_says() {
+    use claude_code::results::{self, Fate};
+    let text = |n: usize, c: &str| json!({"content": [{"type": "text", "text": c.repeat(n)}]});
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let sized = json!({"anthropic/maxResultSizeChars": 200_000});
+    // (case, result, env, tool _meta, the fate expected)
+    let cases: Vec<ResultCase> = vec![
+        ("small", text(1_000, "x"), vec![], None, "kept"),
+        (
+            "just within the character limit",
+            text(49_999, "x"),
+            vec![],
+            None,
+            "kept",
+        ),
+        (
+            "over the character limit",
+            text(50_001, "x"),
+            vec![],
+            None,
+            "savedOverChars",
+        ),
+        (
+            "counted over the token limit",
+            text(110_000, "x"),
+            vec![],
+            None,
+            "savedOverTokens",
+        ),
+        (
+            "over four times the token limit",
+            text(500_000, "x"),
+            vec![],
+            None,
+            "savedOverTokens",
+        ),
+        (
+            "files turned off",
+            text(500_000, "x"),
+            vec![("ENABLE_MCP_LARGE_OUTPUT_FILES", "false")],
+            None,
+            "truncatedThenSaved",
+        ),
+        (
+            "a lower token limit, files off",
+            json!({"content": [{"type": "text", "text": "a".repeat(3_000)}, {"type": "text", "text": "b".repeat(3_000)}]}),
+            vec![
+                ("MAX_MCP_OUTPUT_TOKENS", "1000"),
+                ("ENABLE_MCP_LARGE_OUTPUT_FILES", "0"),
+            ],
+            None,
+            "truncated",
+        ),
+        (
+            "a lower token limit, counted within",
+            text(3_900, "x"),
+            vec![("MAX_MCP_OUTPUT_TOKENS", "1000")],
+            None,
+            "kept",
+        ),
+        (
+            "an image over a lower limit",
+            json!({"content": [{"type": "text", "text": "y".repeat(20_000)}, {"type": "image", "data": png, "mimeType": "image/png"}]}),
+            vec![("MAX_MCP_OUTPUT_TOKENS", "1000")],
+            None,
+            "truncated",
+        ),
+        (
+            "sized, within its size",
+            text(70_000, "x"),
+            vec![],
+            Some(sized.clone()),
+            "kept",
+        ),
+        (
+            "sized, over its size",
+            text(500_000, "x"),
+            vec![],
+            Some(sized),
+            "savedOverChars",
+        ),
+        (
+            "structured content",
+            json!({"content": [{"type": "text", "text": "hello"}], "structuredContent": {"a": 1, "b": "x", "c": [1, 2.5]}}),
+            vec![],
+            None,
+            "kept",
+        ),
+        ("empty", json!({"content": []}), vec![], None, "kept"),
+    ];
+    for (case, result, env, meta, expected) in cases {
+        let mut tool =
+            json!({"name": "big", "description": "d", "inputSchema": {"type": "object"}});
+        if let Some(meta) = &meta {
+            tool["_meta"] = meta.clone();
+        }
+        let servers = vec![Served {
+            name: "edge".into(),
+            listing: json!({"tools": [tool]}),
+            always_load: None,
+        }];
+        let mut env = env.clone();
+        env.push(("ENABLE_TOOL_SEARCH", "false"));
+        let session = Session {
+            results: Some(json!({"big": result})),
+            script: Script {
+                tool_use: Some(("mcp__edge__big".into(), json!({}))),
+                count: quarter_of_text,
+            },
+            allowed_tools: Some("mcp__edge__big".into()),
+            ..Session::default()
+        };
+        let api = claude_session(&servers, &env, &session);
+        let sent = sent_tool_result(&api);
+        let counted: Vec<u64> = api
+            .bodies
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(path, _)| path.contains("count_tokens"))
+            .map(|(_, body)| quarter_of_text(body))
+            .collect();
+        let lookup = |name: &str| {
+            env.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        };
+        let knobs = Knobs::from_env(lookup);
+        let view = &our_views(&servers, &knobs)[0];
+        let limits = view
+            .results
+            .iter()
+            .find(|r| r.name == "mcp__edge__big")
+            .unwrap();
+        let files = results::large_output_files(lookup("ENABLE_MCP_LARGE_OUTPUT_FILES").as_deref());
+        let fate = results::result_fate(&result, limits, files, counted.first().copied());
+        let kind = serde_json::to_value(&fate.fate).unwrap()["kind"].clone();
+        assert_eq!(kind, expected, "{case}: {}", fate.words);
+        assert!(
+            !matches!(fate.fate, Fate::DependsOnCount { .. }),
+            "{case}: Claude Code asked the model API to count {} times; our band says it must",
+            counted.len()
+        );
+        let theirs = &sent["content"];
+        match fate.fate {
+            Fate::SavedOverTokens => {
+                let said = theirs.as_str().unwrap_or("");
+                let lead = format!(
+                    "Error: result ({} characters",
+                    results::thousands(fate.chars as u64)
+                );
+                assert!(
+                    said.starts_with(&lead)
+                        && said
+                            .contains("exceeds maximum allowed tokens. Output has been saved to "),
+                    "{case}: {said}"
+                );
+            }
+            Fate::SavedOverChars | Fate::TruncatedThenSaved => assert_eq!(
+                Some(without_paths(theirs.as_str().unwrap_or(""))),
+                fate.sent
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                "{case}: the general layer's message"
+            ),
+            _ => assert_eq!(Some(theirs), fate.sent.as_ref(), "{case}: the content sent"),
+        }
+    }
+}
+
+/// Tools loaded through ToolSearch: the stand-in asks for them (`select:`), and the next
+/// request names them in `tool_reference` blocks and sends their definitions in `tools`
+/// (`defer_loading: true`), with the description cut at 16,384, as our view's `sent` says.
+#[test]
+fn tools_loaded_through_tool_search_are_sent_as_our_view_says() {
+    let object = json!({"type": "object"});
+    let servers = vec![Served {
+        name: "edge".into(),
+        listing: json!({"tools": [
+            {"name": "mid", "description": "m".repeat(10_000), "inputSchema": object},
+            {"name": "long", "description": format!("{}😀{}", "l".repeat(16_383), "t".repeat(4_000)), "inputSchema": object},
+        ]}),
+        always_load: None,
+    }];
+    let session = Session {
+        script: Script {
+            tool_use: Some((
+                "ToolSearch".into(),
+                json!({"query": "select:mcp__edge__mid,mcp__edge__long"}),
+            )),
+            ..Script::default()
+        },
+        allowed_tools: Some("ToolSearch".into()),
+        ..Session::default()
+    };
+    let api = claude_session(&servers, &[], &session);
+    let messages = api.messages();
+    assert_eq!(
+        messages.len(),
+        2,
+        "a request, then one with ToolSearch's result"
+    );
+    assert!(
+        mcp_tools(&messages[0]).is_empty(),
+        "nothing of the server is sent before it is loaded"
+    );
+    let references: Vec<Value> = sent_tool_result(&api)["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["tool_name"].clone())
+        .collect();
+    assert_eq!(
+        references,
+        [json!("mcp__edge__mid"), json!("mcp__edge__long")]
+    );
+    let theirs: Vec<Value> = mcp_tools(&messages[1])
+        .into_iter()
+        .map(|mut tool| {
+            assert_eq!(tool["defer_loading"], json!(true));
+            tool.as_object_mut().unwrap().remove("defer_loading");
+            plain(&tool)
+        })
+        .collect();
+    let view = &our_views(&servers, &Knobs::defaults())[0];
+    assert_eq!(view.deferred, ["mcp__edge__mid", "mcp__edge__long"]);
+    let mut ours: Vec<Value> = view
+        .sent
+        .iter()
+        .map(|t| plain(&serde_json::to_value(t).unwrap()))
+        .collect();
+    ours.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    assert_eq!(ours, theirs);
+    assert!(ours[0]["description"]
+        .as_str()
+        .unwrap()
+        .ends_with(claude_code::text::TRUNCATION_MARKER));
+}
+
+/// `ENABLE_TOOL_SEARCH=auto:5`: Claude Code asks the stand-in to count the deferrable tools
+/// and defers them once the count, less 500, reaches 5% of claude-opus-5-5's 1,000,000
+/// (its debug log: "Auto tool search enabled: 50000 tokens (threshold: 50000, 5% of
+/// context)"). Just under, the MCP tools are sent upfront; at the threshold, deferred, as
+/// `auto_deferral` says.
+#[test]
+fn auto_defers_as_auto_deferral_says() {
+    use claude_code::{auto_deferral, ToolsMeasure};
+    let servers = vec![Served {
+        name: "edge".into(),
+        listing: json!({"tools": [{"name": "a", "description": "d", "inputSchema": {"type": "object"}}]}),
+        always_load: None,
+    }];
+    let knobs = Knobs::from_env(|n| (n == "ENABLE_TOOL_SEARCH").then(|| "auto:5".into()));
+    let view = &our_views(&servers, &knobs)[0];
+    assert_eq!(view.deferred_above_percent, Some(5));
+    fn under(body: &Value) -> u64 {
+        if body.get("tools").is_some() {
+            50_499
+        } else {
+            1
+        }
+    }
+    fn at(body: &Value) -> u64 {
+        if body.get("tools").is_some() {
+            50_500
+        } else {
+            1
+        }
+    }
+    for (count, answer) in [(50_499, under as fn(&Value) -> u64), (50_500, at)] {
+        let session = Session {
+            script: Script {
+                tool_use: None,
+                count: answer,
+            },
+            ..Session::default()
+        };
+        let api = claude_session(&servers, &[("ENABLE_TOOL_SEARCH", "auto:5")], &session);
+        let counted: Vec<Value> = api
+            .bodies
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(path, body)| path.contains("count_tokens") && body.get("tools").is_some())
+            .map(|(_, body)| body.clone())
+            .collect();
+        assert_eq!(counted.len(), 1, "Claude Code counts the tools once");
+        assert!(counted[0]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "mcp__edge__a"));
+        let request = api.messages().remove(0);
+        assert_eq!(
+            request["model"], "claude-opus-5-5",
+            "the window below is this model's"
+        );
+        let ours = auto_deferral(
+            view.deferred_above_percent.unwrap(),
+            ToolsMeasure::Count(count),
+            1_000_000,
+        );
+        let upfront = !mcp_tools(&request).is_empty();
+        assert_eq!(upfront, !ours.defers, "{count}: {}", ours.words);
+        if ours.defers {
+            assert_eq!(deferred_names(&request), view.deferred);
+        }
+    }
 }

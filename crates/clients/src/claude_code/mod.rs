@@ -17,10 +17,12 @@
 //! against a stand-in model API and compares the request with this view, JSON for JSON.
 //! What is not modelled: host-only rules (tools posing as the host's ask tool, organisation
 //! tool policies, Claude-in-Chrome and computer-use extras, claude.ai connectors), the
-//! listing's 16 MB size limit, `auto` deferral's token count, and Ajv's exact wording of a
+//! listing's 16 MB size limit, `auto` deferral's token count (the model API counts the
+//! tools; [`auto_deferral`] decides once the count is known), and Ajv's exact wording of a
 //! meta-schema failure (the verdict is the same; the words may differ).
 
 pub mod listing;
+pub mod results;
 pub mod schema;
 pub mod text;
 
@@ -39,10 +41,78 @@ pub const MAX_PAGES: usize = 20;
 pub const MAX_NAME: usize = 128;
 /// A tool result's token limit unless `MAX_MCP_OUTPUT_TOKENS` says otherwise.
 pub const OUTPUT_TOKENS: u64 = 25_000;
-/// Text results longer than this are saved to a file (unless the tool raises it).
-pub const PERSIST_CHARS: u64 = 100_000;
-/// The most `_meta["anthropic/maxResultSizeChars"]` can raise it to (`Rpe`).
+/// Results whose text is longer than this are saved to a file (unless the tool's
+/// `_meta["anthropic/maxResultSizeChars"]` says otherwise): an MCP tool's 100,000 (`Ohr`)
+/// capped by the general ceiling of 50,000 (`mw`, `l3`).
+pub const PERSIST_CHARS: u64 = 50_000;
+/// The most `_meta["anthropic/maxResultSizeChars"]` can set it to (`Rpe`).
 pub const PERSIST_CHARS_CEILING: u64 = 500_000;
+
+/// What `auto` deferral subtracts from the model API's count of the tools (`vee`): the
+/// count of a request with no tool.
+pub const AUTO_COUNT_OVERHEAD: u64 = 500;
+/// The character threshold of `auto` deferral is this many times the token one (`PEs`).
+pub const AUTO_CHARS_PER_TOKEN: f64 = 2.5;
+
+/// How Claude Code measured the tools for `auto` deferral (`NEs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "by", content = "value")]
+pub enum ToolsMeasure {
+    /// The model API's `count_tokens` of every deferrable tool's definition (the session's
+    /// deferrable built-in tools with the MCP tools that do not load always), sent with one
+    /// user message "foo" (`IEs`, `dq`, `Ean`). A count of 0 is no count: Claude Code then
+    /// measures characters, so give [`ToolsMeasure::Chars`].
+    Count(u64),
+    /// When the count fails or is 0: Σ name + description + JSON schema lengths (`LEs`).
+    Chars(u64),
+}
+
+/// `auto` / `auto:N` decided: whether the tools are deferred.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AutoDeferral {
+    pub defers: bool,
+    /// The measure compared (tokens, less [`AUTO_COUNT_OVERHEAD`], or characters).
+    pub measured: u64,
+    pub threshold: u64,
+    /// Claude Code's debug-log words.
+    pub words: String,
+}
+
+/// Claude Code's `auto:percent` decision (`NEs`, `PXn`): the tools are deferred when their
+/// count, less 500, reaches `percent`% of the model's context window (`Lm`: 1,000,000 for
+/// `claude-opus-5-5`); with no count, when their characters reach 2.5 times that.
+pub fn auto_deferral(percent: u8, measure: ToolsMeasure, context_window: u64) -> AutoDeferral {
+    let threshold = (context_window as f64 * (f64::from(percent) / 100.0)).floor() as u64;
+    let (measured, threshold, unit) = match measure {
+        ToolsMeasure::Count(count) => (
+            count.saturating_sub(AUTO_COUNT_OVERHEAD),
+            threshold,
+            "tokens",
+        ),
+        ToolsMeasure::Chars(chars) => (
+            chars,
+            (threshold as f64 * AUTO_CHARS_PER_TOKEN).floor() as u64,
+            "chars",
+        ),
+    };
+    let defers = measured >= threshold;
+    let fallback = if unit == "chars" {
+        " (char fallback)"
+    } else {
+        ""
+    };
+    AutoDeferral {
+        defers,
+        measured,
+        threshold,
+        words: format!(
+            "Auto tool search {}: {measured} {unit} (threshold: {threshold}, {percent}% of \
+             context){fallback}",
+            if defers { "enabled" } else { "disabled" }
+        ),
+    }
+}
 
 /// `ENABLE_TOOL_SEARCH`, read as Claude Code reads it (`Vie`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -258,15 +328,19 @@ pub struct Collision {
     pub words: String,
 }
 
-/// Where a tool's results are cut or saved to a file.
+/// Where a tool's results are cut or saved to a file ([`results::result_fate`] says what
+/// happens to one result).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultLimits {
     pub name: String,
     /// Above this many tokens a result is saved to a file (text) or cut.
     pub max_tokens: u64,
-    /// A text result longer than this many characters is saved to a file.
+    /// A result whose text is longer than this many characters is saved to a file.
     pub persist_over_chars: u64,
+    /// The tool sets `_meta["anthropic/maxResultSizeChars"]`: its results without images skip
+    /// the token limit.
+    pub size_annotated: bool,
 }
 
 /// Claude Code's view of one server's tools.
@@ -280,7 +354,7 @@ pub struct View {
     /// The names deferred behind ToolSearch (sent only once it loads them).
     pub deferred: Vec<String>,
     /// `auto` deferral: the names above are deferred only once the definitions pass
-    /// `percent`% of the context window.
+    /// `percent`% of the context window ([`auto_deferral`] decides from their count).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferred_above_percent: Option<u8>,
     pub cuts: Vec<Cut>,
@@ -507,6 +581,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
             name: name.clone(),
             max_tokens: knobs.max_output_tokens.unwrap_or(OUTPUT_TOKENS),
             persist_over_chars: persist_over(meta),
+            size_annotated: size_annotation(meta).is_some(),
         });
         view.sent.push(SentTool {
             name,
@@ -547,13 +622,17 @@ fn hidden_from_model(meta: Option<&Value>) -> bool {
     }
 }
 
-/// The text length over which a result is saved to a file (`ju`, `Rpe`).
-fn persist_over(meta: Option<&Value>) -> u64 {
-    let asked = meta
-        .and_then(|m| m.get("anthropic/maxResultSizeChars"))
+/// `_meta["anthropic/maxResultSizeChars"]` when a finite positive number (`ju`).
+fn size_annotation(meta: Option<&Value>) -> Option<f64> {
+    meta.and_then(|m| m.get("anthropic/maxResultSizeChars"))
         .and_then(Value::as_f64)
-        .filter(|n| n.is_finite() && *n > 0.0);
-    match asked {
+        .filter(|n| n.is_finite() && *n > 0.0)
+}
+
+/// The text length over which a result is saved to a file: the annotation capped at `Rpe`,
+/// else [`PERSIST_CHARS`] (`maxResultSizeChars: Ct ? Math.min(Ee, Rpe) : Ohr…`, then `l3`).
+fn persist_over(meta: Option<&Value>) -> u64 {
+    match size_annotation(meta) {
         Some(n) => (n as u64).min(PERSIST_CHARS_CEILING),
         None => PERSIST_CHARS,
     }
@@ -574,6 +653,23 @@ mod tests {
             ToolSearch::parse(Some("auto:25")),
             ToolSearch::Auto { percent: 25 }
         );
+    }
+
+    #[test]
+    fn auto_defers_from_the_count_less_500_at_n_percent_of_the_window() {
+        // Claude Code's own log lines, with claude-opus-5-5's window of 1,000,000.
+        let under = auto_deferral(5, ToolsMeasure::Count(50_499), 1_000_000);
+        assert_eq!(
+            under.words,
+            "Auto tool search disabled: 49999 tokens (threshold: 50000, 5% of context)"
+        );
+        assert!(auto_deferral(5, ToolsMeasure::Count(50_500), 1_000_000).defers);
+        assert_eq!(
+            auto_deferral(10, ToolsMeasure::Count(1), 1_000_000).words,
+            "Auto tool search disabled: 0 tokens (threshold: 100000, 10% of context)"
+        );
+        let chars = auto_deferral(10, ToolsMeasure::Chars(250_000), 1_000_000);
+        assert!(chars.defers && chars.threshold == 250_000);
     }
 
     #[test]
