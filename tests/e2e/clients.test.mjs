@@ -7,6 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch, mcpctl, open, root, sandbox, screenshot, type, waitForState } from "./harness.mjs";
@@ -14,11 +15,22 @@ import { launch, mcpctl, open, root, sandbox, screenshot, type, waitForState } f
 let box;
 let session;
 let browser;
+let modelApi;
+/** What the stand-in model API was sent: each request's path, headers and body. */
+const requests = [];
+/** A key for the stand-in only: it must reach no page. */
+const apiKey = "sk-ant-e2e-only-key-4f9c2b7d1e";
 const fixture = join(root, "tests/fixtures/servers/client-view.tools.json");
 const longName = "search_every_document_in_the_shared_workspace_by_title_author_date_and_full_text_then_rank_the_results_by_relevance";
 
 before(async () => {
   box = sandbox();
+  // A tool whose result is 60,000 characters: within 25,000 tokens, over the 50,000 characters
+  // Claude Code keeps of a tool's text.
+  const bigTools = join(box.dir, "big.tools.json");
+  writeFileSync(bigTools, JSON.stringify({ tools: [{ name: "dump", description: "Dumps a log", inputSchema: { type: "object" } }] }));
+  const bigResults = join(box.dir, "big.results.json");
+  writeFileSync(bigResults, JSON.stringify({ dump: { content: [{ type: "text", text: "x".repeat(60_000) }] } }));
   // A tool list Claude Code refuses whole: one tool's schema has no `type: "object"`.
   const brokenList = join(box.dir, "broken-list.tools.json");
   writeFileSync(
@@ -44,18 +56,36 @@ before(async () => {
           args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
           env: { EDGE_TOOLS_FROM: brokenList },
         },
+        big: {
+          command: "node",
+          args: [join(root, "tests/fixtures/servers/edge-server.mjs")],
+          env: { EDGE_TOOLS_FROM: bigTools, EDGE_RESULTS_FROM: bigResults },
+        },
       },
     }),
   );
   // Tool search off in the person's settings: every tool's whole definition is sent upfront.
   mkdirSync(join(box.home, ".claude"), { recursive: true });
   writeFileSync(join(box.home, ".claude", "settings.json"), JSON.stringify({ env: { ENABLE_TOOL_SEARCH: "false" } }));
-  session = await launch(box);
+  // The model API's token counting endpoint, stood in for on loopback (the real one is out
+  // of this machine's reach): it answers a quarter of the request's characters.
+  modelApi = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      requests.push({ path: req.url, key: req.headers["x-api-key"], body: JSON.parse(body || "{}") });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ input_tokens: Math.round(body.length / 4) }));
+    });
+  });
+  await new Promise((done) => modelApi.listen(0, "127.0.0.1", done));
+  session = await launch(box, { ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelApi.address().port}`, ANTHROPIC_API_KEY: apiKey });
   browser = session.browser;
 });
 
 after(async () => {
   await session?.close();
+  modelApi?.close();
 });
 
 const tool = (name) => browser.$(`[data-testid="client-tool"][data-tool="${name}"]`);
@@ -148,4 +178,72 @@ test("a tool list Claude Code refuses whole is said once, at the top, naming the
   assert.equal(await browser.$('[data-testid="clients-summary"]').getText(), "Claude Code 2.1.332 sends 0 of 2 tools, drops 2.");
   assert.deepEqual(await browser.$$('[data-testid="client-tool"]').map((row) => row.getAttribute("data-fate")), ["dropped", "dropped"]);
   await screenshot(browser, "clients-refused-list");
+});
+
+test("each other client's name and cut is shown beside Claude Code's, for the tool and the project", async () => {
+  await open(browser, "shared-notes", "user");
+  await browser.$('[data-testid="tab-clients"]').click();
+  const long = tool(longName);
+  await long.waitForExist({ timeout: 15_000 });
+  await long.$("summary").click();
+  const other = (client) => long.$(`[data-testid="other-client"][data-client="${client}"]`);
+  // Gemini CLI keeps 30 characters each side of "...", past 63.
+  const gemini = await other("Gemini CLI").$("td:nth-child(2)").getText();
+  assert.equal(gemini.length, 63, gemini);
+  assert.ok(gemini.includes("..."), gemini);
+  // VS Code cuts the id at 64, Codex cuts and adds 12 hex characters of a SHA-1.
+  assert.equal((await other("VS Code / Copilot").$("td:nth-child(2)").getText()).length, 64);
+  assert.match(await other("Codex CLI").$("td:nth-child(2)").getText(), /_[0-9a-f]{12}$/);
+  assert.ok((await other("Gemini CLI").$$('[data-testid="other-finding"]').length) > 0, "the cut is explained");
+  assert.ok((await long.$$('[data-testid="other-client-badge"]').length) > 0, "the row says which clients cut it");
+  await screenshot(browser, "clients-other");
+
+  // The Tools tab's badges say it too.
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$(`[data-testid="tool-row"][data-tool="${longName}"] [data-testid="client-badge"]`).waitForExist({ timeout: 10_000 });
+  const badges = await browser.$$(`[data-testid="tool-row"][data-tool="${longName}"] [data-testid="client-badge"]`).map((b) => b.getText());
+  assert.ok(badges.includes("Claude Code drops"), badges.join());
+  assert.ok(badges.includes("Gemini CLI changes"), badges.join());
+});
+
+test("a test call's result says what Claude Code would have done with it", async () => {
+  await waitForState(browser, "big", "user", "connected");
+  await open(browser, "big", "user");
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="dump"]').click();
+  await browser.$('[data-testid="run-tool"]').click();
+  const said = browser.$('[data-testid="for-claude-code"]');
+  await said.waitForExist({ timeout: 15_000, timeoutMsg: "the result says what Claude Code does with it" });
+  assert.match(await said.getText(), /^Claude Code would have saved this result to a file: 60,000 characters.*longer than the tool's 50,000 characters/);
+});
+
+test("the budget view: each server's cost upfront and loaded, the project without it, and an exact count with the person's key", async () => {
+  await browser.$('[data-testid="view-budget"]').click();
+  const total = browser.$('[data-testid="budget-total"]');
+  await total.waitForExist({ timeout: 15_000, timeoutMsg: "the budget came" });
+  assert.match(await browser.$('[data-testid="budget-counted-by"]').getText(), /^Estimated: estimate ±\d+% \(o200k_base/);
+  // The same figures as mcpctl cost --json, in the same sandbox.
+  const cli = spawnSync(mcpctl, ["--project", box.project, "--json", "cost"], { env: { ...process.env, HOME: box.home }, encoding: "utf8", timeout: 60_000 });
+  assert.equal(cli.status, 0, cli.stderr);
+  const expected = JSON.parse(cli.stdout);
+  const number = (text) => Number(text.replace(/,/g, ""));
+  assert.equal(number((await total.getText()).split(" ")[0]), expected.totalUpfront);
+  const servers = await browser.$$('[data-testid="budget-server"]').map((row) => row.getAttribute("data-server"));
+  assert.deepEqual(servers, expected.servers.map((s) => s.server), "heaviest first");
+  const notes = browser.$('[data-testid="budget-server"][data-server="shared-notes"]');
+  const upfront = number(await notes.$('[data-testid="server-upfront"]').getText());
+  assert.equal(upfront, expected.servers.find((s) => s.server === "shared-notes").upfront);
+  assert.equal(number(await notes.$('[data-testid="server-without"]').getText()), expected.totalUpfront - upfront, "tool search is off: turning a server off takes its share");
+  assert.equal(await browser.$('[data-testid="budget-server"][data-server="broken-list"] [data-testid="server-upfront"]').getText(), "0", "a refused list costs nothing");
+  await screenshot(browser, "budget-view");
+
+  // Exactly: the stand-in is asked with the key, and answers; the key reaches no page.
+  await browser.$('[data-testid="count-exactly"]').click();
+  await browser.waitUntil(async () => (await browser.$('[data-testid="budget-counted-by"]').getText()).startsWith("Counted by the model API"), {
+    timeout: 30_000,
+    timeoutMsg: "the exact count came",
+  });
+  assert.ok(requests.some((r) => r.path === "/v1/messages/count_tokens" && r.key === apiKey), "the stand-in was asked with the key");
+  assert.ok(!(await browser.getPageSource()).includes(apiKey), "the key is not in the page");
+  await screenshot(browser, "budget-exact");
 });

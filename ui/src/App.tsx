@@ -42,6 +42,7 @@ const RootsPanel = lazy(() => import("./session/RootsPanel").then((m) => ({ defa
 const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m.AllTools })));
 const RegistryBrowser = lazy(() => import("./registry/RegistryBrowser").then((m) => ({ default: m.RegistryBrowser })));
 const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
+const BudgetView = lazy(() => import("./clients/BudgetView").then((m) => ({ default: m.BudgetView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
 
@@ -143,7 +144,7 @@ export function App({
   const [interchanging, setInterchanging] = useState(false);
   const [rooting, setRooting] = useState(false);
   const [askingTrust, setAskingTrust] = useState(false);
-  const [view, setView] = useState<"servers" | "tools" | "collections">("servers");
+  const [view, setView] = useState<"servers" | "tools" | "collections" | "budget">("servers");
   const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
   const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
   const [askStore] = useState(() => (backend.asks ? new AskStore(backend.asks.pending) : null));
@@ -208,6 +209,7 @@ export function App({
     .join(",");
   const showingTools = view === "tools" && !!backend.tools;
   const showingCollections = view === "collections" && !!backend.collections;
+  const showingBudget = view === "budget" && !!backend.clients;
 
   return (
     <>
@@ -229,7 +231,9 @@ export function App({
             ))}
           {backend.tools && (
             <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
-              {(backend.collections ? (["servers", "tools", "collections"] as const) : (["servers", "tools"] as const)).map((v) => (
+              {(["servers", "tools", "collections", "budget"] as const)
+                .filter((v) => (v !== "collections" || !!backend.collections) && (v !== "budget" || !!backend.clients))
+                .map((v) => (
                 <button
                   key={v}
                   type="button"
@@ -239,7 +243,7 @@ export function App({
                   onClick={() => setView(v)}
                   className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
                 >
-                  {v === "servers" ? "Servers" : v === "tools" ? "All tools" : "Collections"}
+                  {v === "servers" ? "Servers" : v === "tools" ? "All tools" : v === "collections" ? "Collections" : "Budget"}
                 </button>
               ))}
             </div>
@@ -252,7 +256,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className={`${backend.tools ? "" : "ml-auto "}w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections ? "invisible" : ""}`}
+            className={`${backend.tools ? "" : "ml-auto "}w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections || showingBudget ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button
@@ -310,7 +314,11 @@ export function App({
             {state.status === "error" && (
               <ErrorNotice error={state.error} testId="load-error" />
             )}
-            {showingCollections && backend.collections ? (
+            {showingBudget && backend.clients ? (
+              <Loading>
+                <BudgetView api={backend.clients} refreshKey={toolsKey} />
+              </Loading>
+            ) : showingCollections && backend.collections ? (
               <Loading>
                 <CollectionsView api={backend.collections} />
               </Loading>

@@ -515,6 +515,8 @@ export type ClaudeCodeTool = {
 	listedSchema: string,
 	/**  What happens to a large result of this tool. */
 	results: string | null,
+	/**  What every other client makes of it. */
+	others: OtherClientTool[],
 };
 
 /**  What clearing did. */
@@ -536,6 +538,16 @@ export type Client = "claude-desktop" |
 "gemini" | 
 /**  `.gemini/settings.json` in the project */
 "gemini-project" | "zed";
+
+/**  One thing another client does to a tool, a server or the project. */
+export type ClientFinding = {
+	/**  The client's name, e.g. "VS Code / Copilot". */
+	client: string,
+	/**  "dropped", "cut", "renamed", "hidden" or "warning". */
+	effect: string,
+	words: string,
+	fix: string,
+};
 
 /**  What one client cuts or drops of a tool: a badge on it. */
 export type ClientNote = {
@@ -1148,6 +1160,16 @@ export type Origins = {
 	baseUri: string[],
 };
 
+/**  What one other client makes of a tool. */
+export type OtherClientTool = {
+	client: string,
+	/**  The client's version or commit these rules hold for. */
+	holdsFor: string,
+	/**  The name its model sees; `None` when it drops the tool. */
+	name: string | null,
+	findings: ClientFinding[],
+};
+
 export type Outcome = 
 /**  A result, not `isError`. */
 "ok" | 
@@ -1446,6 +1468,11 @@ export type ServerClientView = {
 	tools: ClaudeCodeTool[],
 	/**  Said once for the whole server (a tool list Claude Code refuses, collisions). */
 	notes: string[],
+	/**
+	 *  What other clients say of this server or of the whole project (tool counts, name
+	 *  rules), over the tools of every connected server listed so far.
+	 */
+	findings: ClientFinding[],
 };
 
 /**
@@ -1805,6 +1832,11 @@ export type ToolCallView = {
 	inputRounds: string[],
 	/**  When the server ran the call as a task: what became of it. */
 	task: TaskRun | null,
+	/**
+	 *  What Claude Code would have done with this result (given it whole, cut it, or saved
+	 *  it to a file), in a sentence.
+	 */
+	forClaudeCode: string | null,
 };
 
 /**  One tool as the window lists it. */

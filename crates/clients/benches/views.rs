@@ -25,7 +25,11 @@ fn fixtures() -> Vec<(String, Value)> {
         .expect("the fixtures folder")
         .filter_map(|entry| {
             let path = entry.ok()?.path();
-            let stem = path.file_name()?.to_str()?.strip_suffix(".tools.json")?.to_string();
+            let stem = path
+                .file_name()?
+                .to_str()?
+                .strip_suffix(".tools.json")?
+                .to_string();
             let value = serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()?;
             Some((stem, value))
         })
@@ -71,10 +75,18 @@ fn main() {
     );
     println!("{:<34} {:>10}", "", "time");
     let every = time(|| all(&listed, &knobs));
-    println!("{:<34} {:>8.1} ms   (goal 50 ms)", "every client's view", ms(every));
+    println!(
+        "{:<34} {:>8.1} ms   (goal 50 ms)",
+        "every client's view",
+        ms(every)
+    );
     for client in Client::ALL {
         let took = time(|| view_of(client, &listed, &knobs));
-        println!("{:<34} {:>8.1} ms", format!("  {}", client.label()), ms(took));
+        println!(
+            "{:<34} {:>8.1} ms",
+            format!("  {}", client.label()),
+            ms(took)
+        );
     }
     let views: Vec<claude_code::View> = servers
         .iter()

@@ -52,11 +52,23 @@ export function ClientsPanel({ server, api, listed }: { server: string; api: Cli
           ))}
         </ul>
         {view.notes.map((note, i) => (
-          <p key={i} data-testid="server-note" className="mt-1 text-xs text-amber-800 dark:text-amber-300">
+          <p key={i} data-testid="server-note" role="alert" className="mt-1 text-xs font-semibold text-red-800 dark:text-red-300">
             {note}
           </p>
         ))}
       </div>
+      {view.findings.length > 0 && (
+        <details data-testid="client-findings" className="rounded border border-slate-200 px-2 py-1 text-xs dark:border-slate-800">
+          <summary className="cursor-pointer font-semibold">Other clients, for this server and the whole project ({view.findings.length})</summary>
+          <ul className="mt-1 flex flex-col gap-1">
+            {view.findings.map((f, i) => (
+              <li key={i} data-testid="client-finding" data-client={f.client} data-effect={f.effect}>
+                <span className="font-semibold">{f.client}</span> ({f.effect}): {f.words} <span className="text-slate-500">To fix: {f.fix}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <input
         type="search"
         data-testid="client-tool-search"
@@ -73,6 +85,11 @@ export function ClientsPanel({ server, api, listed }: { server: string; api: Cli
       </ul>
     </div>
   );
+}
+
+/** The other clients that drop or cut the tool, for its row's badges. */
+function othersLosing(tool: ClaudeCodeTool): string[] {
+  return tool.others.filter((o) => o.findings.some((f) => f.effect === "dropped" || f.effect === "cut")).map((o) => `${o.client} ${o.findings.some((f) => f.effect === "dropped") ? "drops" : "cuts"}`);
 }
 
 function ToolRow({ tool }: { tool: ClaudeCodeTool }) {
@@ -93,8 +110,13 @@ function ToolRow({ tool }: { tool: ClaudeCodeTool }) {
               changed
             </span>
           )}
+          {othersLosing(tool).map((client) => (
+            <span key={client} data-testid="other-client-badge" className="rounded bg-slate-100 px-1 text-[10px] text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              {client}
+            </span>
+          ))}
         </summary>
-        <div className="flex flex-col gap-2 px-2 pb-2 text-xs">
+        <div className="flex flex-col gap-2 px-2 pb-2 text-xs [overflow-wrap:anywhere]">
           {tool.notes.map((note, i) => (
             <p key={i} data-testid="client-note" className="text-amber-900 dark:text-amber-200">
               {note}
@@ -111,6 +133,35 @@ function ToolRow({ tool }: { tool: ClaudeCodeTool }) {
               {tool.results}
             </p>
           )}
+          <table data-testid="other-clients" className="w-full border-collapse text-left">
+            <caption className="text-left font-semibold">In other clients</caption>
+            <thead>
+              <tr className="text-slate-500">
+                <th className="pr-2 font-normal">Client</th>
+                <th className="pr-2 font-normal">Name its model sees</th>
+                <th className="font-normal">What happens</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tool.others.map((other) => (
+                <tr key={other.client} data-testid="other-client" data-client={other.client} className="align-top">
+                  <td className="whitespace-nowrap pr-2" title={`Rules read from ${other.holdsFor}`}>
+                    {other.client}
+                  </td>
+                  <td className="break-all pr-2 font-mono">{other.name ?? <span className="font-sans text-red-700 dark:text-red-300">not sent</span>}</td>
+                  <td>
+                    {other.findings.length === 0
+                      ? "Sent as listed."
+                      : other.findings.map((f, i) => (
+                          <p key={i} data-testid="other-finding" data-effect={f.effect}>
+                            {f.words} <span className="text-slate-500">To fix: {f.fix}</span>
+                          </p>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
           <div className="grid grid-cols-1 gap-2 lg:grid-cols-2">
             <section aria-label={`${tool.tool} as the server lists it`}>
               <h4 className="font-semibold">As the server lists it</h4>

@@ -14,6 +14,7 @@ const tool = (name: string, fate: ClaudeCodeTool["fate"], notes: string[] = []):
   listedDescription: null,
   listedSchema: "{}",
   results: null,
+  others: [],
 });
 
 const view = (tools: ClaudeCodeTool[]): ServerClientView => ({
@@ -21,6 +22,7 @@ const view = (tools: ClaudeCodeTool[]): ServerClientView => ({
   claudeCode: { version: "2.1.332", toolSearch: "", knobs: [] },
   tools,
   notes: [],
+  findings: [],
 });
 
 describe("the client view in words", () => {

@@ -56,6 +56,11 @@ export function ResultView({ call, server, tool, api, browse }: { call: ToolCall
           Not kept in the history: {call.historyProblem}
         </p>
       )}
+      {call.forClaudeCode !== null && (
+        <p data-testid="for-claude-code" className="text-xs text-slate-600 dark:text-slate-400">
+          {call.forClaudeCode}
+        </p>
+      )}
       {raw ? (
         <div className="flex flex-col gap-2">
           <Pre testId="exchange-request" title="Request" text={pretty(call.request ?? "(not in the protocol log)")} />

@@ -507,6 +507,15 @@ fn words(fate: &ResultFate, kind: &Fate, given: &Given, text_estimate: u64) -> S
              {chars_limit}. The model gets the file's path and a 2KB preview.",
             n(fate.max_tokens * 4)
         ),
+        Fate::DependsOnCount { within, over }
+            if short(within) == "saved to a file." && short(over) == "saved to a file." =>
+        {
+            format!(
+                "Claude Code would have saved this result to a file: {about}. Whether the model \
+                 API counts it within {limit} or over, it is longer than the tool's \
+                 {chars_limit}. The model gets the file's path and a preview."
+            )
+        }
         Fate::DependsOnCount { within, over } => format!(
             "{about}: between half of {limit} and four times it, Claude Code asks the model API \
              to count the result. Within {} tokens: {} Over: {} By our estimate it is {}.",

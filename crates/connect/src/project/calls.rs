@@ -75,6 +75,9 @@ pub struct ToolCallView {
     pub input_rounds: Vec<String>,
     /// When the server ran the call as a task: what became of it.
     pub task: Option<crate::connection::TaskRun>,
+    /// What Claude Code would have done with this result (given it whole, cut it, or saved
+    /// it to a file), in a sentence.
+    pub for_claude_code: Option<String>,
 }
 
 pub(super) fn refused(message: String) -> ApiError {
@@ -180,14 +183,16 @@ impl LiveProject {
     /// The tools of a connected server, as it lists them now, each with what clients make
     /// of it.
     pub async fn tools(&self, server: &str) -> Result<Vec<ToolView>, ApiError> {
-        self.tools_in(server, &self.client_setting()).await
+        self.tools_in(server, &self.client_setting(), true).await
     }
 
-    /// [`Self::tools`], with the client setting read once for many servers.
+    /// [`Self::tools`], with the client setting read once for many servers; the other
+    /// clients' badges only when `others` (a list of every server adds them once for all).
     async fn tools_in(
         &self,
         server: &str,
         setting: &super::clients::ClientSetting,
+        others: bool,
     ) -> Result<Vec<ToolView>, ApiError> {
         let connection = self.connected(server)?;
         let tools = connection.list_tools().await.map_err(|err| {
@@ -198,11 +203,17 @@ impl LiveProject {
         })?;
         let listed = connection.last_listing_as_sent();
         let mut notes = Self::client_notes(setting, server, &listed);
+        let mut badges = if others {
+            super::clients::other_badges(&self.other_clients(setting), server)
+        } else {
+            Default::default()
+        };
         let text = |value: &serde_json::Value| serde_json::to_string(value).unwrap_or_default();
         Ok(tools
             .into_iter()
             .map(|tool| {
                 let for_model = notes.remove(&tool.name).unwrap_or_default();
+                let other_notes = badges.remove(&tool.name).unwrap_or_default();
                 ToolView {
                     input_schema: text(&tool.input_schema),
                     output_schema: tool.output_schema.as_ref().map(text),
@@ -213,7 +224,7 @@ impl LiveProject {
                     description: tool.description,
                     name_for_model: for_model.name,
                     description_for_model: for_model.description,
-                    client_notes: for_model.notes,
+                    client_notes: for_model.notes.into_iter().chain(other_notes).collect(),
                 }
             })
             .collect())
@@ -242,8 +253,8 @@ impl LiveProject {
             .collect();
         names.sort();
         let setting = &self.client_setting();
-        futures::future::join_all(names.into_iter().map(|server| async move {
-            match self.tools_in(&server, setting).await {
+        let mut lists = futures::future::join_all(names.into_iter().map(|server| async move {
+            match self.tools_in(&server, setting, false).await {
                 Ok(tools) => ServerTools {
                     server,
                     tools,
@@ -256,7 +267,17 @@ impl LiveProject {
                 },
             }
         }))
-        .await
+        .await;
+        // The other clients' badges, from one view of the whole project.
+        let others = self.other_clients(setting);
+        for list in &mut lists {
+            let mut badges = super::clients::other_badges(&others, &list.server);
+            for tool in &mut list.tools {
+                tool.client_notes
+                    .extend(badges.remove(&tool.name).unwrap_or_default());
+            }
+        }
+        lists
     }
 
     /// Calls `tool` of `server` with `arguments` (a JSON object, as text), waiting the tool
@@ -375,6 +396,12 @@ impl LiveProject {
                 .map(|round| round.to_string())
                 .collect(),
             task: outcome.task,
+            for_claude_code: self.result_for_claude_code(
+                &connection,
+                server,
+                tool,
+                &outcome.result,
+            ),
         })
     }
 }

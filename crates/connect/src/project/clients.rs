@@ -21,10 +21,11 @@ use serde_json::{json, Value};
 use super::LiveProject;
 
 /// The environment variables that change what Claude Code shows its model.
-pub const CLAUDE_CODE_KNOBS: [&str; 3] = [
+pub const CLAUDE_CODE_KNOBS: [&str; 4] = [
     "ENABLE_TOOL_SEARCH",
     "CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH",
     "MAX_MCP_OUTPUT_TOKENS",
+    "ENABLE_MCP_LARGE_OUTPUT_FILES",
 ];
 
 /// One variable of Claude Code's environment and where it was set.
@@ -84,6 +85,8 @@ pub struct ClaudeCodeTool {
     pub listed_schema: String,
     /// What happens to a large result of this tool.
     pub results: Option<String>,
+    /// What every other client makes of it.
+    pub others: Vec<OtherClientTool>,
 }
 
 /// What one client cuts or drops of a tool: a badge on it.
@@ -157,6 +160,30 @@ pub struct ToolBudget {
     pub deferred: bool,
 }
 
+/// One thing another client does to a tool, a server or the project.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientFinding {
+    /// The client's name, e.g. "VS Code / Copilot".
+    pub client: String,
+    /// "dropped", "cut", "renamed", "hidden" or "warning".
+    pub effect: String,
+    pub words: String,
+    pub fix: String,
+}
+
+/// What one other client makes of a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherClientTool {
+    pub client: String,
+    /// The client's version or commit these rules hold for.
+    pub holds_for: String,
+    /// The name its model sees; `None` when it drops the tool.
+    pub name: Option<String>,
+    pub findings: Vec<ClientFinding>,
+}
+
 /// One connected server's tools as Claude Code sees them.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -166,6 +193,9 @@ pub struct ServerClientView {
     pub tools: Vec<ClaudeCodeTool>,
     /// Said once for the whole server (a tool list Claude Code refuses, collisions).
     pub notes: Vec<String>,
+    /// What other clients say of this server or of the whole project (tool counts, name
+    /// rules), over the tools of every connected server listed so far.
+    pub findings: Vec<ClientFinding>,
 }
 
 impl LiveProject {
@@ -205,12 +235,75 @@ impl LiveProject {
         let env = self.claude_env();
         let setting = self.client_setting();
         let view = setting.claude_code_view(server, &listed);
+        let others = self.other_clients(&setting);
+        let mut tools = rows(&view, &listed);
+        for row in &mut tools {
+            row.others = others
+                .iter()
+                .map(|other| OtherClientTool {
+                    client: other.client.label().to_string(),
+                    holds_for: other.holds_for.clone(),
+                    name: other
+                        .tools
+                        .iter()
+                        .find(|t| t.server == server && t.tool == row.tool)
+                        .and_then(|t| t.name.clone()),
+                    findings: other
+                        .findings
+                        .iter()
+                        .filter(|f| f.server == server && f.tool.as_deref() == Some(&row.tool))
+                        .map(finding)
+                        .collect(),
+                })
+                .collect();
+        }
         Ok(ServerClientView {
             server: server.to_string(),
             claude_code: self.claude_code_setup(&env),
-            tools: rows(&view, &listed),
+            tools,
             notes: server_notes(&view),
+            findings: others
+                .iter()
+                .flat_map(|other| &other.findings)
+                .filter(|f| f.tool.is_none() && (f.server == server || f.server.is_empty()))
+                .map(finding)
+                .collect(),
         })
+    }
+
+    /// Every client but Claude Code, over the last listing of every connected server (one
+    /// computation for the project: counts and collisions span servers).
+    pub(super) fn other_clients(
+        &self,
+        setting: &ClientSetting,
+    ) -> Vec<mcp_manager_clients::ClientView> {
+        let mut listings: Vec<(String, Value)> = self
+            .supervisor
+            .statuses()
+            .into_iter()
+            .filter_map(|event| {
+                let connection = self.supervisor.connection(&event.server)?;
+                let listed = connection.last_listing_as_sent();
+                Some((event.server, json!({ "tools": listed })))
+            })
+            .collect();
+        listings.sort_by(|a, b| a.0.cmp(&b.0));
+        let listed: Vec<mcp_manager_clients::Listed> = listings
+            .iter()
+            .map(|(server, listing)| mcp_manager_clients::Listed {
+                server,
+                listing,
+                always_load: setting
+                    .catalog
+                    .effective(server)
+                    .and_then(|entry| entry.config.always_load),
+            })
+            .collect();
+        mcp_manager_clients::Client::ALL
+            .into_iter()
+            .filter(|client| *client != mcp_manager_clients::Client::ClaudeCode)
+            .map(|client| mcp_manager_clients::view_of(client, &listed, &setting.knobs))
+            .collect()
     }
 
     /// Per tool (by its name as the window shows it): what Claude Code gives its model of it,
@@ -337,6 +430,28 @@ impl LiveProject {
         })
     }
 
+    /// What Claude Code would do with `result` of `tool`, with the limits its last listing
+    /// and Claude Code's environment give it; `None` when the tool is not one Claude Code sends.
+    pub(super) fn result_for_claude_code(
+        &self,
+        connection: &crate::Connection,
+        server: &str,
+        tool: &str,
+        result: &Value,
+    ) -> Option<String> {
+        let env = self.claude_env();
+        let setting = ClientSetting {
+            knobs: knobs_of(&env),
+            catalog: Catalog::load(&self.locations),
+        };
+        let view = setting.claude_code_view(server, &connection.last_listing_as_sent());
+        let name = claude_code::text::full_name(server, &claude_code::text::clean(tool));
+        let limits = view.results.iter().find(|r| r.name == name)?;
+        let files =
+            claude_code::results::large_output_files(env.get("ENABLE_MCP_LARGE_OUTPUT_FILES"));
+        Some(claude_code::results::result_fate(result, limits, files, None).words)
+    }
+
     /// A connected server's tools, listed now, as it sent them.
     pub(super) async fn listed_as_sent(&self, server: &str) -> Result<Vec<Value>, ApiError> {
         let connection = self.connected(server)?;
@@ -408,8 +523,8 @@ pub(super) struct ForModel {
 
 /// What a client view of the project reads once (see [`LiveProject::client_setting`]).
 pub(super) struct ClientSetting {
-    knobs: Knobs,
-    catalog: Catalog,
+    pub(super) knobs: Knobs,
+    pub(super) catalog: Catalog,
 }
 
 impl ClientSetting {
@@ -429,6 +544,59 @@ impl ClientSetting {
             &self.knobs,
         )
     }
+}
+
+/// A finding for the window.
+fn finding(f: &mcp_manager_clients::Finding) -> ClientFinding {
+    ClientFinding {
+        client: f.client.label().to_string(),
+        effect: effect_word(f.effect).to_string(),
+        words: f.words.clone(),
+        fix: f.fix.clone(),
+    }
+}
+
+fn effect_word(effect: mcp_manager_clients::Effect) -> &'static str {
+    use mcp_manager_clients::Effect;
+    match effect {
+        Effect::Dropped => "dropped",
+        Effect::Cut => "cut",
+        Effect::Renamed => "renamed",
+        Effect::Hidden => "hidden",
+        Effect::Warning => "warning",
+    }
+}
+
+/// The badges other clients put on `server`'s tools: what they drop or cut, by tool.
+pub(super) fn other_badges(
+    others: &[mcp_manager_clients::ClientView],
+    server: &str,
+) -> HashMap<String, Vec<ClientNote>> {
+    use mcp_manager_clients::Effect;
+    let mut badges: HashMap<String, Vec<ClientNote>> = HashMap::new();
+    for f in others.iter().flat_map(|o| &o.findings) {
+        let (Some(tool), true) = (&f.tool, f.server == server) else {
+            continue;
+        };
+        let effect = match f.effect {
+            Effect::Dropped => "dropped",
+            Effect::Cut => "changed",
+            _ => continue,
+        };
+        let notes = badges.entry(crate::sanitize::strip(tool)).or_default();
+        let label = f.client.label();
+        if !notes
+            .iter()
+            .any(|n| n.client == label && n.effect == effect)
+        {
+            notes.push(ClientNote {
+                client: label.to_string(),
+                effect: effect.to_string(),
+                words: f.words.clone(),
+            });
+        }
+    }
+    badges
 }
 
 /// What is said once for the whole server: a tool list Claude Code refuses whole (loudly: no
@@ -493,6 +661,7 @@ fn rows(view: &View, listed: &[Value]) -> Vec<ClaudeCodeTool> {
                     listed_description,
                     listed_schema,
                     results: None,
+                    others: Vec::new(),
                 };
             }
             let name = claude_code::text::full_name(&view.server, &claude_code::text::clean(raw));
@@ -547,6 +716,7 @@ fn rows(view: &View, listed: &[Value]) -> Vec<ClaudeCodeTool> {
                 listed_description,
                 listed_schema,
                 results,
+                others: Vec::new(),
             }
         })
         .collect()
