@@ -72,3 +72,35 @@ pub fn print(views: &[View], json: bool) {
         }
     }
 }
+
+/// Another client's view of the servers' tools: `--json` as the library shapes it (`client`,
+/// `holdsFor`, `tools` with the name each gets, `findings`); else a line per finding.
+pub fn print_other(view: &mcp_manager_clients::ClientView, json: bool) {
+    if json {
+        crate::print_json(&serde_json::to_value(view).unwrap_or(Value::Null));
+        return;
+    }
+    let dropped = view.tools.iter().filter(|t| t.name.is_none()).count();
+    out!(
+        "{} ({}): sends {} of {} tools, drops {}",
+        view.client.label(),
+        view.holds_for,
+        view.tools.len() - dropped,
+        view.tools.len(),
+        dropped
+    );
+    for finding in &view.findings {
+        let whom = match (&finding.tool, finding.server.as_str()) {
+            (Some(tool), server) => format!("{server} {tool}"),
+            (None, "") => "the project".to_string(),
+            (None, server) => server.to_string(),
+        };
+        let effect = serde_json::to_value(finding.effect).unwrap_or(Value::Null);
+        out!(
+            "  {} {whom}: {}",
+            effect.as_str().unwrap_or(""),
+            finding.words
+        );
+        out!("    to fix: {}", finding.fix);
+    }
+}

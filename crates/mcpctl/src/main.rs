@@ -197,8 +197,9 @@ enum Command {
     /// defers; exit 1 when the client drops a tool.
     Compat {
         server: Option<String>,
-        /// The client (only claude-code so far: Claude Code 2.1.332).
-        #[arg(long, default_value = "claude-code", value_parser = ["claude-code"])]
+        /// The client: Claude Code 2.1.332 (exact, judged against it), or another client as its
+        /// source at a named commit says.
+        #[arg(long, default_value = "claude-code", value_parser = ["claude-code", "vscode", "codex", "gemini", "zed", "cursor", "windsurf"])]
         client: String,
     },
     /// What Claude Code's view of the servers' tools costs in Claude's context (of every
@@ -580,8 +581,10 @@ fn run(
         Command::Tools { server } => {
             return runtime::ask(locations, server.as_deref(), Ask::Tools, json)
         }
-        Command::Compat { server, client: _ } => {
-            return runtime::ask(locations, server.as_deref(), Ask::Compat, json)
+        Command::Compat { server, client } => {
+            let client = mcp_manager_clients::Client::parse(&client)
+                .unwrap_or(mcp_manager_clients::Client::ClaudeCode);
+            return runtime::ask(locations, server.as_deref(), Ask::Compat { client }, json);
         }
         Command::Cost { exact } => return runtime::ask(locations, None, Ask::Cost { exact }, json),
         Command::Call {

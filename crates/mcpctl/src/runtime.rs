@@ -25,8 +25,10 @@ pub struct SaveTo {
 /// What a runtime verb asks of one server.
 pub enum Ask {
     Tools,
-    /// Claude Code's view of the tools (`mcpctl compat`).
-    Compat,
+    /// A client's view of the tools (`mcpctl compat`).
+    Compat {
+        client: mcp_manager_clients::Client,
+    },
     /// What that view costs in tokens (`mcpctl cost`); `exact`: through the model API.
     Cost {
         exact: bool,
@@ -367,8 +369,10 @@ async fn run_ask(
     };
     let server = names.first().cloned().unwrap_or_default();
     match ask {
-        Ask::Tools | Ask::Compat | Ask::Cost { .. } => {
-            let compat = matches!(ask, Ask::Compat | Ask::Cost { .. });
+        Ask::Tools | Ask::Compat { .. } | Ask::Cost { .. } => {
+            let compat = matches!(ask, Ask::Compat { .. } | Ask::Cost { .. });
+            // Every listing, for the clients whose view spans the project.
+            let mut listings: Vec<(String, Value, Option<bool>)> = Vec::new();
             // The entries' alwaysLoad, read once and only for compat.
             let catalog = compat.then(|| Catalog::load(locations));
             // Claude Code's environment for the project, as the window reads it.
@@ -405,6 +409,11 @@ async fn run_ask(
                         &listed,
                         knobs.as_ref().expect("knobs for compat"),
                     ));
+                    listings.push((
+                        name.clone(),
+                        serde_json::json!({ "tools": listed }),
+                        always_load,
+                    ));
                     continue;
                 }
                 let tools = tried(&conn, name, conn.list_tools().await).await?;
@@ -436,7 +445,23 @@ async fn run_ask(
                 let knobs = knobs.as_ref().expect("knobs for cost");
                 return Ok(crate::cost::print(&views, knobs, exact, json).await? && complete);
             }
-            if compat {
+            if let Ask::Compat { client } = ask {
+                if client != mcp_manager_clients::Client::ClaudeCode {
+                    let listed: Vec<mcp_manager_clients::Listed> = listings
+                        .iter()
+                        .map(
+                            |(server, listing, always_load)| mcp_manager_clients::Listed {
+                                server,
+                                listing,
+                                always_load: *always_load,
+                            },
+                        )
+                        .collect();
+                    let knobs = knobs.as_ref().expect("knobs for compat");
+                    let view = mcp_manager_clients::view_of(client, &listed, knobs);
+                    crate::compat::print_other(&view, json);
+                    return Ok(complete && !view.drops_any());
+                }
                 crate::compat::print(&views, json);
                 return Ok(complete && !views.iter().any(|v| v.drops_any()));
             }

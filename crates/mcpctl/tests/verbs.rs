@@ -341,6 +341,41 @@ fn compat_shows_what_claude_code_sends_and_fails_when_it_drops_a_tool() {
     assert!(said.contains("cut mcp__edge__long: description of 5000 characters cut at 4096 upfront, 16384 through ToolSearch"), "{said}");
 }
 
+/// `--client`: another client's view of the same live tools, as the library computes it, and
+/// exit 1 when that client drops a tool (VS Code omits a tool whose schema fails draft-07).
+#[test]
+fn compat_for_another_client_shows_its_names_and_fails_when_it_drops_a_tool() {
+    let w = World::new();
+    let long = "a_tool_name_long_enough_that_gemini_cli_elides_its_middle_part_x";
+    let tools = json!([
+        {"name": long, "description": "Long", "inputSchema": {"type": "object"}},
+        {"name": "odd", "description": "Bad schema", "inputSchema":
+            {"type": "object", "properties": {"n": {"type": "integer-ish"}}}},
+    ]);
+    w.edge_serving("edge", tools.clone(), "compat-client-marker", "user");
+
+    let out = w.run(&["--json", "compat", "edge", "--client", "gemini"]);
+    let view: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listing = json!({ "tools": tools });
+    let expected = mcp_manager_clients::view_of(
+        mcp_manager_clients::Client::Gemini,
+        &[mcp_manager_clients::Listed::plain("edge", &listing)],
+        &mcp_manager_clients::claude_code::Knobs::defaults(),
+    );
+    assert_eq!(view, serde_json::to_value(&expected).unwrap());
+    assert_eq!(view["client"], "gemini");
+    assert!(view["tools"][0]["name"].as_str().unwrap().contains("..."));
+
+    let vscode = w.run(&["--json", "compat", "edge", "--client", "vscode"]);
+    assert_eq!(
+        vscode.status.code(),
+        Some(1),
+        "VS Code drops the tool whose schema fails draft-07"
+    );
+    let view: Value = serde_json::from_slice(&vscode.stdout).unwrap();
+    assert_eq!(view["tools"][1]["name"], Value::Null);
+}
+
 #[test]
 fn compat_starts_no_server_that_would_not_start() {
     let w = World::new();
