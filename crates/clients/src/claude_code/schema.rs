@@ -398,12 +398,7 @@ pub fn api_check(schema: &Value) -> Result<(), String> {
     let Value::Object(root) = schema else {
         return meta_check(schema);
     };
-    let checked: Map<String, Value> = root
-        .iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    if let Some(version) = checked.get("$schema") {
+    if let Some(version) = root.get("$schema").filter(|v| !v.is_null()) {
         let names_2020_12 = version
             .as_str()
             .is_some_and(|v| v == DRAFT_2020_12 || v == format!("{DRAFT_2020_12}#"));
@@ -411,11 +406,24 @@ pub fn api_check(schema: &Value) -> Result<(), String> {
             return Ok(());
         }
     }
-    meta_check(&Value::Object(checked))
+    // Null root keys are removed before the check (copied only when there are some).
+    if root.values().any(Value::is_null) {
+        let checked: Map<String, Value> = root
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        return meta_check(&Value::Object(checked));
+    }
+    meta_check(schema)
 }
 
 fn meta_check(schema: &Value) -> Result<(), String> {
     let validator = jsonschema::draft202012::meta::validator();
+    // The quick yes first: most schemas are valid, and only a failure needs its words.
+    if validator.is_valid(schema) {
+        return Ok(());
+    }
     match validator.validate(schema) {
         Ok(()) => Ok(()),
         Err(error) => Err(format!(
