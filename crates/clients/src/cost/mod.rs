@@ -23,9 +23,6 @@ use crate::claude_code::{text, Knobs, SentTool, ToolSearch, View, UPFRONT_DESCRI
 /// The context window `auto` deferral takes its percentage of: Claude Code's `nDt` (200,000;
 /// a 1M-context model's window is not modelled).
 pub const CONTEXT_WINDOW: u64 = 200_000;
-/// What Claude Code takes off the deferrable tools' count before comparing (`vee`): the
-/// request's own part of a count of tools alone.
-pub const AUTO_COUNT_ALLOWANCE: u64 = 500;
 
 /// How tokens are counted: the estimate or the model API's exact counts.
 pub struct Counting<'a> {
@@ -94,7 +91,7 @@ pub struct AutoDecision {
     /// `floor(window × percent / 100)`.
     pub threshold: u64,
     /// The deferrable tools' definitions, counted with the tool-use prompt, less
-    /// [`AUTO_COUNT_ALLOWANCE`].
+    /// [`crate::claude_code::AUTO_COUNT_OVERHEAD`].
     pub deferrable_tokens: u64,
     /// Whether they pass the threshold, so that the deferrable tools are deferred.
     pub deferred: bool,
@@ -166,14 +163,18 @@ pub fn budget(views: &[View], knobs: &Knobs, counting: &Counting) -> Budget {
         } else {
             deferrable + counting.overhead
         };
-        let deferrable_tokens = counted.saturating_sub(AUTO_COUNT_ALLOWANCE);
-        let threshold = CONTEXT_WINDOW * u64::from(percent) / 100;
+        // Claude Code's own decision (judged in tests/judge.rs), on this count.
+        let decided = crate::claude_code::auto_deferral(
+            percent,
+            crate::claude_code::ToolsMeasure::Count(counted),
+            CONTEXT_WINDOW,
+        );
         Some(AutoDecision {
             percent,
             context_window: CONTEXT_WINDOW,
-            threshold,
-            deferrable_tokens,
-            deferred: deferrable_tokens >= threshold,
+            threshold: decided.threshold,
+            deferrable_tokens: decided.measured,
+            deferred: decided.defers,
         })
     };
     let upfront_of = |skip: Option<usize>| -> u64 {
