@@ -6,7 +6,7 @@
 // disk, and the window says so, with each breaking change.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, everything, launch, open, root, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
@@ -111,7 +111,9 @@ test("a snapshot that no longer holds is shown as a diff and accepted", async ()
   // The file, as a teammate's commit left it: another result.
   const kept = JSON.parse(readFileSync(file(), "utf8"));
   kept.cases[1].expect.snapshot.content[0].text = "The sum of 2 and 3 is 23.";
-  writeFileSync(file(), JSON.stringify(kept, null, 2));
+  // Whole at once (a rename), so that the window never reads it half written.
+  writeFileSync(`${file()}.next`, JSON.stringify(kept, null, 2));
+  renameSync(`${file()}.next`, file());
   const collection = browser.$('[data-testid="collection"][data-name="smoke"]');
   await browser.$('[data-testid="run-all-collections"]').click();
   const failing = collection.$('[data-testid="case"][data-name="sum from history"]');
