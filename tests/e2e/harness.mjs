@@ -280,10 +280,15 @@ export function row(browser, name, scope) {
 export async function waitForState(browser, name, scope, state, timeout = 30_000) {
   const element = row(browser, name, scope);
   await element.waitForExist({ timeout, timeoutMsg: `${scope}:${name} never appeared` });
-  await browser.waitUntil(async () => (await element.getAttribute("data-state")) === state, {
-    timeout,
-    timeoutMsg: `${scope}:${name} never reached ${state} (it is ${await element.getAttribute("data-state")})`,
-  });
+  let seen;
+  try {
+    await browser.waitUntil(async () => (seen = await element.getAttribute("data-state")) === state, { timeout });
+  } catch {
+    // What the window says at the end, to tell why: the row's state and every alert shown.
+    const alerts = await browser.$$('[role="alert"]').map((alert) => alert.getText()).catch(() => []);
+    await screenshot(browser, `failed-state-${scope}-${name}`).catch(() => {});
+    throw new Error(`${scope}:${name} never reached ${state} in ${timeout} ms (it is ${seen}); alerts: ${JSON.stringify(alerts)}`);
+  }
   return element;
 }
 

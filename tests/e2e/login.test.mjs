@@ -195,7 +195,9 @@ test("with Claude Code's store chosen, a login made in the window is the one Cla
   await screenshot(browser, "login-store-claude-code");
   await browser.$('[data-testid="tab-overview"]').click();
   await browser.$('[data-testid="log-in"]').click();
-  await waitForState(browser, "protected", "user", "connected");
+  await waitForState(browser, "protected", "user", "connected").catch((error) => {
+    throw new Error(`${error.message}; the browser's log:\n${browserLog()}`);
+  });
   const credentials = JSON.parse(readFileSync(join(box.home, ".claude/.credentials.json"), "utf8"));
   const [key] = Object.keys(credentials.mcpOAuth);
   assert.match(key, /^protected\|[0-9a-f]{16}$/);

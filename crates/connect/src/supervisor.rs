@@ -138,6 +138,11 @@ struct Slot {
     protocol: ProtocolLog,
     /// The content hash of the configuration it was started with.
     hash: Option<String>,
+    /// Which start of the server is the current one: every start and every stop counts one
+    /// more, and only the current start may set the state. A restart asked for while an
+    /// earlier start is still connecting (a login finished during a store change) must not
+    /// see that earlier start's late "needs a login" overwrite its own "connected".
+    start: u64,
 }
 
 impl Slot {
@@ -147,6 +152,7 @@ impl Slot {
             stderr: StderrLog::default(),
             protocol: ProtocolLog::default(),
             hash: None,
+            start: 0,
         }
     }
 }
@@ -390,7 +396,7 @@ impl Supervisor {
         if !self.is_current(&entry.name, &connection) {
             return fresh.shutdown().await;
         }
-        self.go_live(&entry.name, &fresh, counts);
+        self.go_live(&entry.name, &fresh, counts, None);
         let this = Arc::clone(&self);
         tokio::spawn(async move { this.watch(entry, fresh).await });
         while !connection.idle() {
@@ -594,6 +600,32 @@ impl Supervisor {
     /// carry a secret value of the server's expanded entry (`?api_key=${KEY}`, a plugin's
     /// `${user_config.KEY}`, an `Authorization` header…), whoever quoted it.
     fn transition(&self, server: &str, state: State) {
+        self.transition_if(server, None, state);
+    }
+
+    /// [`Self::transition_if`] for the start `start`: ignored once another start or a stop
+    /// took its place.
+    fn set(&self, server: &str, start: u64, state: State) -> bool {
+        self.transition_if(server, Some(start), state)
+    }
+
+    /// [`Self::set`], when whether it applied does not matter.
+    fn settle(&self, server: &str, start: u64, state: State) {
+        self.set(server, start, state);
+    }
+
+    /// Counts one more start (or stop) of `server` and returns it: from now on, only that
+    /// start changes the server's state.
+    fn next_start(&self, server: &str) -> u64 {
+        let mut slots = self.slots.lock().expect("supervisor lock");
+        let slot = slots.entry(server.to_string()).or_insert_with(Slot::new);
+        slot.start += 1;
+        slot.start
+    }
+
+    /// [`Self::transition`], when `start` (if given) is still the server's current start;
+    /// whether it was.
+    fn transition_if(&self, server: &str, start: Option<u64>, state: State) -> bool {
         let state = match state {
             State::Failed { error } => State::Failed {
                 error: mcp_manager_core::secrets::conceal_values(
@@ -612,11 +644,15 @@ impl Supervisor {
         let status = state.status();
         let mut slots = self.slots.lock().expect("supervisor lock");
         let slot = slots.entry(server.to_string()).or_insert_with(Slot::new);
+        if start.is_some_and(|start| start != slot.start) {
+            return false;
+        }
         slot.state = state;
         let _ = self.events.send(StatusEvent {
             server: server.to_string(),
             status,
         });
+        true
     }
 
     /// Where a server's sessions keep their stderr and, when wanted, their messages.
@@ -676,8 +712,11 @@ impl Supervisor {
     /// person asked, so the needs-auth cache is not consulted.
     async fn connect_all(self: &Arc<Self>, entries: Vec<CatalogEntry>, ask_again: bool) {
         self.record_first_starts(&entries);
+        let mut starts = Vec::with_capacity(entries.len());
         for entry in &entries {
-            self.transition(&entry.name, State::Pending { attempt: 1 });
+            let start = self.next_start(&entry.name);
+            starts.push(start);
+            self.transition_if(&entry.name, Some(start), State::Pending { attempt: 1 });
             if let Some(slot) = self
                 .slots
                 .lock()
@@ -690,7 +729,7 @@ impl Supervisor {
         let local = Arc::new(Semaphore::new(self.settings.local_batch));
         let remote = Arc::new(Semaphore::new(self.settings.remote_batch));
         let mut tasks = tokio::task::JoinSet::new();
-        for entry in entries {
+        for (entry, start) in entries.into_iter().zip(starts) {
             let pool = if entry.config.kind() == TransportKind::Stdio {
                 &local
             } else {
@@ -703,7 +742,7 @@ impl Supervisor {
                     .acquire_owned()
                     .await
                     .expect("the pool is never closed");
-                this.connect(entry, ask_again).await;
+                this.connect(entry, ask_again, start).await;
             });
         }
         while tasks.join_next().await.is_some() {}
@@ -800,7 +839,9 @@ impl Supervisor {
             Some(State::Connected { connection, .. }) => Some(Arc::clone(connection)),
             _ => None,
         };
-        self.transition(server, State::Disabled);
+        // A start still connecting is no longer wanted.
+        let start = self.next_start(server);
+        self.transition_if(server, Some(start), State::Disabled);
         if let Some(connection) = connection {
             connection.shutdown().await;
         }
@@ -851,20 +892,20 @@ impl Supervisor {
         Ok(config)
     }
 
-    async fn connect(self: &Arc<Self>, entry: CatalogEntry, ask_again: bool) {
+    async fn connect(self: &Arc<Self>, entry: CatalogEntry, ask_again: bool, start: u64) {
         if self.closing.is_cancelled() {
-            return self.transition(&entry.name, State::Disabled);
+            return self.settle(&entry.name, start, State::Disabled);
         }
         let remote = entry.config.kind() != TransportKind::Stdio;
         let cache = self.needs_auth_cache().filter(|_| remote);
         if let Some(cache) = &cache {
             if !ask_again && cache.is_fresh(&entry.name) {
-                return self.transition(&entry.name, State::NeedsAuth);
+                return self.settle(&entry.name, start, State::NeedsAuth);
             }
         }
         let config = match self.resolve(&entry).await {
             Ok(config) => config,
-            Err(error) => return self.transition(&entry.name, State::Failed { error }),
+            Err(error) => return self.settle(&entry.name, start, State::Failed { error }),
         };
         let logs = self.logs(&entry.name);
         let auth = self.auth_target(&entry, &config);
@@ -910,34 +951,42 @@ impl Supervisor {
         // Closing the app drops a start still under way: its process group is killed with it.
         let opened = tokio::select! {
             biased;
-            _ = self.closing.cancelled() => return self.transition(&entry.name, State::Disabled),
+            _ = self.closing.cancelled() => return self.settle(&entry.name, start, State::Disabled),
             opened = opening => opened,
         };
         let (connection, counts, late) = match opened {
             Ok((connection, counts, late)) => (Arc::new(connection), counts, late),
             Err(ConnectError::NeedsAuth { .. }) => {
-                if let Some(cache) = &cache {
-                    cache.mark(&entry.name);
+                // Claude Code's needs-auth cache hears only from the current start.
+                if self.set(&entry.name, start, State::NeedsAuth) {
+                    if let Some(cache) = &cache {
+                        cache.mark(&entry.name);
+                    }
                 }
-                return self.transition(&entry.name, State::NeedsAuth);
+                return;
             }
             Err(err) => {
-                return self.transition(
+                return self.settle(
                     &entry.name,
+                    start,
                     State::Failed {
                         error: err.to_string(),
                     },
                 )
             }
         };
+        if self.closing.is_cancelled() {
+            connection.shutdown().await;
+            self.set(&entry.name, start, State::Disabled);
+            return;
+        }
+        // A later start or a stop took this one's place while it connected.
+        if !self.go_live(&entry.name, &connection, counts, Some(start)) {
+            return connection.shutdown().await;
+        }
         if let Some(cache) = &cache {
             cache.clear(&entry.name);
         }
-        if self.closing.is_cancelled() {
-            connection.shutdown().await;
-            return self.transition(&entry.name, State::Disabled);
-        }
-        self.go_live(&entry.name, &connection, counts);
         if let Some(late) = late {
             let this = Arc::clone(self);
             let (entry, connection) = (entry.clone(), Arc::clone(&connection));
@@ -958,16 +1007,27 @@ impl Supervisor {
 
     /// Makes `connection` the live session of `server` (one `Connected` transition) and
     /// follows its list changes and listening stream; its end is watched by the caller.
-    fn go_live(self: &Arc<Self>, server: &str, connection: &Arc<Connection>, counts: ListCounts) {
-        self.transition(
+    /// With `start`, only while that start is the current one; whether it went live.
+    fn go_live(
+        self: &Arc<Self>,
+        server: &str,
+        connection: &Arc<Connection>,
+        counts: ListCounts,
+        start: Option<u64>,
+    ) -> bool {
+        let live = self.transition_if(
             server,
+            start,
             State::Connected {
                 connection: Arc::clone(connection),
                 counts,
             },
         );
-        self.follow_list_changes(server, connection);
-        self.follow_listening(server, connection);
+        if live {
+            self.follow_list_changes(server, connection);
+            self.follow_listening(server, connection);
+        }
+        live
     }
 
     /// Whether `connection` is still the live session of `server` (not stopped, replaced or
@@ -1053,7 +1113,7 @@ impl Supervisor {
             match reconnected {
                 Some((new, counts)) => {
                     connection = new;
-                    self.go_live(&entry.name, &connection, counts);
+                    self.go_live(&entry.name, &connection, counts, None);
                 }
                 None => {
                     let error = format!(

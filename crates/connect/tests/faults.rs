@@ -336,3 +336,52 @@ async fn a_tool_result_is_kept_whole_down_to_fields_no_spec_names() {
     assert!(!outcome.is_error);
     connection.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_start_that_ends_after_a_restart_does_not_overwrite_the_restarts_state() {
+    // The first start of this server waits 3 s and then fails; every later start runs the
+    // real server. A restart asked for meanwhile (as a login finishing during a change of
+    // its store does) connects first: the first start's late failure must not replace it.
+    let world = support::World::with_servers(serde_json::json!({}));
+    let first = world.locations.project.join("first-start-done");
+    let script = format!(
+        "if [ -e '{first}' ]; then exec node '{edge}'; fi; : > '{first}'; sleep 3; \
+         echo 'the first start gave up' >&2; exit 7",
+        first = first.display(),
+        edge = edge()
+    );
+    world.write_servers(serde_json::json!({"slow": {"command": "sh", "args": ["-c", script]}}));
+    let locations = world.locations.clone();
+    let supervisor: Arc<Supervisor> =
+        Supervisor::new(locations.project.clone(), Settings::default());
+    let catalog = Catalog::load(&locations);
+    let starting = tokio::spawn({
+        let (supervisor, locations) = (Arc::clone(&supervisor), locations.clone());
+        async move { supervisor.start(&Catalog::load(&locations)).await }
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !first.exists() {
+        assert!(Instant::now() < deadline, "the first start never began");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    supervisor.restart(&catalog, "slow").await;
+    assert!(
+        supervisor.connection("slow").is_some(),
+        "the restart connected"
+    );
+    tokio::time::timeout(Duration::from_secs(15), starting)
+        .await
+        .expect("the first start ends")
+        .unwrap();
+    let status = supervisor
+        .statuses()
+        .into_iter()
+        .find(|event| event.server == "slow")
+        .map(|event| event.status);
+    assert!(
+        matches!(status, Some(ServerStatus::Connected(_))),
+        "the restart's session stays: {status:?}"
+    );
+    assert!(supervisor.connection("slow").is_some());
+    supervisor.shutdown().await;
+}
