@@ -18,7 +18,7 @@
 //! The raw namespace of a configured server is `mcp__<server>__` unsanitized, as the tests'
 //! `create_test_tool` builds it; apps connectors (`codex_apps`) are not modelled.
 
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 use sha1::{Digest, Sha1};
 

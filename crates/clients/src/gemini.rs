@@ -19,7 +19,7 @@
 //! The Gemini API's limit of 512 function declarations per request is not in this snapshot
 //! (google-gemini/gemini-cli#19083, PR #26869): the request fails with HTTP 400.
 
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 use serde_json::Value;
 
@@ -57,40 +57,71 @@ pub fn tool_name(server: &str, tool: &str) -> String {
     valid_name(&format!("{server}_{tool}"))
 }
 
-/// The JSON pointers of `type: [X, "null"]` that Gemini CLI rewrites to `nullable`.
-fn nullable_rewrites(value: &Value, path: &mut String, out: &mut Vec<String>) {
+/// The JSON pointers of `type: [X, "null"]` that Gemini CLI rewrites to `nullable`. The
+/// path is kept as segments and written out only for a node found. Whether some node has a
+/// `$ref` (without one, no cycle) is noted in the same walk.
+fn nullable_rewrites<'a>(
+    value: &'a Value,
+    path: &mut Vec<Segment<'a>>,
+    out: &mut Vec<String>,
+    refers: &mut bool,
+) {
     match value {
         Value::Object(map) => {
-            if let Some(Value::Array(types)) = map.get("type") {
+            let mut kind = None;
+            for (key, child) in map {
+                match key.as_str() {
+                    "type" => kind = Some(child),
+                    "$ref" => *refers = true,
+                    _ => {}
+                }
+            }
+            if let Some(Value::Array(types)) = kind {
                 if types.len() == 2 {
                     if let Some(n) = types.iter().position(|t| t == "null") {
                         if types[1 - n].is_string() {
                             out.push(if path.is_empty() {
                                 "/".into()
                             } else {
-                                path.clone()
+                                path.iter().map(|segment| format!("/{segment}")).collect()
                             });
                         }
                     }
                 }
             }
             for (key, child) in map {
-                let len = path.len();
-                path.push('/');
-                path.push_str(key);
-                nullable_rewrites(child, path, out);
-                path.truncate(len);
+                if child.is_object() || child.is_array() {
+                    path.push(Segment::Key(key));
+                    nullable_rewrites(child, path, out, refers);
+                    path.pop();
+                }
             }
         }
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("/{i}"));
-                nullable_rewrites(child, path, out);
-                path.truncate(len);
+                if child.is_object() || child.is_array() {
+                    path.push(Segment::Index(i));
+                    nullable_rewrites(child, path, out, refers);
+                    path.pop();
+                }
             }
         }
         _ => {}
+    }
+}
+
+/// One step of a JSON pointer.
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl std::fmt::Display for Segment<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Segment::Key(key) => f.write_str(key),
+            Segment::Index(i) => write!(f, "{i}"),
+        }
     }
 }
 
@@ -117,7 +148,7 @@ pub fn has_cycle(schema: &Value) -> bool {
         match node {
             Value::Array(items) => items.iter().any(|i| traverse(root, i, visited, path)),
             Value::Object(map) => {
-                if let Some(Value::String(reference)) = map.get("$ref") {
+                if let Some(Value::String(reference)) = crate::view::entry(map, "$ref") {
                     if reference == "#" || reference == "#/" || path.contains(reference) {
                         return true;
                     }
@@ -238,7 +269,8 @@ fn valid_name_uncut(server: &str, tool: &str) -> String {
 fn schema_findings(out: &mut ClientView, server: &str, raw: &str, schema: Option<&Value>) {
     let Some(schema) = schema else { return };
     let mut nullable = Vec::new();
-    nullable_rewrites(schema, &mut String::new(), &mut nullable);
+    let mut refers = false;
+    nullable_rewrites(schema, &mut Vec::new(), &mut nullable, &mut refers);
     if !nullable.is_empty() {
         out.finding(
             server,
@@ -283,7 +315,7 @@ fn schema_findings(out: &mut ClientView, server: &str, raw: &str, schema: Option
             );
         }
     }
-    if has_cycle(schema) {
+    if refers && has_cycle(schema) {
         out.finding(
             server,
             Some(raw),

@@ -19,6 +19,7 @@ pub mod codex;
 pub mod cost;
 pub mod cursor;
 pub mod gemini;
+pub mod meta_schema;
 pub mod view;
 pub mod vscode;
 pub mod windsurf;

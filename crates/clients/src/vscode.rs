@@ -26,7 +26,7 @@
 //!
 //! Copilot also reads `.mcp.json`: [`copilot_keys`] says which keys of an entry are Copilot's.
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -100,7 +100,10 @@ pub fn tool_id(prefix: &str, name: &str) -> String {
 /// `_meta.ui.visibility` as VS Code reads it: a list without `"model"` keeps the tool from
 /// the model; anything else leaves it visible.
 fn app_only(tool: &Value) -> bool {
-    match tool.pointer("/_meta/ui/visibility") {
+    let visibility = crate::view::field(tool, "_meta")
+        .and_then(|meta| crate::view::field(meta, "ui"))
+        .and_then(|ui| crate::view::field(ui, "visibility"));
+    match visibility {
         Some(Value::Array(list)) => !list.iter().any(|v| v == "model"),
         _ => false,
     }
@@ -121,16 +124,21 @@ fn schema_problem(schema: &Value) -> Option<String> {
         with_properties = Value::Object(map);
         &with_properties
     };
-    jsonschema::draft7::meta::validator()
-        .validate(checked)
-        .err()
-        .map(|e| {
-            format!(
-                "{} (at /{})",
-                e,
-                e.instance_path().to_string().trim_start_matches('/')
-            )
-        })
+    // The quick yes first: only a failure needs its words.
+    if crate::meta_schema::surely_valid(checked, crate::meta_schema::Draft::Draft7) {
+        return None;
+    }
+    let validator = jsonschema::draft7::meta::validator();
+    if validator.is_valid(checked) {
+        return None;
+    }
+    validator.validate(checked).err().map(|e| {
+        format!(
+            "{} (at /{})",
+            e,
+            e.instance_path().to_string().trim_start_matches('/')
+        )
+    })
 }
 
 pub(crate) fn view(servers: &[Listed<'_>]) -> ClientView {

@@ -18,7 +18,7 @@
 //! - `crates/agent/src/tools.rs` @04cef76: the built-in tools an MCP tool's name can meet
 //!   (their `NAME`s are the module names without `_tool`; inference from the file names).
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 use serde_json::Value;
 
@@ -88,47 +88,54 @@ pub fn disambiguated(server: &str, name: &str) -> Option<String> {
     Some(format!("{prefix}_{name}"))
 }
 
-/// The first key of `$ref`, `if`, `then` or `else` anywhere in `schema`, which fails the tool
-/// for Google-format models.
-fn unsupported_key(value: &Value) -> Option<&'static str> {
+/// What the Google-format adaptation makes of a schema, in one walk: the first key of
+/// `$ref`, `if`, `then` or `else` met (in document order; it fails the tool), else what it
+/// removes or changes, by keyword.
+fn google_adaptation(value: &Value, losses: &mut Vec<&'static str>) -> Option<&'static str> {
     match value {
         Value::Object(map) => {
-            for key in ["if", "then", "else", "$ref"] {
-                if map.contains_key(key) {
-                    return Some(key);
+            // The first of these four, in this order, that the node has.
+            const KEYS: [&str; 4] = ["if", "then", "else", "$ref"];
+            let mut unsupported: Option<usize> = None;
+            let (mut format, mut exclusive, mut one_of) = (false, false, false);
+            for (key, value) in map {
+                let at = match key.as_str() {
+                    "if" => 0,
+                    "then" => 1,
+                    "else" => 2,
+                    "$ref" => 3,
+                    "format" => {
+                        format |= value.is_string();
+                        continue;
+                    }
+                    "exclusiveMinimum" | "exclusiveMaximum" => {
+                        exclusive |= value.is_number();
+                        continue;
+                    }
+                    "oneOf" => {
+                        one_of |= value.is_array();
+                        continue;
+                    }
+                    _ => continue,
+                };
+                unsupported = Some(unsupported.map_or(at, |u| u.min(at)));
+            }
+            if let Some(at) = unsupported {
+                return Some(KEYS[at]);
+            }
+            for (noted, keyword) in [
+                (format, "format"),
+                (exclusive, "exclusiveMinimum/exclusiveMaximum"),
+                (one_of, "oneOf (made anyOf)"),
+            ] {
+                if noted && !losses.contains(&keyword) {
+                    losses.push(keyword);
                 }
             }
-            map.values().find_map(unsupported_key)
+            map.values().find_map(|v| google_adaptation(v, losses))
         }
-        Value::Array(items) => items.iter().find_map(unsupported_key),
+        Value::Array(items) => items.iter().find_map(|v| google_adaptation(v, losses)),
         _ => None,
-    }
-}
-
-/// What the Google-format adaptation removes or changes, by keyword.
-fn subset_losses(value: &Value, out: &mut Vec<&'static str>) {
-    match value {
-        Value::Object(map) => {
-            let mut note = |k: &'static str| {
-                if !out.contains(&k) {
-                    out.push(k);
-                }
-            };
-            if map.get("format").is_some_and(Value::is_string) {
-                note("format");
-            }
-            if map.get("exclusiveMinimum").is_some_and(Value::is_number)
-                || map.get("exclusiveMaximum").is_some_and(Value::is_number)
-            {
-                note("exclusiveMinimum/exclusiveMaximum");
-            }
-            if map.get("oneOf").is_some_and(Value::is_array) {
-                note("oneOf (made anyOf)");
-            }
-            map.values().for_each(|v| subset_losses(v, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| subset_losses(v, out)),
-        _ => {}
     }
 }
 
@@ -234,7 +241,8 @@ pub(crate) fn view(servers: &[Listed<'_>]) -> ClientView {
 
 fn schema_findings(out: &mut ClientView, server: &str, raw: &str, schema: Option<&Value>) {
     let Some(schema) = schema else { return };
-    if let Some(key) = unsupported_key(schema) {
+    let mut losses = Vec::new();
+    if let Some(key) = google_adaptation(schema, &mut losses) {
         out.finding(
             server,
             Some(raw),
@@ -245,21 +253,17 @@ fn schema_findings(out: &mut ClientView, server: &str, raw: &str, schema: Option
             ),
             "Inline $ref definitions and avoid if/then/else (and properties named so).",
         );
-    } else {
-        let mut losses = Vec::new();
-        subset_losses(schema, &mut losses);
-        if !losses.is_empty() {
-            out.finding(
-                server,
-                Some(raw),
-                Effect::Cut,
-                format!(
-                    "With a Google (Gemini) model, Zed removes from the schema: {}.",
-                    losses.join(", ")
-                ),
-                "Say the constraint in the property's description too.",
-            );
-        }
+    } else if !losses.is_empty() {
+        out.finding(
+            server,
+            Some(raw),
+            Effect::Cut,
+            format!(
+                "With a Google (Gemini) model, Zed removes from the schema: {}.",
+                losses.join(", ")
+            ),
+            "Say the constraint in the property's description too.",
+        );
     }
     let object = schema.get("type").and_then(Value::as_str) == Some("object");
     let open = !schema
@@ -311,7 +315,7 @@ mod tests {
     fn ref_and_conditionals_fail_the_tool_for_google_models() {
         for key in ["$ref", "if", "then", "else"] {
             let schema = json!({"type": "object", "properties": {key: "..."}});
-            assert_eq!(unsupported_key(&schema), Some(key));
+            assert_eq!(google_adaptation(&schema, &mut Vec::new()), Some(key));
         }
         let listing = json!({"tools": [{"name": "x", "inputSchema":
             {"type": "object", "properties": {"u": {"$ref": "#/definitions/User"}}}}]});
@@ -323,11 +327,12 @@ mod tests {
     #[test]
     fn google_models_lose_format_bounds_and_one_of() {
         let mut losses = Vec::new();
-        subset_losses(
+        let unsupported = google_adaptation(
             &json!({"type": "integer", "format": "uint32", "exclusiveMinimum": 0,
                     "oneOf": [{"type": "string"}]}),
             &mut losses,
         );
+        assert_eq!(unsupported, None);
         assert_eq!(
             losses,
             [

@@ -18,14 +18,14 @@ fn listing(file: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn views(knobs: &Knobs) -> Vec<View> {
+fn views(knobs: &Knobs) -> Vec<View<'static>> {
     [
         ("github", "server-github.tools.json"),
         ("time", "mcp-server-time.tools.json"),
         ("playwright", "playwright-mcp.tools.json"),
     ]
     .iter()
-    .map(|(name, file)| claude_code::view(&Server::named(name), &listing(file), knobs))
+    .map(|(name, file)| claude_code::view(&Server::named(name), &listing(file), knobs).into_owned())
     .collect()
 }
 
@@ -41,7 +41,8 @@ fn deferred_tools_cost_their_name_and_upfront_tools_their_definition() {
         },
         &listing("mcp-server-time.tools.json"),
         &knobs,
-    );
+    )
+    .into_owned();
     let budget = cost::budget(&views, &knobs, &Counting::estimate());
     assert!(!budget.exact);
     assert!(budget.tokenizer.contains("o200k_base") && budget.tokenizer.contains('%'));

@@ -365,7 +365,7 @@ fn edge_pages(listing: &Value) -> Vec<Value> {
 }
 
 /// Our view of every server, for `knobs`.
-fn our_views(servers: &[Served], knobs: &Knobs) -> Vec<claude_code::View> {
+fn our_views<'a>(servers: &'a [Served], knobs: &Knobs) -> Vec<claude_code::View<'a>> {
     servers
         .iter()
         .map(|s| {
@@ -373,13 +373,13 @@ fn our_views(servers: &[Served], knobs: &Knobs) -> Vec<claude_code::View> {
                 always_load: s.always_load,
                 ..Server::named(&s.name)
             };
-            claude_code::view_pages(&server, &edge_pages(&s.listing), knobs)
+            claude_code::view_pages(&server, &edge_pages(&s.listing), knobs).into_owned()
         })
         .collect()
 }
 
 /// Compares the request's MCP tools with our `sent`, tool by tool, JSON for JSON.
-fn judge_upfront(servers: &[Served]) -> Vec<claude_code::View> {
+fn judge_upfront(servers: &[Served]) -> Vec<claude_code::View<'_>> {
     let request = claude_request(servers, &[("ENABLE_TOOL_SEARCH", "false")]);
     let knobs = Knobs {
         tool_search: ToolSearch::Off,
@@ -456,7 +456,8 @@ fn corpus() -> Vec<Served> {
 
 #[test]
 fn every_published_servers_tools_are_sent_as_our_view_says() {
-    let views = judge_upfront(&corpus());
+    let corpus = corpus();
+    let views = judge_upfront(&corpus);
     let sent: usize = views.iter().map(|v| v.sent.len()).sum();
     assert!(sent > 200, "the corpus sends its tools ({sent})");
 }
@@ -598,7 +599,8 @@ fn edge_cases() -> Vec<Served> {
 
 #[test]
 fn edge_cases_are_sent_dropped_and_cut_as_our_view_says() {
-    let views = judge_upfront(&edge_cases());
+    let edge_cases = edge_cases();
+    let views = judge_upfront(&edge_cases);
     let edge = &views[0];
     let dropped: Vec<&str> = edge.dropped.iter().map(|d| d.tool.as_str()).collect();
     for expected in [

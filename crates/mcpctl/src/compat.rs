@@ -10,18 +10,23 @@ use mcp_manager_clients::claude_code::{self, Knobs, Server, View};
 use serde_json::{json, Map, Value};
 
 /// Claude Code's view of one server's tools as it sent them.
-pub fn claude_code(name: &str, always_load: Option<bool>, listed: &[Value], knobs: &Knobs) -> View {
+pub fn claude_code(
+    name: &str,
+    always_load: Option<bool>,
+    listed: &[Value],
+    knobs: &Knobs,
+) -> View<'static> {
     let listing = json!({ "tools": listed });
     let server = Server {
         always_load,
         ..Server::named(name)
     };
-    claude_code::view(&server, &listing, knobs)
+    claude_code::view(&server, &listing, knobs).into_owned()
 }
 
 /// `--json`: per server `sent`, `dropped` and `deferred` (with the rest of the view); else
 /// the cuts and drops with their reasons, a line per tool.
-pub fn print(views: &[View], json: bool) {
+pub fn print(views: &[View<'_>], json: bool) {
     if json {
         let servers: Map<String, Value> = views
             .iter()

@@ -13,7 +13,7 @@ use mcp_manager_core::ApiError;
 /// Counts and prints the budget of `views` under Claude Code's `knobs`; `Ok(true)` when it
 /// was counted.
 pub async fn print(
-    views: &[View],
+    views: &[View<'_>],
     knobs: &Knobs,
     exact: bool,
     json: bool,

@@ -316,9 +316,10 @@ fn compat_shows_what_claude_code_sends_and_fails_when_it_drops_a_tool() {
     assert_eq!(out.status.code(), Some(1), "a dropped tool is a failure");
     let view: Value = serde_json::from_slice(&out.stdout).unwrap();
     let edge = &view["servers"]["edge"];
+    let listing = json!({ "tools": tools });
     let expected = mcp_manager_clients::claude_code::view(
         &mcp_manager_clients::claude_code::Server::named("edge"),
-        &json!({ "tools": tools }),
+        &listing,
         &mcp_manager_clients::claude_code::Knobs::defaults(),
     );
     assert_eq!(edge["sent"], serde_json::to_value(&expected.sent).unwrap());
@@ -417,9 +418,10 @@ fn cost_estimates_the_view_heaviest_first_and_names_the_tokenizer() {
     let (code, budget) = w.json(&["cost"]);
     assert_eq!(code, Some(0), "{budget}");
     let knobs = mcp_manager_clients::claude_code::Knobs::defaults();
+    let listing = json!({ "tools": tools });
     let view = mcp_manager_clients::claude_code::view(
         &mcp_manager_clients::claude_code::Server::named("edge"),
-        &json!({ "tools": tools }),
+        &listing,
         &knobs,
     );
     let expected = mcp_manager_clients::cost::budget(

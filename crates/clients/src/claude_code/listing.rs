@@ -13,6 +13,8 @@
 
 use serde_json::Value;
 
+use crate::view::{entry, field};
+
 /// Why Claude Code refuses a whole listing: the first tool (and field) of the wrong shape.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,30 +99,30 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
         return Err(("(the tool)".into(), "an object", kind(Some(tool))));
     };
     let optional =
-        |field: &str, expected: &'static str, ok: fn(&Value) -> bool| match tool.get(field) {
+        |field: &str, expected: &'static str, ok: fn(&Value) -> bool| match entry(tool, field) {
             None => Ok(()),
             Some(value) if ok(value) => Ok(()),
             Some(value) => Err((field.to_string(), expected, kind(Some(value)))),
         };
-    match tool.get("name") {
+    match entry(tool, "name") {
         Some(Value::String(_)) => {}
         other => return Err(("name".into(), "a string", kind(other))),
     }
     optional("title", "a string", Value::is_string)?;
     optional("description", "a string", Value::is_string)?;
     optional("_meta", "an object", Value::is_object)?;
-    let schema = match tool.get("inputSchema") {
+    let schema = match entry(tool, "inputSchema") {
         Some(Value::Object(schema)) => schema,
         other => return Err(("inputSchema".into(), "an object", kind(other))),
     };
-    if schema.get("type").and_then(Value::as_str) != Some("object") {
-        let found = match schema.get("type") {
+    if entry(schema, "type").and_then(Value::as_str) != Some("object") {
+        let found = match entry(schema, "type") {
             Some(Value::String(_)) => "another string",
             other => kind(other),
         };
         return Err(("inputSchema.type".into(), "the string \"object\"", found));
     }
-    if let Some(properties) = schema.get("properties") {
+    if let Some(properties) = entry(schema, "properties") {
         if !properties.is_object() {
             return Err((
                 "inputSchema.properties".into(),
@@ -129,7 +131,7 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
             ));
         }
     }
-    if let Some(required) = schema.get("required") {
+    if let Some(required) = entry(schema, "required") {
         let strings = required
             .as_array()
             .is_some_and(|items| items.iter().all(Value::is_string));
@@ -142,11 +144,11 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
             return Err(("inputSchema.required".into(), "an array of strings", found));
         }
     }
-    if let Some(output) = tool.get("outputSchema") {
+    if let Some(output) = entry(tool, "outputSchema") {
         let Value::Object(output) = output else {
             return Err(("outputSchema".into(), "an object", kind(Some(output))));
         };
-        if let Some(version) = output.get("$schema") {
+        if let Some(version) = entry(output, "$schema") {
             if !version.is_string() {
                 return Err((
                     "outputSchema.$schema".into(),
@@ -156,7 +158,7 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
             }
         }
     }
-    if let Some(annotations) = tool.get("annotations") {
+    if let Some(annotations) = entry(tool, "annotations") {
         let Value::Object(annotations) = annotations else {
             return Err(("annotations".into(), "an object", kind(Some(annotations))));
         };
@@ -173,11 +175,11 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
             }
         }
     }
-    if let Some(execution) = tool.get("execution") {
+    if let Some(execution) = entry(tool, "execution") {
         let Value::Object(execution) = execution else {
             return Err(("execution".into(), "an object", kind(Some(execution))));
         };
-        if let Some(support) = execution.get("taskSupport") {
+        if let Some(support) = entry(execution, "taskSupport") {
             if !matches!(
                 support.as_str(),
                 Some("required" | "optional" | "forbidden")
@@ -190,16 +192,16 @@ fn check_tool(tool: &Value) -> Result<(), Problem> {
             }
         }
     }
-    if let Some(icons) = tool.get("icons") {
+    if let Some(icons) = entry(tool, "icons") {
         let Value::Array(icons) = icons else {
             return Err(("icons".into(), "an array", kind(Some(icons))));
         };
         for (at, icon) in icons.iter().enumerate() {
-            if !icon.get("src").is_some_and(Value::is_string) {
+            if !field(icon, "src").is_some_and(Value::is_string) {
                 return Err((
                     format!("icons[{at}].src"),
                     "a string",
-                    kind(icon.get("src")),
+                    kind(field(icon, "src")),
                 ));
             }
         }

@@ -26,8 +26,10 @@ pub mod results;
 pub mod schema;
 pub mod text;
 
+use std::borrow::Cow;
+
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The Claude Code release these rules were read from and judged against.
 pub const VERSION: &str = "2.1.332";
@@ -231,10 +233,14 @@ impl<'a> Server<'a> {
 
 /// A tool exactly as Claude Code sends it in the request's `tools`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SentTool {
+pub struct SentTool<'a> {
+    /// The tool's name as the server lists it (not part of what is sent).
+    #[serde(skip)]
+    pub tool: String,
     pub name: String,
     pub description: String,
-    pub input_schema: Value,
+    /// Borrowed from the listing when Claude Code sends it as listed.
+    pub input_schema: Cow<'a, Value>,
 }
 
 /// Why Claude Code does not send a tool.
@@ -307,6 +313,9 @@ pub struct DroppedTool {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cut {
+    /// The tool's name as the server lists it.
+    #[serde(skip)]
+    pub tool: String,
     pub name: String,
     /// Its length, in UTF-16 units as Claude Code counts.
     pub length: usize,
@@ -346,10 +355,10 @@ pub struct ResultLimits {
 /// Claude Code's view of one server's tools.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct View {
+pub struct View<'a> {
     pub server: String,
     /// The tools exactly as sent (for a deferred tool: as sent once ToolSearch loads it).
-    pub sent: Vec<SentTool>,
+    pub sent: Vec<SentTool<'a>>,
     pub dropped: Vec<DroppedTool>,
     /// The names deferred behind ToolSearch (sent only once it loads them).
     pub deferred: Vec<String>,
@@ -364,7 +373,31 @@ pub struct View {
     pub results: Vec<ResultLimits>,
 }
 
-impl View {
+impl View<'_> {
+    /// The view holding its own copy of every schema, free of the listing it was read from.
+    pub fn into_owned(self) -> View<'static> {
+        View {
+            server: self.server,
+            sent: self
+                .sent
+                .into_iter()
+                .map(|tool| SentTool {
+                    tool: tool.tool,
+                    name: tool.name,
+                    description: tool.description,
+                    input_schema: Cow::Owned(tool.input_schema.into_owned()),
+                })
+                .collect(),
+            dropped: self.dropped,
+            deferred: self.deferred,
+            deferred_above_percent: self.deferred_above_percent,
+            cuts: self.cuts,
+            flattened: self.flattened,
+            collisions: self.collisions,
+            results: self.results,
+        }
+    }
+
     /// Whether Claude Code loses some tool of this server.
     pub fn drops_any(&self) -> bool {
         !self.dropped.is_empty()
@@ -373,13 +406,13 @@ impl View {
 
 /// Claude Code's view of `server`'s tools, from its `tools/list` result `listing` (one page,
 /// or every page's tools in one `tools` array).
-pub fn view(server: &Server, listing: &Value, knobs: &Knobs) -> View {
+pub fn view<'a>(server: &Server, listing: &'a Value, knobs: &Knobs) -> View<'a> {
     view_pages(server, std::slice::from_ref(listing), knobs)
 }
 
 /// Claude Code's view of `server`'s tools from the pages of its `tools/list` result, in
 /// order: it reads at most [`MAX_PAGES`] pages and checks the shape of each.
-pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
+pub fn view_pages<'a>(server: &Server, pages: &'a [Value], knobs: &Knobs) -> View<'a> {
     let mut view = View {
         server: server.name.to_string(),
         sent: Vec::new(),
@@ -395,19 +428,12 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
         results: Vec::new(),
     };
     let read = &pages[..pages.len().min(MAX_PAGES)];
-    let unread: Vec<Value> = pages[read.len()..]
-        .iter()
-        .flat_map(|page| {
-            page.get("tools")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        })
-        .collect();
-    let listing = json!({"tools": read
-        .iter()
-        .flat_map(|page| page.get("tools").and_then(Value::as_array).cloned().unwrap_or_default())
-        .collect::<Vec<_>>()});
+    fn tools_of(page: &Value) -> &[Value] {
+        page.get("tools")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+    let listed: Vec<&Value> = read.iter().flat_map(tools_of).collect();
     let shape = read.iter().try_for_each(listing::check);
     if let Err(problem) = shape {
         let words = format!(
@@ -416,12 +442,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
              server fixes it.",
             problem.words()
         );
-        for tool in listing
-            .get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for tool in &listed {
             let raw = tool.get("name").and_then(Value::as_str).unwrap_or("");
             view.dropped.push(DroppedTool {
                 tool: raw.to_string(),
@@ -442,7 +463,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
         }
         return view;
     }
-    for tool in &unread {
+    for tool in pages[read.len()..].iter().flat_map(tools_of) {
         let raw = tool.get("name").and_then(Value::as_str).unwrap_or("");
         view.dropped.push(DroppedTool {
             tool: raw.to_string(),
@@ -454,24 +475,35 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
             ),
         });
     }
-    let cleaned = text::clean_listing(&listing);
-    let tools = cleaned["tools"].as_array().cloned().unwrap_or_default();
+    // Every string cleaned; a tool of plain ASCII text is read in place.
+    let tools: Vec<Cow<'a, Value>> = listed.iter().map(|t| text::cleaned(t)).collect();
+
+    // Each tool's full name, the server's part made once.
+    let names = text::FullNames::of(server.name);
+    let full: Vec<String> = tools
+        .iter()
+        .map(|tool| names.of_tool(tool["name"].as_str().unwrap_or("")))
+        .collect();
 
     // Collisions are counted over the tools of distinct raw names, before schemas drop any.
-    let mut by_name: Vec<(String, Vec<String>)> = Vec::new();
-    let mut raw_seen = std::collections::HashSet::new();
-    for tool in &tools {
-        let raw = tool["name"].as_str().unwrap_or("").to_string();
-        if !raw_seen.insert(raw.clone()) {
+    let mut by_name: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut at_name: ahash::AHashMap<&str, usize> = ahash::AHashMap::new();
+    let mut raw_seen = ahash::AHashSet::new();
+    for (tool, name) in tools.iter().zip(&full) {
+        let raw = tool["name"].as_str().unwrap_or("");
+        if !raw_seen.insert(raw) {
             continue;
         }
-        let name = text::full_name(server.name, &raw);
-        match by_name.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, list)) => list.push(raw),
-            None => by_name.push((name, vec![raw])),
+        match at_name.get(name.as_str()) {
+            Some(&at) => by_name[at].1.push(raw.to_string()),
+            None => {
+                at_name.insert(name, by_name.len());
+                by_name.push((name, vec![raw.to_string()]));
+            }
         }
     }
     for (name, list) in by_name.into_iter().filter(|(_, l)| l.len() > 1) {
+        let name = name.to_string();
         let words = format!(
             "{} all become \"{name}\" in Claude Code. Allow rules do not apply to \"{name}\": \
              another tool of this server gets the same name in Claude Code. To use allow rules, \
@@ -488,17 +520,25 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
         });
     }
 
-    let mut kept_raw = std::collections::HashSet::new();
-    for tool in &tools {
+    let mut kept_raw = ahash::AHashSet::new();
+    let mut sent_names = ahash::AHashSet::new();
+    for (tool, name) in tools.iter().zip(full) {
         let raw = tool["name"].as_str().unwrap_or("").to_string();
-        let name = text::full_name(server.name, &raw);
         let drop = |reason, words| DroppedTool {
             tool: raw.clone(),
             name: name.clone(),
             reason,
             words,
         };
-        let (input_schema, description) = match schema::verdict(&tool["inputSchema"]) {
+        // Judged where it lies: a tool sent as listed keeps borrowing its schema.
+        let judged = match tool {
+            Cow::Borrowed(listed) => {
+                let listed: &'a Value = listed;
+                schema::verdict(&listed["inputSchema"])
+            }
+            Cow::Owned(cleaned) => schema::owned(schema::verdict(&cleaned["inputSchema"])),
+        };
+        let (input_schema, description) = match judged {
             schema::Verdict::Skip { reason } => {
                 let words = format!(
                     "Skipping tool \"{raw}\": {reason}. Other tools from this server remain available."
@@ -553,6 +593,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
         let total = text::js_length(&description);
         if total > upfront_at || total > loaded_at {
             view.cuts.push(Cut {
+                tool: raw.clone(),
                 name: name.clone(),
                 length: total,
                 upfront_at,
@@ -562,7 +603,7 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
                 ),
             });
         }
-        if view.sent.iter().any(|t| t.name == name) {
+        if sent_names.contains(&name) {
             let words = format!(
                 "\"{raw}\" becomes \"{name}\", the name of a tool Claude Code already sends for \
                  this server; it is not sent"
@@ -583,7 +624,9 @@ pub fn view_pages(server: &Server, pages: &[Value], knobs: &Knobs) -> View {
             persist_over_chars: persist_over(meta),
             size_annotated: size_annotation(meta).is_some(),
         });
+        sent_names.insert(name.clone());
         view.sent.push(SentTool {
+            tool: raw,
             name,
             description,
             input_schema,

@@ -17,6 +17,8 @@
 //!    keys left out, and only when `$schema` is absent or names 2020-12) the 2020-12
 //!    meta-schema, formats not checked. A schema that fails is not sent: the tool is skipped.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 const COMBINATORS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
@@ -46,10 +48,11 @@ fn property_key_ok(key: &str) -> bool {
 
 /// What Claude Code does with one tool's input schema.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub enum Verdict<'a> {
     /// Sent; `flattened` when a root combinator was rewritten.
     Send {
-        schema: Value,
+        /// Borrowed from the listing when sent as listed.
+        schema: Cow<'a, Value>,
         flattened: Option<Flattened>,
     },
     /// Skipped, with Claude Code's reason (the words after `Skipping tool "x": `).
@@ -67,7 +70,7 @@ pub struct Flattened {
 }
 
 /// The verdict on `schema` (an object: the listing's shape check let no other through).
-pub fn verdict(schema: &Value) -> Verdict {
+pub fn verdict(schema: &Value) -> Verdict<'_> {
     let every_branch = schema
         .as_object()
         .is_some_and(|s| s.contains_key("anyOf") || s.contains_key("oneOf"));
@@ -90,15 +93,26 @@ pub fn verdict(schema: &Value) -> Verdict {
     }
 }
 
-fn judge(schema: &Value, every_branch: bool) -> Verdict {
+/// `verdict` no longer borrowing its schema.
+pub fn owned(verdict: Verdict<'_>) -> Verdict<'static> {
+    match verdict {
+        Verdict::Send { schema, flattened } => Verdict::Send {
+            schema: Cow::Owned(schema.into_owned()),
+            flattened,
+        },
+        Verdict::Skip { reason } => Verdict::Skip { reason },
+    }
+}
+
+fn judge(schema: &Value, every_branch: bool) -> Verdict<'_> {
     let (sent, flattened) = match flatten(schema, every_branch) {
-        Flatten::Unchanged => (schema.clone(), None),
+        Flatten::Unchanged => (Cow::Borrowed(schema), None),
         Flatten::Drop(reason) => return Verdict::Skip { reason },
         Flatten::Normalized {
             schema,
             note,
             combinators,
-        } => (schema, Some(Flattened { combinators, note })),
+        } => (Cow::Owned(schema), Some(Flattened { combinators, note })),
     };
     match api_check(&sent) {
         Ok(()) => Verdict::Send {
@@ -149,7 +163,7 @@ fn resolve<'a>(branch: &'a Value, root: &'a Map<String, Value>) -> (&'a Value, S
 
 /// The branches of a combinator, resolved and without repeats (`j`).
 fn branches<'a>(list: &'a [Value], root: &'a Map<String, Value>) -> Vec<&'a Value> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = ahash::AHashSet::new();
     list.iter()
         .map(|b| resolve(b, root))
         .filter(|(_, key)| seen.insert(key.clone()))
@@ -209,7 +223,7 @@ fn flatten(schema: &Value, every_branch: bool) -> Flatten {
         }
     }
     for (key, list) in spellings {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = ahash::AHashSet::new();
         let distinct: Vec<Value> = list
             .into_iter()
             .filter(|v| seen.insert(v.to_string()))
@@ -419,8 +433,11 @@ pub fn api_check(schema: &Value) -> Result<(), String> {
 }
 
 fn meta_check(schema: &Value) -> Result<(), String> {
-    let validator = jsonschema::draft202012::meta::validator();
     // The quick yes first: most schemas are valid, and only a failure needs its words.
+    if crate::meta_schema::surely_valid(schema, crate::meta_schema::Draft::Draft202012) {
+        return Ok(());
+    }
+    let validator = jsonschema::draft202012::meta::validator();
     if validator.is_valid(schema) {
         return Ok(());
     }
@@ -452,7 +469,7 @@ mod tests {
 
     fn sent(schema: Value) -> (Value, Option<String>) {
         match verdict(&schema) {
-            Verdict::Send { schema, flattened } => (schema, flattened.map(|f| f.note)),
+            Verdict::Send { schema, flattened } => (schema.into_owned(), flattened.map(|f| f.note)),
             Verdict::Skip { reason } => panic!("skipped: {reason}"),
         }
     }

@@ -15,7 +15,11 @@ pub const TRUNCATION_MARKER: &str = "\u{2026} [truncated]";
 
 /// The length of `text` as JavaScript counts it (UTF-16 code units).
 pub fn js_length(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
+    // One unit per character (every byte but a continuation byte), two for a character of
+    // four bytes (its first byte is 0xF0 or above): a loop over bytes the compiler vectorises.
+    text.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 /// The first `units` UTF-16 code units of `text`, never half a surrogate pair (Claude Code's
@@ -45,6 +49,31 @@ pub fn full_name(server: &str, tool: &str) -> String {
     mcp_manager_core::config::names::qualified_tool_name(server, tool)
 }
 
+/// [`full_name`] for the tools of one server, its part of the name made once.
+pub struct FullNames {
+    prefix: String,
+}
+
+impl FullNames {
+    pub fn of(server: &str) -> FullNames {
+        FullNames {
+            prefix: format!(
+                "mcp__{}__",
+                mcp_manager_core::config::names::normalize(server)
+            ),
+        }
+    }
+
+    /// [`full_name`] of `tool`.
+    pub fn of_tool(&self, tool: &str) -> String {
+        let tool = mcp_manager_core::config::names::normalize(tool);
+        let mut name = String::with_capacity(self.prefix.len() + tool.len());
+        name.push_str(&self.prefix);
+        name.push_str(&tool);
+        name
+    }
+}
+
 /// Every string of a listing, keys too, cleaned as Claude Code cleans a `tools/list` result
 /// before it reads it (`YL`): ASCII text is kept as it is (control characters included);
 /// other text is NFKC-normalised and loses format (Cf), private-use (Co) and unassigned (Cn)
@@ -67,6 +96,55 @@ pub fn clean_listing(value: &Value) -> Value {
     }
 }
 
+/// [`clean_listing`] of one value, copied only when cleaning changes something: ASCII strings
+/// and keys stay as they are, so a listing of plain text is read in place.
+pub fn cleaned(value: &Value) -> std::borrow::Cow<'_, Value> {
+    if needs_cleaning(value) {
+        std::borrow::Cow::Owned(clean_listing(value))
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    }
+}
+
+/// Whether [`clean_listing`] would change `value`: some text is changed by [`clean`], or a
+/// key is `__proto__`.
+fn needs_cleaning(value: &Value) -> bool {
+    match value {
+        Value::String(text) => !unchanged(text),
+        Value::Array(items) => items.iter().any(needs_cleaning),
+        Value::Object(map) => map
+            .iter()
+            .any(|(key, item)| key == "__proto__" || !unchanged(key) || needs_cleaning(item)),
+        _ => false,
+    }
+}
+
+/// Whether [`clean`] leaves `text` as it is: ASCII, or already NFKC with no hidden character.
+fn unchanged(text: &str) -> bool {
+    text.is_ascii()
+        || text.chars().all(plain)
+        || (unicode_normalization::is_nfkc(text) && !text.chars().any(hidden))
+}
+
+/// Characters that neither NFKC nor the removal touches, wherever they stand: ASCII, the
+/// composed Latin-1 letters (U+00C0–U+00FF: starters that nothing composes with), and the
+/// dashes, quotes and bullet of English prose. A text of only these is left as it is,
+/// without the normalisation tables.
+fn plain(c: char) -> bool {
+    c.is_ascii()
+        || ('\u{C0}'..='\u{FF}').contains(&c)
+        || matches!(
+            c,
+            '\u{2013}'
+                | '\u{2014}'
+                | '\u{2018}'
+                | '\u{2019}'
+                | '\u{201C}'
+                | '\u{201D}'
+                | '\u{2022}'
+        )
+}
+
 /// One string, cleaned (`_Qt`): at most ten rounds of NFKC then removal.
 pub fn clean(text: &str) -> String {
     if text.is_ascii() {
@@ -87,14 +165,14 @@ pub fn clean(text: &str) -> String {
 /// `Be`: format, private-use and unassigned characters removed (zero-width spaces,
 /// bidirectional controls and the byte-order mark are format characters).
 fn strip_hidden(text: &str) -> String {
-    text.chars()
-        .filter(|c| {
-            !matches!(
-                get_general_category(*c),
-                GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned
-            )
-        })
-        .collect()
+    text.chars().filter(|c| !hidden(*c)).collect()
+}
+
+fn hidden(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned
+    )
 }
 
 #[cfg(test)]
@@ -115,6 +193,15 @@ mod tests {
     }
 
     #[test]
+    fn full_names_made_per_server_are_full_name() {
+        for server in ["my server", "plugin:tools:git", "claude.ai  Drive", "s"] {
+            for tool in ["a.b/c", "log", "claude.ai  x", "ok-1_2"] {
+                assert_eq!(FullNames::of(server).of_tool(tool), full_name(server, tool));
+            }
+        }
+    }
+
+    #[test]
     fn cuts_count_utf16_units_and_never_split_a_pair() {
         assert_eq!(js_length("a😀"), 3);
         assert_eq!(cut("abc", 3), None);
@@ -124,6 +211,34 @@ mod tests {
             Some("a\u{2026} [truncated]"),
             "a cut inside a surrogate pair drops the pair's first half"
         );
+    }
+
+    #[test]
+    fn a_value_is_copied_only_when_cleaning_changes_it() {
+        use serde_json::json;
+        let plain = json!({"name": "a — é", "list": [1, "b\u{0007}"], "n": null});
+        assert!(matches!(cleaned(&plain), std::borrow::Cow::Borrowed(_)));
+        let proto = json!({"__proto__": 1, "b": 2});
+        assert_eq!(cleaned(&proto).into_owned(), json!({"b": 2}));
+        let hidden = json!({"d": ["x\u{200B}y"]});
+        assert_eq!(cleaned(&hidden).into_owned(), json!({"d": ["xy"]}));
+        let key = json!({"k\u{FB01}": true});
+        assert_eq!(cleaned(&key).into_owned(), json!({"kfi": true}));
+    }
+
+    #[test]
+    fn the_plain_characters_are_those_cleaning_leaves_alone() {
+        let plain: String = ('\u{0}'..='\u{2100}').filter(|c| plain(*c)).collect();
+        assert_eq!(clean(&plain), plain);
+        // No two of them compose (only combining marks and jamo do, and they are not plain).
+        for a in plain.chars() {
+            for b in plain.chars() {
+                let pair = format!("{a}{b}");
+                assert!(unicode_normalization::is_nfkc(&pair), "{pair:?}");
+            }
+        }
+        assert!(!plain.contains('\u{2026}') && !plain.contains('\u{A0}'));
+        assert_eq!(js_length("a\u{E9}\u{2014}\u{1F600}"), 5);
     }
 
     #[test]

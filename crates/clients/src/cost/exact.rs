@@ -207,7 +207,11 @@ impl Counter {
 
     /// The exact cost of each tool and each name, and the tool-use overhead, with at most
     /// [`CONCURRENCY`] requests in flight.
-    pub async fn counts(&self, tools: &[SentTool], names: &[String]) -> Result<Counts, CountError> {
+    pub async fn counts(
+        &self,
+        tools: &[SentTool<'_>],
+        names: &[String],
+    ) -> Result<Counts, CountError> {
         const TEXT: &str = "x";
         let probe = |name: &str| json!({"name": name, "description": "", "input_schema": {"type": "object"}});
         let (a, b) = (probe("a"), probe("b"));

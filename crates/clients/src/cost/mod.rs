@@ -235,7 +235,7 @@ pub fn budget(views: &[View], knobs: &Knobs, counting: &Counting) -> Budget {
 /// The budget of `views` counted exactly by `counter`: every tool's definition as loaded and
 /// as sent upfront (a description cut shorter), and every name, through the model API.
 pub async fn exact_budget(
-    views: &[View],
+    views: &[View<'_>],
     knobs: &Knobs,
     counter: &exact::Counter,
 ) -> Result<Budget, exact::CountError> {

@@ -529,7 +529,7 @@ pub(super) struct ClientSetting {
 
 impl ClientSetting {
     /// Claude Code's view of `server`'s listed tools, with its entry's `alwaysLoad`.
-    pub(super) fn claude_code_view(&self, server: &str, listed: &[Value]) -> View {
+    pub(super) fn claude_code_view(&self, server: &str, listed: &[Value]) -> View<'static> {
         let always_load = self
             .catalog
             .effective(server)
@@ -543,6 +543,7 @@ impl ClientSetting {
             &listing,
             &self.knobs,
         )
+        .into_owned()
     }
 }
 
