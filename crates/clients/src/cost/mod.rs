@@ -126,20 +126,27 @@ pub fn budget(views: &[View], knobs: &Knobs, counting: &Counting) -> Budget {
     let per_view: Vec<Vec<(ToolCost, bool)>> = views
         .iter()
         .map(|view| {
+            let deferred: ahash::AHashSet<&str> =
+                view.deferred.iter().map(String::as_str).collect();
             view.sent
                 .iter()
                 .map(|tool| {
-                    let deferrable = view.deferred.contains(&tool.name);
-                    let upfront_form = SentTool {
-                        description: text::cut(&tool.description, upfront_at)
-                            .unwrap_or_else(|| tool.description.clone()),
-                        ..tool.clone()
+                    let deferrable = deferred.contains(tool.name.as_str());
+                    let loaded = (counting.tool)(tool);
+                    // A description short enough for both cuts is the same definition twice:
+                    // counted once.
+                    let upfront = match text::cut(&tool.description, upfront_at) {
+                        Some(description) => (counting.tool)(&SentTool {
+                            description,
+                            ..tool.clone()
+                        }),
+                        None => loaded,
                     };
                     let cost = ToolCost {
                         server: view.server.clone(),
                         name: tool.name.clone(),
-                        upfront: (counting.tool)(&upfront_form),
-                        loaded: (counting.tool)(tool),
+                        upfront,
+                        loaded,
                         name_only: (counting.name)(&tool.name),
                         deferred: deferrable,
                     };
