@@ -10,16 +10,16 @@ use mcp_manager_clients::claude_code::{Knobs, View};
 use mcp_manager_clients::cost::{self, Budget, Counting};
 use mcp_manager_core::ApiError;
 
-/// Counts and prints the budget of `views` under Claude Code's `knobs`; `Ok(true)` when it
-/// was counted.
+/// Counts and prints the budget of `views` under Claude Code's `knobs`, exactly with
+/// `counter` (the model API's, found before any server started), else estimated; `Ok(true)`
+/// when it was counted.
 pub async fn print(
     views: &[View<'_>],
     knobs: &Knobs,
-    exact: bool,
+    counter: Option<cost::exact::Counter>,
     json: bool,
 ) -> Result<bool, ApiError> {
-    let budget = if exact {
-        let counter = mcp_manager_connect::project::clients::model_api_counter().await?;
+    let budget = if let Some(counter) = counter {
         cost::exact_budget(views, knobs, &counter)
             .await
             .map_err(mcp_manager_connect::project::clients::count_failure)?

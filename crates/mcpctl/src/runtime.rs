@@ -324,6 +324,13 @@ pub fn ask(
             .collect(),
     };
     runtime().block_on(async {
+        // An exact count needs the person's key: without one, say so before any server starts.
+        let counter = match ask {
+            Ask::Cost { exact: true } => {
+                Some(mcp_manager_connect::project::clients::model_api_counter().await?)
+            }
+            _ => None,
+        };
         let project = LiveProject::open(locations.clone(), settings());
         let supervisor = project.supervisor();
         if let Ask::Call {
@@ -336,7 +343,7 @@ pub fn ask(
             ));
         }
         supervisor.start_selected(&catalog, Some(&names)).await;
-        let outcome = run_ask(locations, supervisor, &names, ask, json).await;
+        let outcome = run_ask(locations, supervisor, &names, ask, json, counter).await;
         supervisor.shutdown().await;
         outcome
     })
@@ -348,6 +355,7 @@ async fn run_ask(
     names: &[String],
     ask: Ask,
     json: bool,
+    counter: Option<mcp_manager_clients::cost::exact::Counter>,
 ) -> Result<bool, ApiError> {
     let connection = |name: &str| {
         supervisor.connection(name).ok_or_else(|| {
@@ -441,9 +449,9 @@ async fn run_ask(
                     serde_json::to_value(&tools).unwrap_or(Value::Null),
                 );
             }
-            if let Ask::Cost { exact } = ask {
+            if let Ask::Cost { .. } = ask {
                 let knobs = knobs.as_ref().expect("knobs for cost");
-                return Ok(crate::cost::print(&views, knobs, exact, json).await? && complete);
+                return Ok(crate::cost::print(&views, knobs, counter, json).await? && complete);
             }
             if let Ask::Compat { client } = ask {
                 if client != mcp_manager_clients::Client::ClaudeCode {

@@ -455,13 +455,25 @@ fn cost_exact_counts_with_the_key_and_never_shows_it() {
     let tools = json!([{"name": "t", "description": "A tool", "inputSchema": {"type": "object"}}]);
     w.edge_serving("edge", tools, "cost-exact-marker", "user");
 
-    // No key: said plainly, nothing counted.
+    // No key: said plainly, nothing counted, and before any server started (this one notes
+    // its start in a file).
+    let started = w.home.join("started");
+    let noting = json!({"type": "stdio", "command": "sh",
+        "args": ["-c", format!("touch '{}'; exec node '{}'", started.display(), support::edge())]});
+    let add = w.run(&["add-json", "-s", "user", "noting", &noting.to_string()]);
+    assert!(add.status.success(), "{add:?}");
     let none = w.run(&["cost", "--exact"]);
     assert_eq!(none.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&none.stderr).contains("No model API key"),
         "{none:?}"
     );
+    assert!(
+        !started.exists(),
+        "no server was started to count without a key"
+    );
+    let removed = w.run(&["remove", "-s", "user", "noting"]);
+    assert!(removed.status.success(), "{removed:?}");
 
     // A stand-in that answers 10 + a token per 4 bytes of body, with the right headers only.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
