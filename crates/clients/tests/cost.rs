@@ -302,3 +302,112 @@ fn the_key_comes_from_the_environment_then_the_keychain() {
         .unwrap();
     assert_eq!(from, cost::exact::KeySource::Environment);
 }
+
+/// A server that answers every request with `reply` (a whole HTTP response) and counts the
+/// requests it got and those that carried `key`.
+fn answering(reply: String, key: &'static str) -> (String, Arc<Mutex<(usize, usize)>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new((0, 0)));
+    let counted = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut length, mut keyed) = (0usize, false);
+            loop {
+                let mut h = String::new();
+                if reader.read_line(&mut h).unwrap_or(0) == 0 || h.trim().is_empty() {
+                    break;
+                }
+                let lower = h.to_ascii_lowercase();
+                if let Some(v) = lower.strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                keyed |= h.contains(key);
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            {
+                let mut seen = counted.lock().unwrap();
+                seen.0 += 1;
+                seen.1 += usize::from(keyed);
+            }
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    (url, seen)
+}
+
+fn response(status: u16, headers: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status} X\r\n{headers}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn an_answer_that_echoes_the_key_or_sends_it_elsewhere_gets_nothing() {
+    const KEY: &str = "sk-ant-REVIEWKEY-0123456789abcdef";
+    let count = |url: &str| {
+        runtime()
+            .block_on(Counter::new(ApiKey::new(KEY), Some(url), None).count("x", &[]))
+            .unwrap_err()
+    };
+    let shows_none = |err: &CountError| {
+        let text = format!("{err} {err:?}");
+        // Nor any part of it: its first or last 12 characters.
+        assert!(
+            !text.contains(&KEY[..12]) && !text.contains(&KEY[KEY.len() - 12..]),
+            "{text}"
+        );
+    };
+    // A body that ends with the key but its last character, where a cut at 200 would fall.
+    let body = format!("{}{}", "x".repeat(200 - KEY.len() + 1), KEY);
+    let (url, _) = answering(response(500, "", &body), KEY);
+    shows_none(&count(&url));
+    // The key in JSON escapes, in an error without a message, and in a 200 without a count.
+    let escaped: String = KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    for (status, body) in [
+        (400, format!(r#"{{"error":{{"detail":"{escaped}"}}}}"#)),
+        (
+            400,
+            format!(r#"{{"error":{{"message":"bad key {escaped}"}}}}"#),
+        ),
+        (200, format!(r#"{{"echo":"{KEY}"}}"#)),
+    ] {
+        let (url, _) = answering(
+            response(status, "content-type: application/json\r\n", &body),
+            KEY,
+        );
+        shows_none(&count(&url));
+    }
+    // A redirect to another host is not followed: that host never sees the key.
+    let (elsewhere, got) = answering(response(200, "", r#"{"input_tokens":1}"#), KEY);
+    for status in [301, 302, 307, 308] {
+        let location = format!("location: {elsewhere}/v1/messages/count_tokens\r\n");
+        let (url, _) = answering(response(status, &location, ""), KEY);
+        let err = count(&url);
+        assert!(err.to_string().contains("redirect, not followed"), "{err}");
+    }
+    assert_eq!(
+        *got.lock().unwrap(),
+        (0, 0),
+        "the other host was never asked"
+    );
+    // Credentials in ANTHROPIC_BASE_URL are not shown.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let err = count(&format!(
+        "http://proxyuser:PROXYPASS-s3cret@127.0.0.1:{port}"
+    ));
+    assert!(err.to_string().contains("could not be reached"), "{err}");
+    assert!(
+        !err.to_string().contains("PROXYPASS") && !err.to_string().contains("proxyuser"),
+        "{err}"
+    );
+}

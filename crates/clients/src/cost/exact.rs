@@ -89,6 +89,19 @@ pub enum CountError {
     Unreadable(String),
 }
 
+/// `url` as an error may show it: without a user, password or query.
+fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.set_query(None);
+            parsed.to_string()
+        }
+        Err(_) => "the address ANTHROPIC_BASE_URL gives".to_string(),
+    }
+}
+
 /// A token counter on the model API.
 #[derive(Debug, Clone)]
 pub struct Counter {
@@ -132,8 +145,11 @@ impl Counter {
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/');
         Counter {
+            // The key goes to ANTHROPIC_BASE_URL only: a redirect elsewhere is an answer, not
+            // followed (reqwest would carry the x-api-key header across hosts).
             http: reqwest::Client::builder()
                 .timeout(std::time::Duration::from_secs(30))
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .unwrap_or_default(),
             url: format!("{base}/v1/messages/count_tokens"),
@@ -180,7 +196,7 @@ impl Counter {
             .send()
             .await
             .map_err(|err| CountError::Unreachable {
-                url: conceal(self.url.clone()),
+                url: conceal(shown_url(&self.url)),
                 reason: conceal(plain_reason(&err)),
             })?;
         let status = response.status().as_u16();
@@ -189,20 +205,32 @@ impl Counter {
             return Err(CountError::Refused { status });
         }
         let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        if !(200..300).contains(&status) {
-            let message = answer
-                .pointer("/error/message")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| text.chars().take(200).collect());
+        // Only the API's own error message is quoted, decoded, the key hidden in it whole
+        // before it is shortened; any other body is described, never quoted (it could echo
+        // the key in a form the hiding does not recognise).
+        let described = || {
+            format!(
+                "an answer of {} bytes that is not the model API's",
+                text.len()
+            )
+        };
+        if (300..400).contains(&status) {
             return Err(CountError::Failed {
                 status,
-                message: conceal(message),
+                message: "a redirect, not followed: the key is sent to ANTHROPIC_BASE_URL only"
+                    .into(),
             });
+        }
+        if !(200..300).contains(&status) {
+            let message = match answer.pointer("/error/message").and_then(Value::as_str) {
+                Some(message) => conceal(message.to_string()).chars().take(300).collect(),
+                None => described(),
+            };
+            return Err(CountError::Failed { status, message });
         }
         answer["input_tokens"]
             .as_u64()
-            .ok_or_else(|| CountError::Unreadable(conceal(text.chars().take(200).collect())))
+            .ok_or_else(|| CountError::Unreadable(described()))
     }
 
     /// The exact cost of each tool and each name, and the tool-use overhead, with at most
