@@ -24,6 +24,15 @@ pub fn claude_code(
     claude_code::view(&server, &listing, knobs).into_owned()
 }
 
+/// One line of text output whose words quote what a server listed: its control and format
+/// characters removed, so that a tool named with a terminal escape (OSC 52 writing the
+/// clipboard, a screen clear hiding the lines above) is printed, never obeyed.
+macro_rules! shown {
+    ($($arg:tt)*) => {
+        out!("{}", mcp_manager_connect::sanitize::strip(&format!($($arg)*)))
+    };
+}
+
 /// `--json`: per server `sent`, `dropped` and `deferred` (with the rest of the view); else
 /// the cuts and drops with their reasons, a line per tool.
 pub fn print(views: &[View<'_>], json: bool) {
@@ -45,7 +54,7 @@ pub fn print(views: &[View<'_>], json: bool) {
         return;
     }
     for view in views {
-        out!(
+        shown!(
             "{}: Claude Code {} sends {} of its tools ({} deferred behind ToolSearch), drops {}",
             view.server,
             claude_code::VERSION,
@@ -54,10 +63,10 @@ pub fn print(views: &[View<'_>], json: bool) {
             view.dropped.len()
         );
         for dropped in &view.dropped {
-            out!("  dropped {}: {}", dropped.tool, dropped.words);
+            shown!("  dropped {}: {}", dropped.tool, dropped.words);
         }
         for cut in &view.cuts {
-            out!(
+            shown!(
                 "  cut {}: description of {} characters cut at {} upfront, {} through ToolSearch",
                 cut.name,
                 cut.length,
@@ -66,14 +75,14 @@ pub fn print(views: &[View<'_>], json: bool) {
             );
         }
         for (name, flattened) in &view.flattened {
-            out!(
+            shown!(
                 "  rewritten {name}: root {} flattened; description starts \"{}\"",
                 flattened.combinators.join("/"),
                 flattened.note
             );
         }
         for collision in &view.collisions {
-            out!("  collision {}: {}", collision.name, collision.words);
+            shown!("  collision {}: {}", collision.name, collision.words);
         }
     }
 }
@@ -86,7 +95,7 @@ pub fn print_other(view: &mcp_manager_clients::ClientView, json: bool) {
         return;
     }
     let dropped = view.tools.iter().filter(|t| t.name.is_none()).count();
-    out!(
+    shown!(
         "{} ({}): sends {} of {} tools, drops {}",
         view.client.label(),
         view.holds_for,
@@ -101,11 +110,11 @@ pub fn print_other(view: &mcp_manager_clients::ClientView, json: bool) {
             (None, server) => server.to_string(),
         };
         let effect = serde_json::to_value(finding.effect).unwrap_or(Value::Null);
-        out!(
+        shown!(
             "  {} {whom}: {}",
             effect.as_str().unwrap_or(""),
             finding.words
         );
-        out!("    to fix: {}", finding.fix);
+        shown!("    to fix: {}", finding.fix);
     }
 }

@@ -556,3 +556,27 @@ fn cost_exact_counts_with_the_key_and_never_shows_it() {
         );
     }
 }
+
+// A tool named with terminal escapes (OSC 52 writes the clipboard, CSI 2J clears the screen):
+// `mcpctl compat` quotes the name without them, for Claude Code and for another client.
+#[test]
+fn compat_prints_tool_names_without_their_terminal_escapes() {
+    let w = World::new();
+    let tools = json!([
+        {"name": format!("{}\u{1b}]52;c;ZWNobyBoaQ==\u{7}", "o".repeat(130)), "inputSchema": {"type": "object"}},
+        {"name": "clear\u{1b}[2J\u{202e}", "inputSchema": {"type": "object"}},
+    ]);
+    w.edge_serving("esc", tools, "compat-escape-marker", "user");
+    for client in ["claude-code", "vscode", "gemini"] {
+        let out = w.run(&["compat", "esc", "--client", client]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("oooo"),
+            "{client}: the tools are reported: {text}"
+        );
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{client}: an escape reached the terminal: {text:?}"
+        );
+    }
+}
