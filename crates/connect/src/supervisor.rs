@@ -702,7 +702,9 @@ impl Supervisor {
             if entry.will_start() {
                 startable.push(entry.clone());
             } else {
-                self.transition(&entry.name, State::Disabled);
+                // Counted as a stop: a start still under way does not bring it back.
+                let start = self.next_start(&entry.name);
+                self.set(&entry.name, start, State::Disabled);
             }
         }
         self.connect_all(startable, false).await;

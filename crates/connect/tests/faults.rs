@@ -385,3 +385,37 @@ async fn a_start_that_ends_after_a_restart_does_not_overwrite_the_restarts_state
     assert!(supervisor.connection("slow").is_some());
     supervisor.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_listing_that_cannot_be_read_fails_after_the_list_timeout_instead_of_waiting_for_ever() {
+    // A server that answers tools/list with a schema nested past the JSON parser's depth:
+    // Claude Code's JSON.parse reads it, ours cannot, and no other answer ever comes.
+    let script = r#"
+const rl = require("node:readline").createInterface({ input: process.stdin });
+let deep = '{"type":"string"}';
+for (let i = 0; i < 70; i++) deep = '{"type":"object","properties":{"p":' + deep + '}}';
+const send = (s) => process.stdout.write(s + "\n");
+rl.on("line", (line) => {
+  const { id, method, params } = JSON.parse(line);
+  if (id === undefined) return;
+  if (method === "initialize") send(JSON.stringify({ jsonrpc: "2.0", id, result: {
+    protocolVersion: params.protocolVersion, capabilities: { tools: {} },
+    serverInfo: { name: "deep", version: "1" } } }));
+  else if (method === "tools/list") send('{"jsonrpc":"2.0","id":' + JSON.stringify(id) +
+    ',"result":{"tools":[{"name":"deep","inputSchema":' + deep + '}]}}');
+  else send(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "no" } }));
+});"#;
+    let config = ServerConfig::stdio("node", vec!["-e".into(), script.into()], vec![]);
+    let connection = open(&config, Duration::from_secs(20))
+        .await
+        .expect("it starts")
+        .with_list_timeout(Duration::from_secs(2));
+    let started = Instant::now();
+    let listed = tokio::time::timeout(Duration::from_secs(20), connection.list_tools())
+        .await
+        .expect("the listing ends by itself");
+    let err = listed.expect_err("an unreadable listing is a failure");
+    assert!(err.to_string().contains("timeout"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    connection.shutdown().await;
+}

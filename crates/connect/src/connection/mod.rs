@@ -232,6 +232,8 @@ pub struct Connection {
     /// Tool calls under way: a session that another replaces ends once there are none.
     calls_running: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     info: ConnectedInfo,
+    /// How long a listing (`tools/list` and the others, every page) may take.
+    list_timeout: std::time::Duration,
     stderr: Option<StderrLog>,
     process: Option<Process>,
 }
@@ -244,6 +246,12 @@ impl std::fmt::Debug for Connection {
             .finish()
     }
 }
+
+/// How long a listing may take, every page together: the MCP SDK's request timeout, which
+/// Claude Code's `tools/list` has too. A server whose answer cannot be read (nested past the
+/// parser's depth, a lone surrogate, `Infinity`) otherwise leaves the request waiting for
+/// ever: no answer the reader accepts ever comes.
+pub const LIST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How long opening a session, and each HTTP POST in it, may take; and the era the server
 /// was found to speak last time, when that is remembered (see [`crate::era`]).

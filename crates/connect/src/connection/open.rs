@@ -736,6 +736,7 @@ impl Connection {
             era_settled: true,
             calls_running: Default::default(),
             info,
+            list_timeout: super::LIST_TIMEOUT,
             stderr,
             process,
         }

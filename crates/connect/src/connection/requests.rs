@@ -49,6 +49,23 @@ struct Attempt<'a> {
 }
 
 impl Connection {
+    /// This session with listings bounded by `timeout` rather than [`super::LIST_TIMEOUT`].
+    pub fn with_list_timeout(mut self, timeout: std::time::Duration) -> Connection {
+        self.list_timeout = timeout;
+        self
+    }
+
+    /// `listing`, given up after the session's list timeout.
+    async fn bounded<T>(
+        &self,
+        listing: impl std::future::Future<Output = Result<T, rmcp::ServiceError>>,
+    ) -> Result<T, rmcp::ServiceError> {
+        let timeout = self.list_timeout;
+        tokio::time::timeout(timeout, listing)
+            .await
+            .unwrap_or(Err(rmcp::ServiceError::Timeout { timeout }))
+    }
+
     /// Tells the server its roots changed (it asks for them again).
     pub async fn roots_changed(&self) -> Result<(), ServiceError> {
         self.note(self.peer.notify_roots_list_changed().await)
@@ -77,7 +94,7 @@ impl Connection {
         if !self.info.capabilities.tools {
             return Ok(Vec::new());
         }
-        let tools = self.note(self.peer.list_all_tools().await)?;
+        let tools = self.note(self.bounded(self.peer.list_all_tools()).await)?;
         let listed: Vec<Value> = tools
             .iter()
             .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
@@ -136,7 +153,9 @@ impl Connection {
         if !self.info.capabilities.resources {
             return Ok(Vec::new());
         }
-        Ok(to_values(self.note(self.peer.list_all_resources().await)?))
+        Ok(to_values(self.note(
+            self.bounded(self.peer.list_all_resources()).await,
+        )?))
     }
 
     /// Every resource template as sent; empty without the resources capability.
@@ -144,9 +163,9 @@ impl Connection {
         if !self.info.capabilities.resources {
             return Ok(Vec::new());
         }
-        Ok(to_values(
-            self.note(self.peer.list_all_resource_templates().await)?,
-        ))
+        Ok(to_values(self.note(
+            self.bounded(self.peer.list_all_resource_templates()).await,
+        )?))
     }
 
     /// Every prompt as sent; empty without the prompts capability.
@@ -154,7 +173,9 @@ impl Connection {
         if !self.info.capabilities.prompts {
             return Ok(Vec::new());
         }
-        Ok(to_values(self.note(self.peer.list_all_prompts().await)?))
+        Ok(to_values(
+            self.note(self.bounded(self.peer.list_all_prompts()).await)?,
+        ))
     }
 
     /// `resources/read`, the result as sent (a 2026-07-28 server that answers
