@@ -29,6 +29,23 @@ const SIMPLE_TYPES: [&str; 7] = [
     "array", "boolean", "integer", "null", "number", "object", "string",
 ];
 
+/// The first error of `schema` against `draft`'s meta-schema, `None` when it is valid: the
+/// quick yes first, the full validator (which words the error) only when it is not sure.
+pub fn first_error(schema: &Value, draft: Draft) -> Option<jsonschema::ValidationError<'_>> {
+    if surely_valid(schema, draft) {
+        return None;
+    }
+    let validator = match draft {
+        Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+    };
+    // `is_valid` is the quicker walk; only a failure needs `validate`'s words.
+    if validator.is_valid(schema) {
+        return None;
+    }
+    validator.validate(schema).err()
+}
+
 /// `true` when `schema` is certainly valid against `draft`'s meta-schema; `false` when it may
 /// not be (ask the full validator).
 pub fn surely_valid(schema: &Value, draft: Draft) -> bool {

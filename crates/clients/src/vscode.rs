@@ -124,15 +124,7 @@ fn schema_problem(schema: &Value) -> Option<String> {
         with_properties = Value::Object(map);
         &with_properties
     };
-    // The quick yes first: only a failure needs its words.
-    if crate::meta_schema::surely_valid(checked, crate::meta_schema::Draft::Draft7) {
-        return None;
-    }
-    let validator = jsonschema::draft7::meta::validator();
-    if validator.is_valid(checked) {
-        return None;
-    }
-    validator.validate(checked).err().map(|e| {
+    crate::meta_schema::first_error(checked, crate::meta_schema::Draft::Draft7).map(|e| {
         format!(
             "{} (at /{})",
             e,

@@ -433,17 +433,9 @@ pub fn api_check(schema: &Value) -> Result<(), String> {
 }
 
 fn meta_check(schema: &Value) -> Result<(), String> {
-    // The quick yes first: most schemas are valid, and only a failure needs its words.
-    if crate::meta_schema::surely_valid(schema, crate::meta_schema::Draft::Draft202012) {
-        return Ok(());
-    }
-    let validator = jsonschema::draft202012::meta::validator();
-    if validator.is_valid(schema) {
-        return Ok(());
-    }
-    match validator.validate(schema) {
-        Ok(()) => Ok(()),
-        Err(error) => Err(format!(
+    match crate::meta_schema::first_error(schema, crate::meta_schema::Draft::Draft202012) {
+        None => Ok(()),
+        Some(error) => Err(format!(
             "schema{} {}",
             error.instance_path(),
             ajv_words(&error.to_string())

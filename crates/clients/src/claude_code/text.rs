@@ -66,11 +66,7 @@ impl FullNames {
 
     /// [`full_name`] of `tool`.
     pub fn of_tool(&self, tool: &str) -> String {
-        let tool = mcp_manager_core::config::names::normalize(tool);
-        let mut name = String::with_capacity(self.prefix.len() + tool.len());
-        name.push_str(&self.prefix);
-        name.push_str(&tool);
-        name
+        self.prefix.clone() + &mcp_manager_core::config::names::normalize(tool)
     }
 }
 
@@ -96,8 +92,8 @@ pub fn clean_listing(value: &Value) -> Value {
     }
 }
 
-/// [`clean_listing`] of one value, copied only when cleaning changes something: ASCII strings
-/// and keys stay as they are, so a listing of plain text is read in place.
+/// [`clean_listing`] of one value, copied only when cleaning changes something: a tool whose
+/// strings and keys cleaning leaves as they are is read in place.
 pub fn cleaned(value: &Value) -> std::borrow::Cow<'_, Value> {
     if needs_cleaning(value) {
         std::borrow::Cow::Owned(clean_listing(value))
