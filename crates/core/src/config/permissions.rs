@@ -134,6 +134,69 @@ pub fn set_rule(
     Ok(path)
 }
 
+/// Adds `entry` to `permissions.<rule>` of `file` when it is not in that list already; only
+/// that list changes (an `allow` of the same entry stays, and Claude Code's `deny` wins over
+/// it). Whether it was added: an entry the person wrote themselves is theirs, not ours.
+pub fn add_entry(
+    locations: &Locations,
+    file: SettingsFile,
+    rule: Rule,
+    entry: &str,
+) -> Result<bool, ConfigError> {
+    let path = file.path(locations);
+    let mode = match file {
+        SettingsFile::User => NewFileMode::Private,
+        _ => NewFileMode::Shared,
+    };
+    locations.confine(&path)?;
+    document::update(&path, mode, |value| {
+        let permissions = document::object_at(&path, value, &["permissions"])?;
+        let list = permissions
+            .entry(rule.key())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(list) = list else {
+            return Err(ConfigError::Shape {
+                path: path.clone(),
+                message: format!("`permissions.{}` must be a list", rule.key()),
+            });
+        };
+        if list.iter().any(|v| v.as_str() == Some(entry)) {
+            return Ok(false);
+        }
+        list.push(Value::String(entry.to_string()));
+        Ok(true)
+    })
+}
+
+/// Removes `entry` from `permissions.<rule>` of `file`, and nothing else. Whether it was there.
+pub fn remove_entry(
+    locations: &Locations,
+    file: SettingsFile,
+    rule: Rule,
+    entry: &str,
+) -> Result<bool, ConfigError> {
+    let path = file.path(locations);
+    if !path.exists() {
+        return Ok(false);
+    }
+    locations.confine(&path)?;
+    let mode = match file {
+        SettingsFile::User => NewFileMode::Private,
+        _ => NewFileMode::Shared,
+    };
+    document::update(&path, mode, |value| {
+        let Some(Value::Array(list)) = value
+            .get_mut("permissions")
+            .and_then(|p| p.get_mut(rule.key()))
+        else {
+            return Ok(false);
+        };
+        let before = list.len();
+        list.retain(|v| v.as_str() != Some(entry));
+        Ok(list.len() != before)
+    })
+}
+
 /// The rule Claude Code applies to `tool` of `server` (to the server when `None`), read from
 /// every settings file. Broken files count as empty (their problem is reported elsewhere).
 pub fn rule_in_force(locations: &Locations, server: &str, tool: Option<&str>) -> RuleInForce {
