@@ -272,6 +272,27 @@ enum Command {
         /// The file to compare with (the newer one, when FIRST is a file).
         file: PathBuf,
     },
+    /// Compare each running server's tools (or SERVER's) with what was pinned when it was
+    /// approved: a diff per changed, new or removed tool, and the lint of what the model
+    /// reads. A server never pinned is pinned now (its first connect). Exit 1 on drift.
+    Verify {
+        server: Option<String>,
+        /// Deny every changed or new tool in Claude Code (`mcp__server__tool` in
+        /// `permissions.deny`) until `mcpctl accept`.
+        #[arg(long)]
+        quarantine: bool,
+        /// Where the deny rules go: local (default), project or user.
+        #[arg(long, value_parser = parse_settings_file, default_value = "local", requires = "quarantine")]
+        settings: SettingsFile,
+    },
+    /// Pin what each running server (or SERVER) serves now, replacing its pin.
+    Pin { server: Option<String> },
+    /// Accept what SERVER serves now for TOOL (every tool when none is named): its pin takes
+    /// it, and the deny rules written for it are removed.
+    Accept {
+        server: String,
+        tool: Option<String>,
+    },
     /// List a server's resources and resource templates.
     Resources { server: String },
     /// Read a resource; blobs go to a file (-o, or a temporary one whose path is printed).
@@ -528,6 +549,7 @@ mod compat;
 mod cost;
 mod doctor;
 mod history;
+mod pins;
 mod registry;
 mod runtime;
 mod surfaces;
@@ -679,6 +701,25 @@ fn run(
             return surfaces::snapshot(locations, &server, output.as_deref())
         }
         Command::Diff { first, file } => return surfaces::diff(locations, &first, &file, json),
+        Command::Verify {
+            server,
+            quarantine,
+            settings,
+        } => {
+            let quarantine = quarantine.then_some(settings);
+            return pins::run(
+                locations,
+                server.as_deref(),
+                pins::Verb::Verify { quarantine },
+                json,
+            );
+        }
+        Command::Pin { server } => {
+            return pins::run(locations, server.as_deref(), pins::Verb::Pin, json)
+        }
+        Command::Accept { server, tool } => {
+            return pins::run(locations, Some(&server), pins::Verb::Accept { tool }, json)
+        }
         Command::Test {
             collections,
             case,
@@ -948,6 +989,9 @@ fn run_config(
         | Command::Test { .. }
         | Command::Snapshot { .. }
         | Command::Diff { .. }
+        | Command::Verify { .. }
+        | Command::Pin { .. }
+        | Command::Accept { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;

@@ -13,6 +13,7 @@
 mod browse;
 mod calls;
 pub mod clients;
+pub mod pins;
 pub mod surface;
 
 pub use browse::{save_resource, ResourceLists};
