@@ -267,3 +267,20 @@ fn the_corpus_of_real_servers_gives_only_notes_and_the_explained_warnings() {
         "warnings on honest servers: {warnings:#?}"
     );
 }
+
+#[test]
+fn the_readme_lists_every_rule_with_its_level_and_rationale() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    for info in mcp_manager_guard::lint::RULES {
+        let level = match info.level {
+            Level::Warning => "warning",
+            Level::Note => "note",
+        };
+        let row = format!(
+            "| `{}` {} | {level} | {} |",
+            info.id, info.title, info.rationale
+        );
+        assert!(readme.contains(&row), "README lacks the row:\n{row}");
+    }
+}

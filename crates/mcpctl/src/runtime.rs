@@ -111,6 +111,17 @@ pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool
             supervisor.eras_found().await;
         }
         let statuses = supervisor.statuses();
+        // Each connected server against its pin (its first connect pins it), for the text.
+        let mut drifts = std::collections::HashMap::new();
+        if !json {
+            for event in &statuses {
+                if matches!(event.status, ServerStatus::Connected(_)) {
+                    if let Ok(check) = project.check_pin(&event.server, None).await {
+                        drifts.insert(event.server.clone(), check.drift);
+                    }
+                }
+            }
+        }
         supervisor.shutdown().await;
         if json {
             crate::print_json(&statuses);
@@ -144,6 +155,17 @@ pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool
                     _ => live_words(&event.status),
                 };
                 out!("{}: {target} - {state}", event.server);
+                if let Some(drift) = drifts.get(&event.server).filter(|d| !d.is_empty()) {
+                    let names: Vec<String> = drift
+                        .iter()
+                        .map(|d| d.tool.clone().unwrap_or_else(|| "its instructions".into()))
+                        .collect();
+                    out!(
+                        "  ⚠ changed since it was approved: {} (see `mcpctl verify {}`)",
+                        mcp_manager_connect::sanitize::strip(&names.join(", ")),
+                        event.server
+                    );
+                }
             }
         }
         Ok(!statuses

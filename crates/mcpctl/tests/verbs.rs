@@ -611,6 +611,8 @@ fn verify_pins_at_first_connect_catches_a_poisoned_description_quarantines_and_a
     let (code, first) = w.json(&["verify"]);
     assert_eq!(code, Some(0), "{first}");
     assert_eq!(first["servers"][0]["pinnedNow"], true);
+    let status = String::from_utf8_lossy(&w.run(&["status"]).stdout).to_string();
+    assert!(!status.contains("changed since"), "{status}");
     let (code, again) = w.json(&["verify", "notes"]);
     assert_eq!(code, Some(0), "{again}");
     assert_eq!(again["servers"][0]["pinnedNow"], false);
@@ -633,6 +635,13 @@ fn verify_pins_at_first_connect_catches_a_poisoned_description_quarantines_and_a
         json!({ "tools": poisoned }).to_string(),
     )
     .unwrap();
+    let status = String::from_utf8_lossy(&w.run(&["status"]).stdout).to_string();
+    assert!(
+        status.contains(
+            "changed since it was approved: read_note, write_note (see `mcpctl verify notes`)"
+        ),
+        "{status}"
+    );
     let (code, drifted) = w.json(&["verify"]);
     assert_eq!(code, Some(1), "drift exits 1: {drifted}");
     let server = &drifted["servers"][0];
