@@ -9,6 +9,7 @@ use mcp_manager_connect::doctor::Checkup;
 use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
 use mcp_manager_connect::project::clients::{ProjectBudget, ServerClientView};
+use mcp_manager_connect::project::pins::PinCheck;
 use mcp_manager_connect::project::surface::SurfaceChange;
 use mcp_manager_connect::project::{
     LoginSummary, OAuthActivity, ResourceLists, ServerTools, StderrTail, ToolCallView, ToolView,
@@ -23,6 +24,7 @@ use mcp_manager_core::config::review::{self, ServerReview};
 use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
+use mcp_manager_guard::quarantine::QuarantineChoice;
 use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
 use tauri::ipc::Channel;
@@ -959,6 +961,56 @@ pub async fn remove_case(
 #[specta::specta]
 pub async fn surface_changes(context: State<'_, Context>) -> Result<Vec<SurfaceChange>, ApiError> {
     Ok(context.surface_changes())
+}
+
+/// Every server's last check against the tools pinned when it was approved.
+#[tauri::command]
+#[specta::specta]
+pub async fn pin_checks(context: State<'_, Context>) -> Result<Vec<PinCheck>, ApiError> {
+    Ok(context.pin_checks())
+}
+
+/// Accepts what server `name` serves now for `tool` (every change when `None`).
+#[tauri::command]
+#[specta::specta]
+pub async fn accept_change(
+    app: AppHandle,
+    context: State<'_, Context>,
+    name: String,
+    tool: Option<String>,
+) -> Result<PinCheck, ApiError> {
+    context.accept_change(&app, &name, tool.as_deref()).await
+}
+
+/// Pins what server `name` serves now.
+#[tauri::command]
+#[specta::specta]
+pub async fn pin_now(
+    app: AppHandle,
+    context: State<'_, Context>,
+    name: String,
+) -> Result<PinCheck, ApiError> {
+    context.pin_now(&app, &name).await
+}
+
+/// Where a changed tool of server `name` (of every server when `None`) is denied in Claude
+/// Code until accepted; `file` `None` turns it off.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_quarantine(
+    app: AppHandle,
+    context: State<'_, Context>,
+    name: Option<String>,
+    file: Option<SettingsFile>,
+) -> Result<(), ApiError> {
+    context.set_quarantine(&app, name.as_deref(), file).await
+}
+
+/// Where a changed tool is denied, for every server and per server.
+#[tauri::command]
+#[specta::specta]
+pub async fn quarantine_choice(context: State<'_, Context>) -> Result<QuarantineChoice, ApiError> {
+    context.quarantine_choice()
 }
 
 /// The surfaces of server `name` kept in the history, newest first.

@@ -96,6 +96,8 @@ pub struct Context {
     apps: std::sync::OnceLock<mcp_manager_apps::AppHost>,
     /// The servers whose surface changed while the open project was open, by name.
     surface_changes: Mutex<HashMap<String, mcp_manager_connect::project::surface::SurfaceChange>>,
+    /// Each server's last check against its pin, in the open project, by name.
+    pin_checks: Mutex<HashMap<String, mcp_manager_connect::project::pins::PinCheck>>,
 }
 
 impl Context {
@@ -110,6 +112,7 @@ impl Context {
             painted: tokio::sync::watch::channel(false).0,
             apps: std::sync::OnceLock::new(),
             surface_changes: Mutex::new(HashMap::new()),
+            pin_checks: Mutex::new(HashMap::new()),
         }
     }
 
@@ -158,6 +161,7 @@ impl Context {
             .lock()
             .expect("surface changes lock")
             .clear();
+        self.pin_checks.lock().expect("pin checks lock").clear();
         forward_statuses(app.clone(), &project);
         surfaces::keep_surfaces(app.clone(), Arc::clone(&project));
         forward_oauth(app.clone(), &project);
@@ -445,6 +449,11 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::accept_snapshot,
             commands::remove_case,
             commands::surface_changes,
+            commands::pin_checks,
+            commands::accept_change,
+            commands::pin_now,
+            commands::set_quarantine,
+            commands::quarantine_choice,
             commands::surface_history,
             commands::surface_diff,
             commands::clear_history,
@@ -455,7 +464,8 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             ProjectOpened,
             LoginActivityChanged,
             AsksChanged,
-            surfaces::SurfaceChanged
+            surfaces::SurfaceChanged,
+            surfaces::PinChecked
         ])
 }
 

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use mcp_manager_collections::surface::{diff, SurfaceDiff};
+use mcp_manager_connect::project::pins::PinCheck;
 use mcp_manager_connect::project::surface::SurfaceChange;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::ServerStatus;
@@ -41,6 +42,7 @@ pub fn keep_surfaces(handle: AppHandle, project: Arc<LiveProject>) {
             };
             let (handle, project) = (handle.clone(), Arc::clone(&project));
             tauri::async_runtime::spawn(async move {
+                check_pin(&handle, &project, &server).await;
                 let Ok(Some(change)) = project.keep_surface(&server).await else {
                     return;
                 };
@@ -58,6 +60,100 @@ pub fn keep_surfaces(handle: AppHandle, project: Arc<LiveProject>) {
             });
         }
     });
+}
+
+/// Broadcast when a server was checked against its pin (at each connect and `list_changed`).
+#[derive(Debug, Clone, serde::Serialize, specta::Type, tauri_specta::Event)]
+pub struct PinChecked(pub PinCheck);
+
+/// Checks `server` against its pin (its entry's first connect pins it), remembers the check
+/// for the window and tells it.
+async fn check_pin(handle: &AppHandle, project: &Arc<LiveProject>, server: &str) {
+    let Ok(check) = project.check_pin(server, None).await else {
+        return;
+    };
+    remember(handle, project, check);
+}
+
+fn remember(handle: &AppHandle, project: &Arc<LiveProject>, check: PinCheck) {
+    let context = handle.state::<Context>();
+    if !Arc::ptr_eq(&context.project(), project) {
+        return;
+    }
+    context
+        .pin_checks
+        .lock()
+        .expect("pin checks lock")
+        .insert(check.server.clone(), check.clone());
+    crate::feed::send(handle, &PinChecked(check));
+}
+
+impl Context {
+    /// Every server's last check against its pin, in this project.
+    pub fn pin_checks(&self) -> Vec<PinCheck> {
+        let mut checks: Vec<PinCheck> = self
+            .pin_checks
+            .lock()
+            .expect("pin checks lock")
+            .values()
+            .cloned()
+            .collect();
+        checks.sort_by(|a, b| a.server.cmp(&b.server));
+        checks
+    }
+
+    /// Accepts what `server` serves now for `tool` (everything when `None`).
+    pub async fn accept_change(
+        &self,
+        handle: &AppHandle,
+        server: &str,
+        tool: Option<&str>,
+    ) -> Result<PinCheck, ApiError> {
+        let project = self.project();
+        let check = project.accept_change(server, tool).await?;
+        remember(handle, &project, check.clone());
+        Ok(check)
+    }
+
+    /// Pins what `server` serves now.
+    pub async fn pin_now(&self, handle: &AppHandle, server: &str) -> Result<PinCheck, ApiError> {
+        let project = self.project();
+        let check = project.pin_now(server).await?;
+        remember(handle, &project, check.clone());
+        Ok(check)
+    }
+
+    /// Denies a changed tool of `server` (of every server when `None`) in Claude Code until it
+    /// is accepted, in `file`; `None` turns that off. Applied to the server's last check now.
+    pub async fn set_quarantine(
+        &self,
+        handle: &AppHandle,
+        server: Option<&str>,
+        file: Option<mcp_manager_core::config::permissions::SettingsFile>,
+    ) -> Result<(), ApiError> {
+        let project = self.project();
+        mcp_manager_guard::quarantine::choose(&project.pins(), project.locations(), server, file)
+            .map_err(ApiError::from)?;
+        let servers: Vec<String> = match server {
+            Some(server) => vec![server.to_string()],
+            None => self.pin_checks().into_iter().map(|c| c.server).collect(),
+        };
+        for server in servers {
+            if let Ok(check) = project.check_pin(&server, None).await {
+                remember(handle, &project, check);
+            }
+        }
+        Ok(())
+    }
+
+    /// Where a changed tool is denied, for every server and per server.
+    pub fn quarantine_choice(
+        &self,
+    ) -> Result<mcp_manager_guard::quarantine::QuarantineChoice, ApiError> {
+        let project = self.project();
+        mcp_manager_guard::quarantine::choice(&project.pins(), project.locations())
+            .map_err(ApiError::from)
+    }
 }
 
 fn refused(message: String) -> ApiError {

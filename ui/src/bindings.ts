@@ -250,6 +250,19 @@ export const commands = {
 	 *  was open.
 	 */
 	surfaceChanges: () => typedError<SurfaceChange[], ApiError>(__TAURI_INVOKE("surface_changes")),
+	/**  Every server's last check against the tools pinned when it was approved. */
+	pinChecks: () => typedError<PinCheck[], ApiError>(__TAURI_INVOKE("pin_checks")),
+	/**  Accepts what server `name` serves now for `tool` (every change when `None`). */
+	acceptChange: (name: string, tool: string | null) => typedError<PinCheck, ApiError>(__TAURI_INVOKE("accept_change", { name, tool })),
+	/**  Pins what server `name` serves now. */
+	pinNow: (name: string) => typedError<PinCheck, ApiError>(__TAURI_INVOKE("pin_now", { name })),
+	/**
+	 *  Where a changed tool of server `name` (of every server when `None`) is denied in Claude
+	 *  Code until accepted; `file` `None` turns it off.
+	 */
+	setQuarantine: (name: string | null, file: SettingsFile | null) => typedError<null, ApiError>(__TAURI_INVOKE("set_quarantine", { name, file })),
+	/**  Where a changed tool is denied, for every server and per server. */
+	quarantineChoice: () => typedError<QuarantineChoice, ApiError>(__TAURI_INVOKE("quarantine_choice")),
 	/**  The surfaces of server `name` kept in the history, newest first. */
 	surfaceHistory: (name: string) => typedError<SurfaceRecord[], ApiError>(__TAURI_INVOKE("surface_history", { name })),
 	/**  What changed in server `name` from surface `from` to `to` (default: the newest). */
@@ -263,6 +276,7 @@ export const events = {
 	asksChanged: makeEvent<AsksChanged, AsksChanged>("asks-changed"),
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
 	loginActivityChanged: makeEvent<LoginActivityChanged, LoginActivityChanged>("login-activity-changed"),
+	pinChecked: makeEvent<PinChecked, PinChecked>("pin-checked"),
 	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
 	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
 	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
@@ -666,6 +680,33 @@ export type DraftNote = {
 	suggestion: string | null,
 };
 
+/**  One tool (or the server's instructions) that differs from its pin. */
+export type Drift = {
+	/**  `None`: the server's instructions. */
+	tool: string | null,
+	how: DriftKind,
+	approvedSha256: string | null,
+	servedSha256: string | null,
+	/**  What was approved, indented, invisible characters shown. */
+	approved: string | null,
+	/**  What is served now, the same way. */
+	served: string | null,
+	lines: DriftLine[],
+};
+
+/**  DriftKind a tool differs from its pin. */
+export type DriftKind = 
+/**  Served now, not approved: counts as changed. */
+"added" | 
+/**  Approved, no longer served. */
+"removed" | "changed";
+
+/**  One line of a diff: `-` approved only, `+` served only, ` ` both. */
+export type DriftLine = {
+	sign: string,
+	text: string,
+};
+
 /**  A tool the server listed that is not offered, and why. */
 export type DroppedTool = {
 	name: string,
@@ -1024,6 +1065,41 @@ export type KnobSetting = {
 	from: string | null,
 };
 
+/**  One finding: where, which rule, and the text around it. */
+export type LintFinding = {
+	rule: LintRule,
+	level: LintLevel,
+	server: string,
+	/**  `None`: the server's instructions. */
+	tool: string | null,
+	/**
+	 *  Where in the tool: `description`, `inputSchema.properties.path.description`,
+	 *  `inputSchema.properties.mode.enum[2]`, or `instructions`.
+	 */
+	field: string,
+	/**  The span, in characters (Unicode scalar values) of that text. */
+	start: number,
+	end: number,
+	/**
+	 *  Up to 40 characters before the span, the span and up to 40 after, invisible characters
+	 *  shown.
+	 */
+	before: string,
+	matched: string,
+	after: string,
+	message: string,
+};
+
+/**  DriftKind much a finding asks for attention. */
+export type LintLevel = 
+/**  Worth knowing; common in honest descriptions. */
+"note" | 
+/**  Rare in honest descriptions; read it. */
+"warning";
+
+/**  A lint rule. */
+export type LintRule = "hidden-characters" | "addresses-the-model" | "other-servers-tools" | "sends-data" | "url" | "shadowing" | "encoded-blob";
+
 /**  The sizes of a server's lists. `None`: the server lacks that capability, or listing failed. */
 export type ListCounts = {
 	tools: number | null,
@@ -1220,6 +1296,26 @@ export type Phase = { phase: "discovering" } | { phase: "registering" } |
 /**  The token is stored; the server is being started with it. */
 { phase: "connecting" } | { phase: "connected" } | { phase: "failed"; message: string } | { phase: "cancelled" };
 
+/**  A server against its pin. */
+export type PinCheck = {
+	server: string,
+	/**  Pinned by this check: the entry's first connect, or "Pin now". */
+	pinnedNow: boolean,
+	/**  When what is compared with was pinned (ms since the epoch). */
+	pinnedAtMs: number | null,
+	/**  DriftKind many tools the server serves now. */
+	tools: number,
+	/**  What differs from the pin: empty when the server serves what was approved. */
+	drift: Drift[],
+	/**  Deny rules in force that we wrote for this server's changed tools. */
+	denied: string[],
+	/**  The lint of what the model reads of this server. */
+	findings: LintFinding[],
+};
+
+/**  Broadcast when a server was checked against its pin (at each connect and `list_changed`). */
+export type PinChecked = PinCheck;
+
 /**  What an install will write and what the person must still do. */
 export type Plan = {
 	/**  The entry, as `.mcp.json` / `~/.claude.json` hold it. */
@@ -1337,6 +1433,14 @@ export type ProjectBudget = {
 /**  Broadcast when another project was opened: everything shown belongs to the old one. */
 export type ProjectOpened = {
 	projectDir: string,
+};
+
+/**  A project's choice: where a changed tool is denied, for every server and per server. */
+export type QuarantineChoice = {
+	/**  For every server of the project, unless it has its own choice. */
+	all: SettingsFile | null,
+	/**  A server's own choice; `None` turns it off for that server. */
+	servers?: { [key in string]: SettingsFile | null },
 };
 
 /**  A project Claude Code has been used in (a key of `projects` in `~/.claude.json`). */

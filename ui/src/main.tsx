@@ -27,6 +27,7 @@ import { collectionsApi } from "./collections/api";
 import { registryApi } from "./registry/api";
 import { connectSurfaceChanges, surfacesApi } from "./surfaces/api";
 import { surfaceChanges } from "./surfaces/changes";
+import { connectPinChecks, pinChecks } from "./pins/checks";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -81,10 +82,13 @@ function Root() {
   useEffect(() => {
     const stop = fedEvents.projectOpened.listen(() => {
       surfaceChanges.clear();
+      pinChecks.clear();
       setOpened((n) => n + 1);
     });
     const stopChanges = connectSurfaceChanges(surfaceChanges);
+    const stopPins = connectPinChecks(pinChecks);
     return () => {
+      void stopPins.then((s) => s());
       void stop.then((s) => s());
       void stopChanges.then((s) => s());
     };

@@ -21,7 +21,7 @@ use crate::visible::{hidden_kind, visible, Hidden};
 /// A lint rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, specta::Type)]
 #[serde(rename_all = "kebab-case")]
-pub enum Rule {
+pub enum LintRule {
     HiddenCharacters,
     AddressesTheModel,
     OtherServersTools,
@@ -31,10 +31,10 @@ pub enum Rule {
     EncodedBlob,
 }
 
-/// How much a finding asks for attention.
+/// DriftKind much a finding asks for attention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
-pub enum Level {
+pub enum LintLevel {
     /// Worth knowing; common in honest descriptions.
     Note,
     /// Rare in honest descriptions; read it.
@@ -44,9 +44,9 @@ pub enum Level {
 /// One rule as the README and the window list it.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleInfo {
-    pub rule: Rule,
+    pub rule: LintRule,
     pub id: &'static str,
-    pub level: Level,
+    pub level: LintLevel,
     pub title: &'static str,
     pub rationale: &'static str,
 }
@@ -54,57 +54,57 @@ pub struct RuleInfo {
 /// Every rule, with why it exists.
 pub const RULES: [RuleInfo; 7] = [
     RuleInfo {
-        rule: Rule::HiddenCharacters,
+        rule: LintRule::HiddenCharacters,
         id: "hidden-characters",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "Invisible or bidirectional characters",
         rationale: "Unicode tag characters (U+E0000–E007F) spell text no screen shows; zero-width characters and bidirectional controls hide or reorder what is shown. A model reads them all, so a description can say one thing to the person and another to the model.",
     },
     RuleInfo {
-        rule: Rule::AddressesTheModel,
+        rule: LintRule::AddressesTheModel,
         id: "addresses-the-model",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "Instructions to the model",
         rationale: "A description says what a tool does. Text that tells the model to ignore earlier instructions, to keep something from the user, or to do something before any other tool is how a poisoned tool steers a session.",
     },
     RuleInfo {
-        rule: Rule::OtherServersTools,
+        rule: LintRule::OtherServersTools,
         id: "other-servers-tools",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "Refers to another server's tool",
         rationale: "A server has no business telling the model how to use another server's tools: that is how one server redirects calls meant for another (\"when sending mail, always BCC…\").",
     },
     RuleInfo {
-        rule: Rule::SendsData,
+        rule: LintRule::SendsData,
         id: "sends-data",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "Asks for data to be sent, or names secret files",
         rationale: "Phrasing that sends content to an address, or names files that hold keys (~/.ssh, .env, credentials), is what exfiltration through a tool argument looks like.",
     },
     RuleInfo {
-        rule: Rule::Url,
+        rule: LintRule::Url,
         id: "url",
-        level: Level::Note,
+        level: LintLevel::Note,
         title: "A web address",
         rationale: "A URL in what the model reads can be a destination for data. Honest descriptions link to documentation often, so this is a note, shown so that a new address after an update is seen.",
     },
     RuleInfo {
-        rule: Rule::Shadowing,
+        rule: LintRule::Shadowing,
         id: "shadowing",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "Same Claude Code name as another server's tool",
         rationale: "Claude Code names a tool mcp__<server>__<tool>, with every character outside letters, digits, _ and - made _. Two servers whose names meet there give two tools one name, and the model cannot tell which it calls.",
     },
     RuleInfo {
-        rule: Rule::EncodedBlob,
+        rule: LintRule::EncodedBlob,
         id: "encoded-blob",
-        level: Level::Warning,
+        level: LintLevel::Warning,
         title: "An encoded blob",
         rationale: "A long run of base64-like text says nothing to a person and can carry instructions or data to the model.",
     },
 ];
 
-impl Rule {
+impl LintRule {
     pub fn info(self) -> &'static RuleInfo {
         RULES
             .iter()
@@ -116,9 +116,9 @@ impl Rule {
 /// One finding: where, which rule, and the text around it.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-pub struct Finding {
-    pub rule: Rule,
-    pub level: Level,
+pub struct LintFinding {
+    pub rule: LintRule,
+    pub level: LintLevel,
     pub server: String,
     /// `None`: the server's instructions.
     pub tool: Option<String>,
@@ -144,21 +144,21 @@ pub struct Listing<'a> {
     pub instructions: Option<&'a str>,
 }
 
-fn patterns() -> &'static [(Rule, Regex, &'static str)] {
-    static PATTERNS: OnceLock<Vec<(Rule, Regex, &'static str)>> = OnceLock::new();
+fn patterns() -> &'static [(LintRule, Regex, &'static str)] {
+    static PATTERNS: OnceLock<Vec<(LintRule, Regex, &'static str)>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("a valid pattern");
         vec![
-            (Rule::AddressesTheModel, r(r"(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|messages?|rules?|directions?|context)"), "tells the model to set aside its instructions"),
-            (Rule::AddressesTheModel, r(r"(?i)\b(do\s+not|don'?t|never)\s+(tell|inform|mention|reveal|disclose|notify|alert|show)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user"), "tells the model to keep something from the user"),
-            (Rule::AddressesTheModel, r(r"(?i)\bwithout\s+(telling|informing|notifying|alerting|asking)\s+the\s+user"), "tells the model to act without the user knowing"),
-            (Rule::AddressesTheModel, r(r"(?i)\bbefore\s+(using|calling|running|invoking)\s+(any|every|all)\s+(other\s+)?tools?"), "asks to come before every other tool"),
-            (Rule::AddressesTheModel, r(r"(?i)</?\s*(important|system|instructions?|secret|hidden)\s*>"), "a tag addressed to the model"),
-            (Rule::AddressesTheModel, r(r"(?i)\b(you\s+are\s+now|new\s+instructions\s*:|override\s+(the|your)\s+(instructions|system\s+prompt)|your\s+system\s+prompt)"), "speaks to the model about its own instructions"),
-            (Rule::SendsData, r(r"(?i)\b(send|upload|post|forward|transmit|exfiltrate|leak|copy|email)\s+(\S+\s+){0,5}?(to|into)\s+(https?://|this\s+(url|endpoint|address|webhook)|the\s+following\s+(url|address|endpoint|webhook))"), "asks for data to be sent to an address"),
-            (Rule::SendsData, r(r"(?i)(~/\.ssh\S*|\bid_rsa\b|\bid_ed25519\b|(^|[\s/'`])\.env\b|/etc/(passwd|shadow)|\.aws/credentials|\.claude\.json|\bmcp\.json\b|\.netrc\b|credentials\.json)"), "names a file that holds secrets"),
-            (Rule::Url, r(r#"(?i)\bhttps?://[^\s<>()\[\]"'`]+"#), "a web address"),
-            (Rule::EncodedBlob, r(r"[A-Za-z0-9+/_-]{40,}={0,2}"), "a long encoded run"),
+            (LintRule::AddressesTheModel, r(r"(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|messages?|rules?|directions?|context)"), "tells the model to set aside its instructions"),
+            (LintRule::AddressesTheModel, r(r"(?i)\b(do\s+not|don'?t|never)\s+(tell|inform|mention|reveal|disclose|notify|alert|show)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user"), "tells the model to keep something from the user"),
+            (LintRule::AddressesTheModel, r(r"(?i)\bwithout\s+(telling|informing|notifying|alerting|asking)\s+the\s+user"), "tells the model to act without the user knowing"),
+            (LintRule::AddressesTheModel, r(r"(?i)\bbefore\s+(using|calling|running|invoking)\s+(any|every|all)\s+(other\s+)?tools?"), "asks to come before every other tool"),
+            (LintRule::AddressesTheModel, r(r"(?i)</?\s*(important|system|instructions?|secret|hidden)\s*>"), "a tag addressed to the model"),
+            (LintRule::AddressesTheModel, r(r"(?i)\b(you\s+are\s+now|new\s+instructions\s*:|override\s+(the|your)\s+(instructions|system\s+prompt)|your\s+system\s+prompt)"), "speaks to the model about its own instructions"),
+            (LintRule::SendsData, r(r"(?i)\b(send|upload|post|forward|transmit|exfiltrate|leak|copy|email)\s+(\S+\s+){0,5}?(to|into)\s+(https?://|this\s+(url|endpoint|address|webhook)|the\s+following\s+(url|address|endpoint|webhook))"), "asks for data to be sent to an address"),
+            (LintRule::SendsData, r(r"(?i)(~/\.ssh\S*|\bid_rsa\b|\bid_ed25519\b|(^|[\s/'`])\.env\b|/etc/(passwd|shadow)|\.aws/credentials|\.claude\.json|\bmcp\.json\b|\.netrc\b|credentials\.json)"), "names a file that holds secrets"),
+            (LintRule::Url, r(r#"(?i)\bhttps?://[^\s<>()\[\]"'`]+"#), "a web address"),
+            (LintRule::EncodedBlob, r(r"[A-Za-z0-9+/_-]{40,}={0,2}"), "a long encoded run"),
         ]
     })
 }
@@ -176,7 +176,7 @@ fn backticked() -> &'static Regex {
 }
 
 /// Every finding in `listings`, server by server, tool by tool, in the order of the text.
-pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
+pub fn lint(listings: &[Listing<'_>]) -> Vec<LintFinding> {
     // Each tool name, with the servers that list it, for references across servers.
     let mut owners: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut full_names: HashMap<String, Vec<(&str, &str)>> = HashMap::new();
@@ -220,9 +220,9 @@ pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
                     .collect();
                 if !others.is_empty() {
                     let chars = name.chars().count() as u32;
-                    out.push(Finding {
-                        rule: Rule::Shadowing,
-                        level: Rule::Shadowing.info().level,
+                    out.push(LintFinding {
+                        rule: LintRule::Shadowing,
+                        level: LintRule::Shadowing.info().level,
                         server: listing.server.to_string(),
                         tool: Some(name.to_string()),
                         field: "name".into(),
@@ -241,7 +241,7 @@ pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
         }
         for (tool, field, text) in texts {
             let own = normalize(listing.server);
-            let mut push = |rule: Rule, range: std::ops::Range<usize>, message: String| {
+            let mut push = |rule: LintRule, range: std::ops::Range<usize>, message: String| {
                 out.push(finding(
                     listing.server,
                     tool,
@@ -258,17 +258,17 @@ pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
                     Hidden::ZeroWidth => "zero-width characters",
                     Hidden::Bidi => "bidirectional controls that reorder what is shown",
                 };
-                push(Rule::HiddenCharacters, start..end, what.to_string());
+                push(LintRule::HiddenCharacters, start..end, what.to_string());
             }
             if field == "name" {
                 continue;
             }
             for (rule, pattern, message) in patterns() {
                 for m in pattern.find_iter(text) {
-                    if *rule == Rule::EncodedBlob && !blob_like(m.as_str()) {
+                    if *rule == LintRule::EncodedBlob && !blob_like(m.as_str()) {
                         continue;
                     }
-                    if *rule == Rule::EncodedBlob && inside_url(text, m.start()) {
+                    if *rule == LintRule::EncodedBlob && inside_url(text, m.start()) {
                         continue;
                     }
                     push(*rule, m.range(), message.to_string());
@@ -279,7 +279,7 @@ pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
                 if prefix != own {
                     let m = c.get(0).expect("the whole match");
                     push(
-                        Rule::OtherServersTools,
+                        LintRule::OtherServersTools,
                         m.range(),
                         format!("names a tool of the server Claude Code calls {prefix}"),
                     );
@@ -299,7 +299,7 @@ pub fn lint(listings: &[Listing<'_>]) -> Vec<Finding> {
                 }
                 let m = c.get(0).expect("the whole match");
                 push(
-                    Rule::OtherServersTools,
+                    LintRule::OtherServersTools,
                     m.range(),
                     format!("names {named}, a tool of {}", servers.join(", ")),
                 );
@@ -395,9 +395,9 @@ fn finding(
     field: &str,
     text: &str,
     range: std::ops::Range<usize>,
-    rule: Rule,
+    rule: LintRule,
     message: String,
-) -> Finding {
+) -> LintFinding {
     let chars_before = text[..range.start].chars().count();
     let chars_in = text[range.clone()].chars().count();
     let before: String = {
@@ -405,7 +405,7 @@ fn finding(
         head[head.len().saturating_sub(40)..].iter().collect()
     };
     let after: String = text[range.end..].chars().take(40).collect();
-    Finding {
+    LintFinding {
         rule,
         level: rule.info().level,
         server: server.to_string(),

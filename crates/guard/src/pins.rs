@@ -115,10 +115,10 @@ pub fn pin_key(scope: Scope, locations: &Locations) -> String {
     }
 }
 
-/// How a tool differs from its pin.
+/// DriftKind a tool differs from its pin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
-pub enum How {
+pub enum DriftKind {
     /// Served now, not approved: counts as changed.
     Added,
     /// Approved, no longer served.
@@ -128,7 +128,7 @@ pub enum How {
 
 /// One line of a diff: `-` approved only, `+` served only, ` ` both.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-pub struct DiffLine {
+pub struct DriftLine {
     pub sign: String,
     pub text: String,
 }
@@ -139,20 +139,20 @@ pub struct DiffLine {
 pub struct Drift {
     /// `None`: the server's instructions.
     pub tool: Option<String>,
-    pub how: How,
+    pub how: DriftKind,
     pub approved_sha256: Option<String>,
     pub served_sha256: Option<String>,
     /// What was approved, indented, invisible characters shown.
     pub approved: Option<String>,
     /// What is served now, the same way.
     pub served: Option<String>,
-    pub lines: Vec<DiffLine>,
+    pub lines: Vec<DriftLine>,
 }
 
-fn diff_lines(approved: &str, served: &str) -> Vec<DiffLine> {
+fn diff_lines(approved: &str, served: &str) -> Vec<DriftLine> {
     similar::TextDiff::from_lines(approved, served)
         .iter_all_changes()
-        .map(|change| DiffLine {
+        .map(|change| DriftLine {
             sign: match change.tag() {
                 similar::ChangeTag::Delete => "-",
                 similar::ChangeTag::Insert => "+",
@@ -171,9 +171,9 @@ fn drift(
 ) -> Option<Drift> {
     let how = match (approved, served) {
         (Some(a), Some(s)) if a.sha256 == s.sha256 => return None,
-        (Some(_), Some(_)) => How::Changed,
-        (None, Some(_)) => How::Added,
-        (Some(_), None) => How::Removed,
+        (Some(_), Some(_)) => DriftKind::Changed,
+        (None, Some(_)) => DriftKind::Added,
+        (Some(_), None) => DriftKind::Removed,
         (None, None) => return None,
     };
     let approved_text = approved.map(Definition::shown);
@@ -223,7 +223,7 @@ pub struct PinsFile {
     pub pins: BTreeMap<String, BTreeMap<String, ServerPin>>,
     /// By project key.
     #[serde(default)]
-    pub quarantine: BTreeMap<String, crate::quarantine::Choice>,
+    pub quarantine: BTreeMap<String, crate::quarantine::QuarantineChoice>,
     /// Every deny rule written to keep a changed tool from Claude Code, to remove exactly it.
     #[serde(default)]
     pub denied: Vec<crate::quarantine::Denied>,

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::pins::Pins;
 
 /// A project's choice: where a changed tool is denied, for every server and per server.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-pub struct Choice {
+pub struct QuarantineChoice {
     /// For every server of the project, unless it has its own choice.
     pub all: Option<SettingsFile>,
     /// A server's own choice; `None` turns it off for that server.
@@ -26,7 +26,7 @@ pub struct Choice {
     pub servers: BTreeMap<String, Option<SettingsFile>>,
 }
 
-impl Choice {
+impl QuarantineChoice {
     /// Where a changed tool of `server` is denied, if it is.
     pub fn for_server(&self, server: &str) -> Option<SettingsFile> {
         match self.servers.get(server) {
@@ -73,7 +73,7 @@ pub fn choose(
 }
 
 /// The project's choice.
-pub fn choice(pins: &Pins, locations: &Locations) -> Result<Choice, ConfigError> {
+pub fn choice(pins: &Pins, locations: &Locations) -> Result<QuarantineChoice, ConfigError> {
     Ok(pins
         .read()?
         .quarantine

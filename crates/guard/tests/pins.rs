@@ -3,7 +3,7 @@
 
 use mcp_manager_core::config::permissions::SettingsFile;
 use mcp_manager_core::Locations;
-use mcp_manager_guard::pins::{compare, pin_of, How, Pins};
+use mcp_manager_guard::pins::{compare, pin_of, DriftKind, Pins};
 use mcp_manager_guard::quarantine;
 use serde_json::{json, Value};
 
@@ -58,7 +58,7 @@ fn a_pin_is_kept_privately_and_a_changed_description_is_a_diff() {
     let drift = compare(&approved, &served);
     assert_eq!(drift.len(), 1);
     assert_eq!(drift[0].tool.as_deref(), Some("read"));
-    assert_eq!(drift[0].how, How::Changed);
+    assert_eq!(drift[0].how, DriftKind::Changed);
     let minus: Vec<&str> = drift[0]
         .lines
         .iter()
@@ -86,14 +86,15 @@ fn new_removed_tools_and_instructions_are_drift_and_accepting_one_tool_leaves_th
     now.push(json!({"name": "write", "inputSchema": {"type": "object"}}));
     let served = pin_of(&now, Some("New words."), "h", 2);
     let drift = compare(&approved, &served);
-    let hows: Vec<(Option<&str>, How)> = drift.iter().map(|d| (d.tool.as_deref(), d.how)).collect();
+    let hows: Vec<(Option<&str>, DriftKind)> =
+        drift.iter().map(|d| (d.tool.as_deref(), d.how)).collect();
     assert_eq!(
         hows,
         vec![
-            (None, How::Added),
-            (Some("list"), How::Removed),
-            (Some("read"), How::Changed),
-            (Some("write"), How::Added)
+            (None, DriftKind::Added),
+            (Some("list"), DriftKind::Removed),
+            (Some("read"), DriftKind::Changed),
+            (Some("write"), DriftKind::Added)
         ]
     );
     assert!(pins.accept("user", "s", &served, Some("write")).unwrap());

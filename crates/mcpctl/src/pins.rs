@@ -8,7 +8,7 @@ use mcp_manager_connect::ServerStatus;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::permissions::SettingsFile;
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
-use mcp_manager_guard::pins::How;
+use mcp_manager_guard::pins::DriftKind;
 
 /// The three verbs.
 pub enum Verb {
@@ -133,9 +133,9 @@ fn print(check: &Result<PinCheck, (String, String)>) {
                 format!("tool {t}")
             });
         let how = match drift.how {
-            How::Added => "new",
-            How::Removed => "removed",
-            How::Changed => "changed",
+            DriftKind::Added => "new",
+            DriftKind::Removed => "removed",
+            DriftKind::Changed => "changed",
         };
         shown!("  {how}: {what}");
         for line in drift.lines.iter().filter(|l| l.sign != " ") {
@@ -147,8 +147,8 @@ fn print(check: &Result<PinCheck, (String, String)>) {
     }
     for finding in &check.findings {
         let level = match finding.level {
-            mcp_manager_guard::lint::Level::Warning => "warning",
-            mcp_manager_guard::lint::Level::Note => "note",
+            mcp_manager_guard::lint::LintLevel::Warning => "warning",
+            mcp_manager_guard::lint::LintLevel::Note => "note",
         };
         let rule = finding.rule.info().id;
         let tool = finding.tool.as_deref().unwrap_or("(instructions)");

@@ -13,6 +13,7 @@ import {
   type ProjectOpened,
   type ServerStatusChanged,
   type SurfaceChanged,
+  type PinChecked,
 } from "../bindings";
 
 /** An event as a listener gets it: its payload, as with Tauri's events. */
@@ -120,4 +121,5 @@ export const fedEvents = {
   projectOpened: event<ProjectOpened>("project-opened"),
   serverStatusChanged: event<ServerStatusChanged>("server-status-changed"),
   surfaceChanged: event<SurfaceChanged>("surface-changed"),
+  pinChecked: event<PinChecked>("pin-checked"),
 };

@@ -1,5 +1,6 @@
 // One server in full: its live state, what it runs, and what a person can do to it.
 import { SurfacePanel } from "../surfaces/SurfacePanel";
+import { PinPanel } from "../pins/PinPanel";
 import type { SurfacesApi } from "../surfaces/api";
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { Button } from "../shared/Button";
@@ -223,6 +224,7 @@ export function ServerDetail({
       ) : (
         <StatusBlock server={server} status={status} state={state} />
       )}
+      {!server.shadowedBy && <PinPanel key={`pin:${server.name}`} server={server.name} />}
       {surfaces && <SurfacePanel key={server.name} server={server.name} api={surfaces} />}
       {status?.state === "needs-auth" && (
         <div className="flex items-center gap-2">

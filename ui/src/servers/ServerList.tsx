@@ -1,5 +1,6 @@
 // The servers of every scope, each row with its live state; thin over the stores.
 import { useSurfaceChange } from "../surfaces/changes";
+import { PinBadge } from "../pins/PinPanel";
 import { useState } from "react";
 import type { ApiError, ConfigProblem, Plugin, ServerList as List, ServerStatus, ServerSummary, SettingsFile } from "../bindings";
 import type { Statuses } from "./statusStore";
@@ -283,6 +284,7 @@ function ServerRow({
         )}
         {state && server.willStart && <LiveState status={status} />}
         <SurfaceBadge server={server.name} />
+        <PinBadge server={server.name} />
         {server.shadowedBy && (
           <span
             data-testid="shadowed"

@@ -7,8 +7,8 @@
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::permissions::SettingsFile;
 use mcp_manager_core::ApiError;
-use mcp_manager_guard::lint::{lint, Finding, Listing};
-use mcp_manager_guard::pins::{compare, pin_key, pin_of, Drift, How, Pins, ServerPin};
+use mcp_manager_guard::lint::{lint, LintFinding, Listing};
+use mcp_manager_guard::pins::{compare, pin_key, pin_of, Drift, DriftKind, Pins, ServerPin};
 use mcp_manager_guard::quarantine;
 use serde::Serialize;
 use serde_json::Value;
@@ -25,14 +25,14 @@ pub struct PinCheck {
     pub pinned_now: bool,
     /// When what is compared with was pinned (ms since the epoch).
     pub pinned_at_ms: f64,
-    /// How many tools the server serves now.
+    /// DriftKind many tools the server serves now.
     pub tools: u32,
     /// What differs from the pin: empty when the server serves what was approved.
     pub drift: Vec<Drift>,
     /// Deny rules in force that we wrote for this server's changed tools.
     pub denied: Vec<String>,
     /// The lint of what the model reads of this server.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<LintFinding>,
 }
 
 fn failed(err: impl std::fmt::Display) -> ApiError {
@@ -102,7 +102,7 @@ impl LiveProject {
         if let Some(file) = keep_from_claude {
             let changed: Vec<String> = drift
                 .iter()
-                .filter(|d| matches!(d.how, How::Added | How::Changed))
+                .filter(|d| matches!(d.how, DriftKind::Added | DriftKind::Changed))
                 .filter_map(|d| d.tool.clone())
                 .collect();
             quarantine::keep_away(&pins, &self.locations, server, &changed, file)
@@ -136,7 +136,7 @@ impl LiveProject {
         server: &str,
         listed: &[Value],
         instructions: Option<&str>,
-    ) -> Vec<Finding> {
+    ) -> Vec<LintFinding> {
         let others: Vec<(String, Vec<Value>)> = self
             .supervisor
             .statuses()
