@@ -64,6 +64,14 @@ impl SettingsFile {
         }
     }
 
+    /// How a new file is made: the person's own settings `0600`, project files shared.
+    fn mode(self) -> NewFileMode {
+        match self {
+            SettingsFile::User => NewFileMode::Private,
+            _ => NewFileMode::Shared,
+        }
+    }
+
     const ALL: [SettingsFile; 3] = [
         SettingsFile::Local,
         SettingsFile::Project,
@@ -105,10 +113,7 @@ pub fn set_rule(
 ) -> Result<PathBuf, ConfigError> {
     let path = file.path(locations);
     let wanted = entry(server, tool);
-    let mode = match file {
-        SettingsFile::User => NewFileMode::Private,
-        _ => NewFileMode::Shared,
-    };
+    let mode = file.mode();
     locations.confine(&path)?;
     document::update(&path, mode, |value| {
         let permissions = document::object_at(&path, value, &["permissions"])?;
@@ -144,10 +149,7 @@ pub fn add_entry(
     entry: &str,
 ) -> Result<bool, ConfigError> {
     let path = file.path(locations);
-    let mode = match file {
-        SettingsFile::User => NewFileMode::Private,
-        _ => NewFileMode::Shared,
-    };
+    let mode = file.mode();
     locations.confine(&path)?;
     document::update(&path, mode, |value| {
         let permissions = document::object_at(&path, value, &["permissions"])?;
@@ -180,10 +182,7 @@ pub fn remove_entry(
         return Ok(false);
     }
     locations.confine(&path)?;
-    let mode = match file {
-        SettingsFile::User => NewFileMode::Private,
-        _ => NewFileMode::Shared,
-    };
+    let mode = file.mode();
     document::update(&path, mode, |value| {
         let Some(Value::Array(list)) = value
             .get_mut("permissions")
