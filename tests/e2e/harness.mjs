@@ -327,6 +327,7 @@ export async function press(element, timeoutMs = 10_000) {
  * clear sets the value without the input events React listens to.)
  */
 export async function type(element, text) {
+  await element.waitForDisplayed({ timeout: 10_000 });
   await element.click();
   await current.keys(["Control", "a"]);
   await current.keys(["Backspace"]);

@@ -14,6 +14,7 @@ import {
   launch,
   mcpctl,
   open,
+  press,
   root,
   row,
   sandbox,
@@ -230,11 +231,11 @@ test("a stdio server added through the form connects, and its file is what mcpct
   await problem.waitForExist({ reverse: true, timeout: 5_000 });
   await type(browser.$('[data-testid="draft-command"]'), "node");
   for (const arg of [everything, "stdio"]) {
-    await browser.$('[data-testid="draft-add-arg"]').click();
+    await press(browser.$('[data-testid="draft-add-arg"]'));
     const args = await browser.$$('[data-testid="draft-arg"]');
     await type(args[args.length - 1], arg);
   }
-  await browser.$('[data-testid="draft-add-env"]').click();
+  await press(browser.$('[data-testid="draft-add-env"]'));
   await type(browser.$('[data-testid="draft-env-key"]'), "MCP_E2E_SERVER");
   await type(browser.$('[data-testid="draft-env-value"]'), "added");
   await browser.waitUntil(
