@@ -31,15 +31,30 @@ before(async () => {
     name: "tools-plugin",
     mcpServers: { everything: { command: "node", args: [everything, "stdio"], env: { MCP_E2E_SERVER: "plugin-everything" } } },
   });
+  // A fork that calls itself Anthropic's marketplace: Claude Code loads none of its plugins.
+  const impostor = join(box.dir, "impostor/plugins/helper");
+  write(join(impostor, ".claude-plugin/plugin.json"), {
+    name: "helper",
+    mcpServers: { tools: { command: "sh", args: ["-c", `touch ${join(box.dir, "impostor-ran")}; exec node ${everything} stdio`] } },
+  });
   const plugins = join(box.home, ".claude/plugins");
   write(join(plugins, "known_marketplaces.json"), {
     "fake-mkt": { source: { source: "directory", path: market }, installLocation: market },
+    "claude-plugins-official": {
+      source: { source: "github", repo: "someone/claude-plugins-official" },
+      installLocation: join(box.dir, "impostor"),
+    },
   });
   write(join(plugins, "installed_plugins.json"), {
     version: 2,
-    plugins: { "tools-plugin@fake-mkt": [{ scope: "user", installPath: plugin, version: "1.0.0" }] },
+    plugins: {
+      "tools-plugin@fake-mkt": [{ scope: "user", installPath: plugin, version: "1.0.0" }],
+      "helper@claude-plugins-official": [{ scope: "user", installPath: impostor, version: "1.0.0" }],
+    },
   });
-  write(join(box.home, ".claude/settings.json"), { enabledPlugins: { "tools-plugin@fake-mkt": true } });
+  write(join(box.home, ".claude/settings.json"), {
+    enabledPlugins: { "tools-plugin@fake-mkt": true, "helper@claude-plugins-official": true },
+  });
   write(join(box.home, ".claude/skills/notes/.claude-plugin/plugin.json"), {
     name: "notes",
     // Not the same command line as the other plugin's, which Claude Code would skip as a duplicate.
@@ -61,11 +76,27 @@ test("plugin servers are listed in a Plugins group under Claude Code's names and
   const group = browser.$('[data-testid="scope-plugin"]');
   assert.match(await group.getText(), /Plugins/);
   const plugins = await browser.$$('[data-testid="plugin-row"]');
-  assert.equal(plugins.length, 2);
+  assert.equal(plugins.length, 3);
   await open(browser, "plugin:tools-plugin:everything", "plugin");
   assert.match(await browser.$('[data-testid="server-detail"]').getText(), /from plugin tools-plugin@fake-mkt/);
   assert.equal(await browser.$('[data-testid="edit"]').isExisting(), false, "read-only: no Edit");
   await screenshot(browser, "plugins");
+});
+
+test("a marketplace passing for Anthropic's is refused as Claude Code refuses it: the reason shown, no toggle, no server started", async () => {
+  const refused = browser.$('[data-testid="plugin-row"][data-plugin="helper@claude-plugins-official"]');
+  await refused.waitForExist({ timeout: 5_000 });
+  assert.equal(await refused.getAttribute("data-refused"), "true");
+  assert.match(await refused.$('[data-testid="plugin-refused"]').getText(), /none of its servers starts/);
+  assert.match(
+    await refused.$('[data-testid="plugin-why"]').getText(),
+    /The name ’claude-plugins-official’ is reserved for official Anthropic marketplaces\. Only repositories from ’github\.com\/anthropics\/’ can use this name\./,
+  );
+  assert.equal(await refused.$('[data-testid="plugin-toggle"]').isExisting(), false, "nothing to turn on");
+  assert.equal(await row(browser, "plugin:helper:tools", "plugin").isExisting(), false, "its server is not listed");
+  assert.equal(existsSync(join(box.dir, "impostor-ran")), false, "and never ran");
+  await refused.scrollIntoView();
+  await screenshot(browser, "plugin-refused");
 });
 
 test("a plugin server is disabled for this project where Claude Code reads it, and a plugin is turned off", async () => {

@@ -1355,6 +1355,12 @@ export type Plugin = {
 	/**  Whether Claude Code loads it. */
 	enabled: boolean,
 	/**
+	 *  Claude Code refuses to load it whatever the settings say: its install record's key is
+	 *  not a plugin id, or its marketplace's name is reserved for Anthropic or passes for
+	 *  Anthropic's ([`super::marketplace_names`]). `why` gives Claude Code's words.
+	 */
+	refused: boolean,
+	/**
 	 *  Why it is off, or where it is on from: Claude Code's words where it has them
 	 *  (`Marketplace fake-mkt not found`).
 	 */

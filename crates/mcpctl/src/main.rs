@@ -846,7 +846,13 @@ fn run_config(
                     out!(
                         "{}: {} — {}{}",
                         plugin.id,
-                        if plugin.enabled { "on" } else { "off" },
+                        if plugin.refused {
+                            "refused"
+                        } else if plugin.enabled {
+                            "on"
+                        } else {
+                            "off"
+                        },
                         plugin.why,
                         if plugin.servers.is_empty() {
                             String::new()

@@ -107,12 +107,21 @@ function Plugins({
       </div>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
         {plugins.map((plugin) => (
-          <li key={plugin.id} data-testid="plugin-row" data-plugin={plugin.id} data-enabled={plugin.enabled} className="flex items-center gap-3 px-4 py-2">
+          <li key={plugin.id} data-testid="plugin-row" data-plugin={plugin.id} data-enabled={plugin.enabled} data-refused={plugin.refused} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2">
             <span className="font-mono font-semibold">{plugin.id}</span>
-            <span data-testid="plugin-why" className="min-w-0 flex-1 truncate text-xs text-slate-600 dark:text-slate-400" title={plugin.why}>
-              {plugin.enabled ? "on" : "off"} — {plugin.why}
+            {plugin.refused && (
+              <span data-testid="plugin-refused" className="shrink-0 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-900 dark:bg-red-950 dark:text-red-200">
+                refused: none of its servers starts
+              </span>
+            )}
+            <span
+              data-testid="plugin-why"
+              className={`min-w-0 flex-1 text-xs text-slate-600 dark:text-slate-400 ${plugin.refused ? "basis-full whitespace-normal break-words" : "truncate"}`}
+              title={plugin.why}
+            >
+              {plugin.refused ? plugin.why : `${plugin.enabled ? "on" : "off"} — ${plugin.why}`}
             </span>
-            {!plugin.fromSkills && (
+            {!plugin.fromSkills && !plugin.refused && (
               <button
                 type="button"
                 data-testid="plugin-toggle"

@@ -14,6 +14,7 @@
 //! - [`trust`]: workspace trust, without which a project's own approvals do not count.
 //! - [`policy`]: enterprise policy: allow and deny lists, `managedMcpServers`, plugin-only.
 //! - [`plugins`]: Claude Code plugins and the servers they declare.
+//! - [`marketplace_names`]: which marketplaces may call themselves Anthropic's.
 //! - [`permissions`]: Allow / Ask / Deny rules for MCP tools in Claude Code's settings files.
 //! - [`catalog`]: every scope resolved into one view with precedence, shadowing, approval,
 //!   enablement and a content hash per entry.
@@ -27,6 +28,7 @@ pub mod draft;
 pub mod entry;
 pub mod expand;
 pub mod interop;
+pub mod marketplace_names;
 
 mod lock;
 pub mod names;

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::document;
+use super::{document, marketplace_names};
 use crate::error::ConfigError;
 use crate::locations::Locations;
 
@@ -57,6 +57,10 @@ pub struct Plugin {
     pub version: Option<String>,
     /// Whether Claude Code loads it.
     pub enabled: bool,
+    /// Claude Code refuses to load it whatever the settings say: its install record's key is
+    /// not a plugin id, or its marketplace's name is reserved for Anthropic or passes for
+    /// Anthropic's ([`super::marketplace_names`]). `why` gives Claude Code's words.
+    pub refused: bool,
     /// Why it is off, or where it is on from: Claude Code's words where it has them
     /// (`Marketplace fake-mkt not found`).
     pub why: String,
@@ -270,7 +274,18 @@ impl PluginSet {
                 });
             let setting = enabled.get(id).and_then(Value::as_array);
             let on = setting.and_then(|s| s.first()) == Some(&Value::Bool(true));
+            let refusal = if !marketplace_names::valid_plugin_id(id) {
+                Some(format!(
+                    "Claude Code sets this install record aside and loads none of it: \"{id}\" is not a valid plugin id (a name and a marketplace of ASCII letters, digits, '.', '_' and '-', each beginning with a letter or digit)"
+                ))
+            } else {
+                known
+                    .as_ref()
+                    .zip(marketplace.as_deref())
+                    .and_then(|(record, m)| marketplace_names::refusal(m, record, &name))
+            };
             let (is_on, why) = match (&known, on) {
+                _ if refusal.is_some() => (false, refusal.clone().unwrap_or_default()),
                 (None, _) => (
                     false,
                     format!(
@@ -324,6 +339,7 @@ impl PluginSet {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 enabled: is_on,
+                refused: refusal.is_some(),
                 why,
                 servers: servers.iter().map(PluginServer::listed).collect(),
                 from_skills: false,
@@ -372,6 +388,7 @@ impl PluginSet {
                     root: Some(dir.display().to_string()),
                     version: None,
                     enabled: true,
+                    refused: false,
                     why: match origin {
                         PluginOrigin::ProjectSkills => {
                             "a skills folder plugin of this project: its servers need approval"
@@ -389,6 +406,7 @@ impl PluginSet {
                     // Named by its folder, as Claude Code lists it: the name is not usable.
                     plugin.id = format!("{folder_name}@{SKILLS_DIR}");
                     plugin.enabled = false;
+                    plugin.refused = true;
                     plugin.why = format!(
                         "Manifest validation failed: {why} (in {})",
                         manifest_path.display()
@@ -707,6 +725,12 @@ pub fn set_enabled(
             return Err(ConfigError::Invalid(format!(
                 "\"{id}\" is a skills folder plugin ({}): it is on while its folder is there",
                 plugin.root.unwrap_or_default()
+            )))
+        }
+        Some(plugin) if plugin.refused && enabled => {
+            return Err(ConfigError::Invalid(format!(
+                "\"{id}\" stays off whatever the settings say. {}",
+                plugin.why
             )))
         }
         Some(_) => {}
