@@ -31,7 +31,7 @@ pub enum LintRule {
     EncodedBlob,
 }
 
-/// DriftKind much a finding asks for attention.
+/// How much a finding asks for attention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum LintLevel {

@@ -115,7 +115,7 @@ pub fn pin_key(scope: Scope, locations: &Locations) -> String {
     }
 }
 
-/// DriftKind a tool differs from its pin.
+/// How a tool differs from its pin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "lowercase")]
 pub enum DriftKind {

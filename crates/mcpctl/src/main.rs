@@ -287,6 +287,18 @@ enum Command {
     },
     /// Pin what each running server (or SERVER) serves now, replacing its pin.
     Pin { server: Option<String> },
+    /// Before a package starts: what each stdio entry's npx, pnpm dlx, bunx, uvx, pipx run or
+    /// docker run (or SERVER's) will fetch, whether its version is pinned, and what the
+    /// registry says of it (deprecated or deleted, a newer version and what it requires, its
+    /// post-install instructions as text). Starts nothing. Exit 1 when a package is not pinned
+    /// or its version is deprecated or deleted.
+    Preflight {
+        server: Option<String>,
+        /// Start SERVER, read the version that really runs, and pin the entry to it (the diff
+        /// is printed, then written).
+        #[arg(long, requires = "server")]
+        pin: bool,
+    },
     /// Accept what SERVER serves now for TOOL (every tool when none is named): its pin takes
     /// it, and the deny rules written for it are removed.
     Accept {
@@ -550,6 +562,7 @@ mod cost;
 mod doctor;
 mod history;
 mod pins;
+mod preflight;
 mod registry;
 mod runtime;
 mod surfaces;
@@ -716,6 +729,9 @@ fn run(
         }
         Command::Pin { server } => {
             return pins::run(locations, server.as_deref(), pins::Verb::Pin, json)
+        }
+        Command::Preflight { server, pin } => {
+            return preflight::run(locations, registry_flag, server.as_deref(), pin, json)
         }
         Command::Accept { server, tool } => {
             return pins::run(locations, Some(&server), pins::Verb::Accept { tool }, json)
@@ -997,6 +1013,7 @@ fn run_config(
         | Command::Diff { .. }
         | Command::Verify { .. }
         | Command::Pin { .. }
+        | Command::Preflight { .. }
         | Command::Accept { .. }
         | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {

@@ -8,12 +8,14 @@
 //! without Tauri: [`client`] speaks the API, [`model`] reads and checks documents (nothing is
 //! installed from one that fails), [`cache`] keeps the last listing for offline use and asks
 //! only for what changed, and [`install`] turns a document and a person's answers into an
-//! entry whose secrets stay out of shared files.
+//! entry whose secrets stay out of shared files; [`preflight`] says, before a package
+//! starts, what it will fetch, whether that version is fixed, and what the registry says of it.
 
 pub mod cache;
 pub mod client;
 pub mod install;
 pub mod model;
+pub mod preflight;
 
 use std::collections::BTreeMap;
 use std::path::Path;

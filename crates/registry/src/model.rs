@@ -38,6 +38,9 @@ pub struct ServerJson {
     pub packages: Vec<Package>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remotes: Vec<Transport>,
+    /// What the publisher asks a person to do after installing: shown as text, never run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_install_instructions: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]

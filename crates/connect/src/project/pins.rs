@@ -25,7 +25,7 @@ pub struct PinCheck {
     pub pinned_now: bool,
     /// When what is compared with was pinned (ms since the epoch).
     pub pinned_at_ms: f64,
-    /// DriftKind many tools the server serves now.
+    /// How many tools the server serves now.
     pub tools: u32,
     /// What differs from the pin: empty when the server serves what was approved.
     pub drift: Vec<Drift>,

@@ -1,0 +1,918 @@
+//! Before a package starts: what a stdio entry will fetch, whether that is fixed, and what the
+//! registry says of it.
+//!
+//! An entry that runs `npx`, `pnpm dlx`, `bunx`, `uvx`, `pipx run` or `docker run` downloads
+//! what it runs at start, and without a version it runs whatever was published last: a server
+//! approved today can be another program tomorrow, and no listing of its tools will have
+//! changed before it starts. [`package_of`] reads the package, its version and whether that
+//! version is fixed from the entry's words, as the runner reads them. [`running_version`] reads
+//! which version the running server really is, from the files of its own processes (a
+//! package's `package.json`, a Python distribution's `dist-info`), so "Pin to the version
+//! running now" pins what was tried, not what the registry serves next. [`check_registry`]
+//! finds the package in an MCP registry: the version's status (deprecated or deleted, with the
+//! registry's message), a newer version and what it asks for that this one did not, and its
+//! `postInstallInstructions`, which are text to read, never a command to run. Offline, the
+//! cache answers for what it holds and the rest is said to be unchecked.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::model::{Argument, Listed, Official, Package, ServerJson, Status};
+use crate::Registry;
+
+/// Where a package comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "lowercase")]
+pub enum Ecosystem {
+    Npm,
+    Pypi,
+    Oci,
+}
+
+impl Ecosystem {
+    /// The `registryType` of a `server.json` package.
+    fn registry_type(self) -> &'static str {
+        match self {
+            Ecosystem::Npm => "npm",
+            Ecosystem::Pypi => "pypi",
+            Ecosystem::Oci => "oci",
+        }
+    }
+}
+
+/// The package a stdio entry fetches and runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageRef {
+    /// `npx`, `pnpm dlx`, `bunx`, `uvx`, `pipx run` or `docker run`.
+    pub runner: String,
+    pub ecosystem: Ecosystem,
+    /// The package (npm, PyPI) or image (OCI, without tag or digest).
+    pub name: String,
+    /// The version, tag or digest asked for, as written (`latest`, `^1.2`, `1.2.3`); `None`
+    /// when none is.
+    pub version: Option<String>,
+    /// Whether the words fix one version: an exact version (npm, PyPI), or a digest (OCI).
+    pub pinned: bool,
+    /// Which argument names it (0-based, in the entry's `args`).
+    pub arg: u32,
+    /// That argument as written.
+    pub spec: String,
+}
+
+/// Reads the package an entry runs, or `None` when it runs no package this knows.
+pub fn package_of(command: &str, args: &[String]) -> Option<PackageRef> {
+    let program = Path::new(command)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let program = program.trim_end_matches(".cmd").trim_end_matches(".exe");
+    match program {
+        "npx" => npm_like("npx", args, 0, &["-p", "--package"], NPX_VALUES),
+        "pnpx" => npm_like("pnpm dlx", args, 0, &["--package"], &[]),
+        "pnpm" if args.first().is_some_and(|a| a == "dlx") => {
+            npm_like("pnpm dlx", args, 1, &["--package"], &[])
+        }
+        "bunx" => npm_like("bunx", args, 0, &["-p", "--package"], &[]),
+        "bun" if args.first().is_some_and(|a| a == "x") => {
+            npm_like("bunx", args, 1, &["-p", "--package"], &[])
+        }
+        "uvx" => python_like("uvx", args, 0, "--from", UVX_VALUES),
+        "uv" if args.first().is_some_and(|a| a == "tool")
+            && args.get(1).is_some_and(|a| a == "run") =>
+        {
+            python_like("uvx", args, 2, "--from", UVX_VALUES)
+        }
+        "pipx" if args.first().is_some_and(|a| a == "run") => {
+            python_like("pipx run", args, 1, "--spec", PIPX_VALUES)
+        }
+        "docker" | "podman" if args.first().is_some_and(|a| a == "run") => docker(args),
+        _ => None,
+    }
+}
+
+/// Options of these runners that take a value as the next word.
+const NPX_VALUES: &[&str] = &[
+    "-c",
+    "--call",
+    "--registry",
+    "--cache",
+    "--userconfig",
+    "-w",
+    "--workspace",
+];
+const UVX_VALUES: &[&str] = &[
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--index",
+    "--index-url",
+    "-i",
+    "--extra-index-url",
+    "--default-index",
+    "-c",
+    "--constraints",
+    "--overrides",
+    "--python-preference",
+    "--cache-dir",
+    "--directory",
+    "--project",
+    "--find-links",
+    "-f",
+    "--env-file",
+    "--config-file",
+];
+const PIPX_VALUES: &[&str] = &["--python", "--pip-args", "--index-url", "-i", "--backend"];
+const DOCKER_VALUES: &[&str] = &[
+    "-e",
+    "--env",
+    "--env-file",
+    "-v",
+    "--volume",
+    "--mount",
+    "--name",
+    "--network",
+    "--net",
+    "-p",
+    "--publish",
+    "-w",
+    "--workdir",
+    "-u",
+    "--user",
+    "--entrypoint",
+    "-l",
+    "--label",
+    "--platform",
+    "-h",
+    "--hostname",
+    "--add-host",
+    "--cpus",
+    "-m",
+    "--memory",
+    "--pull",
+    "--restart",
+    "--log-driver",
+    "--log-opt",
+    "--device",
+    "--cap-add",
+    "--cap-drop",
+    "--security-opt",
+    "--tmpfs",
+    "--ulimit",
+    "--dns",
+    "--gpus",
+    "--ipc",
+    "--pid",
+    "--shm-size",
+    "--stop-signal",
+    "--stop-timeout",
+    "--group-add",
+    "--runtime",
+    "--volumes-from",
+    "-a",
+    "--attach",
+    "--cidfile",
+    "--expose",
+    "--label-file",
+];
+
+/// An option as read: the index of the word that holds its value (its own when it has none or
+/// is written `--flag=value`), the option, and its value.
+type Seen = (usize, String, Option<String>);
+
+/// The options before the first word that is not one, and the index of that first plain word.
+fn options(args: &[String], from: usize, with_value: &[&str]) -> (Vec<Seen>, Option<usize>) {
+    let mut seen = Vec::new();
+    let mut i = from;
+    while i < args.len() {
+        let word = &args[i];
+        if word == "--" {
+            return (seen, (i + 1 < args.len()).then_some(i + 1));
+        }
+        if !word.starts_with('-') || word == "-" {
+            return (seen, Some(i));
+        }
+        if let Some((flag, value)) = word.split_once('=') {
+            seen.push((i, flag.to_string(), Some(value.to_string())));
+        } else if with_value.contains(&word.as_str()) {
+            seen.push((i + 1, word.clone(), args.get(i + 1).cloned()));
+            i += 1;
+        } else {
+            seen.push((i, word.clone(), None));
+        }
+        i += 1;
+    }
+    (seen, None)
+}
+
+fn npm_like(
+    runner: &str,
+    args: &[String],
+    from: usize,
+    package_flags: &[&str],
+    with_value: &[&str],
+) -> Option<PackageRef> {
+    let mut values: Vec<&str> = with_value.to_vec();
+    values.extend_from_slice(package_flags);
+    let (seen, first) = options(args, from, &values);
+    if seen
+        .iter()
+        .any(|(_, flag, _)| flag == "-c" || flag == "--call")
+    {
+        return None; // a shell line, not a package
+    }
+    let (arg, spec) = match seen
+        .iter()
+        .find(|(_, flag, _)| package_flags.contains(&flag.as_str()))
+    {
+        Some((i, _, Some(spec))) => (*i, spec.clone()),
+        Some((_, _, None)) => return None,
+        None => (first?, args[first?].clone()),
+    };
+    let (name, version) = split_npm(&spec)?;
+    Some(PackageRef {
+        runner: runner.into(),
+        ecosystem: Ecosystem::Npm,
+        pinned: version.as_deref().is_some_and(exact_semver),
+        name,
+        version,
+        arg: arg as u32,
+        spec,
+    })
+}
+
+/// `@scope/name@version` or `name@version` into its parts; `None` for what is not a registry
+/// package (a path, a URL, `github:owner/repo`, a tarball).
+fn split_npm(spec: &str) -> Option<(String, Option<String>)> {
+    let (scope, rest) = match spec.strip_prefix('@') {
+        Some(rest) => ("@", rest),
+        None => ("", spec),
+    };
+    let (name, version) = match rest.split_once('@') {
+        Some((name, version)) => (name, Some(version.to_string())),
+        None => (rest, None),
+    };
+    let name = format!("{scope}{name}");
+    let plain = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('.')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~'))
+    };
+    let ok = match name.strip_prefix('@') {
+        Some(scoped) => scoped
+            .split_once('/')
+            .is_some_and(|(s, n)| plain(s) && plain(n)),
+        None => plain(&name),
+    };
+    ok.then_some((name, version.filter(|v| !v.is_empty())))
+}
+
+/// `1.2.3`, `1.2.3-beta.1`, `1.2.3+build`: one version, not a range or a tag.
+fn exact_semver(version: &str) -> bool {
+    let core = version.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn python_like(
+    runner: &str,
+    args: &[String],
+    from: usize,
+    spec_flag: &str,
+    with_value: &[&str],
+) -> Option<PackageRef> {
+    let mut values: Vec<&str> = with_value.to_vec();
+    values.push(spec_flag);
+    let (seen, first) = options(args, from, &values);
+    let (arg, spec) = match seen.iter().find(|(_, flag, _)| flag == spec_flag) {
+        Some((i, _, Some(spec))) => (*i, spec.clone()),
+        Some((_, _, None)) => return None,
+        None => (first?, args[first?].clone()),
+    };
+    let (name, version, pinned) = split_python(&spec)?;
+    Some(PackageRef {
+        runner: runner.into(),
+        ecosystem: Ecosystem::Pypi,
+        name,
+        version,
+        pinned,
+        arg: arg as u32,
+        spec,
+    })
+}
+
+/// `name`, `name==1.2`, `name@1.2`, `name[extra]>=1`: the name, what is asked for, and whether
+/// that is one version.
+fn split_python(spec: &str) -> Option<(String, Option<String>, bool)> {
+    if spec.contains("://") || spec.starts_with("git+") || spec.contains('/') {
+        return None;
+    }
+    let end = spec
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .unwrap_or(spec.len());
+    let name = &spec[..end];
+    if name.is_empty() {
+        return None;
+    }
+    let mut rest = &spec[end..];
+    if rest.starts_with('[') {
+        rest = rest.split_once(']').map(|(_, r)| r).unwrap_or("");
+    }
+    let rest = rest.trim();
+    let (version, pinned) = if let Some(v) = rest.strip_prefix("==") {
+        (Some(v.to_string()), !v.contains(['*', ',']))
+    } else if let Some(v) = rest.strip_prefix('@') {
+        (Some(v.to_string()), v != "latest" && !v.is_empty())
+    } else if rest.is_empty() {
+        (None, false)
+    } else {
+        (Some(rest.to_string()), false)
+    };
+    Some((name.to_string(), version, pinned))
+}
+
+fn docker(args: &[String]) -> Option<PackageRef> {
+    let (_, first) = options(args, 1, DOCKER_VALUES);
+    let arg = first?;
+    let spec = args[arg].clone();
+    let (image, digest) = match spec.split_once('@') {
+        Some((image, digest)) => (image, Some(digest.to_string())),
+        None => (spec.as_str(), None),
+    };
+    // A tag follows the last `:` after the last `/` (a `:` before it is a registry's port).
+    let slash = image.rfind('/').map(|i| i + 1).unwrap_or(0);
+    let (name, tag) = match image[slash..].rfind(':') {
+        Some(i) => (
+            &image[..slash + i],
+            Some(image[slash + i + 1..].to_string()),
+        ),
+        None => (image, None),
+    };
+    let pinned = digest.is_some();
+    Some(PackageRef {
+        runner: "docker run".into(),
+        ecosystem: Ecosystem::Oci,
+        name: name.to_string(),
+        version: digest.or(tag),
+        pinned,
+        arg: arg as u32,
+        spec,
+    })
+}
+
+/// The argument that asks for exactly `version` of `package`, as its runner writes it.
+pub fn pinned_spec(package: &PackageRef, version: &str) -> String {
+    match package.ecosystem {
+        Ecosystem::Npm => format!("{}@{version}", package.name),
+        Ecosystem::Pypi if package.spec.contains("==") || package.runner == "pipx run" => {
+            format!("{}=={version}", package.name)
+        }
+        Ecosystem::Pypi => format!("{}@{version}", package.name),
+        Ecosystem::Oci => format!("{}@{version}", package.name),
+    }
+}
+
+/// The entry's arguments with `package` asked for at exactly `version` (an option written
+/// `--package=spec` keeps its option).
+pub fn pinned_args(args: &[String], package: &PackageRef, version: &str) -> Vec<String> {
+    let mut out = args.to_vec();
+    if let Some(word) = out.get_mut(package.arg as usize) {
+        let spec = pinned_spec(package, version);
+        *word = match word.split_once('=') {
+            Some((option, _)) if option.starts_with('-') => format!("{option}={spec}"),
+            _ => spec,
+        };
+    }
+    out
+}
+
+/// The version of `package` that the server running as process `pid` (the leader of its own
+/// process group) really runs: read from the files its processes run. `None` when it cannot
+/// be told (not Linux, a container, a process that has ended).
+pub fn running_version(pid: u32, package: &PackageRef) -> Option<String> {
+    if package.ecosystem == Ecosystem::Oci {
+        return None;
+    }
+    group_command_lines(pid)
+        .iter()
+        .flatten()
+        .filter(|word| word.starts_with('/'))
+        .find_map(|word| match package.ecosystem {
+            Ecosystem::Npm => npm_version_at(Path::new(word), &package.name),
+            Ecosystem::Pypi => python_version_at(Path::new(word), &package.name),
+            Ecosystem::Oci => None,
+        })
+}
+
+/// The command lines of every process of the group `pid` leads.
+fn group_command_lines(pid: u32) -> Vec<Vec<String>> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            // `pid (comm) state ppid pgrp …`: the name may hold spaces and parentheses.
+            std::fs::read_to_string(format!("/proc/{p}/stat"))
+                .ok()
+                .and_then(|s| {
+                    s.get(s.rfind(')')? + 1..)?
+                        .split_whitespace()
+                        .nth(2)?
+                        .parse::<u32>()
+                        .ok()
+                })
+                == Some(pid)
+        })
+        .filter_map(|p| std::fs::read(format!("/proc/{p}/cmdline")).ok())
+        .map(|bytes| {
+            bytes
+                .split(|b| *b == 0)
+                .filter(|w| !w.is_empty())
+                .map(|w| String::from_utf8_lossy(w).into_owned())
+                .collect()
+        })
+        .collect()
+}
+
+/// The version in the `package.json` named `name` that holds `file` (a `.bin` link is followed
+/// to the package it belongs to).
+fn npm_version_at(file: &Path, name: &str) -> Option<String> {
+    let real = file.canonicalize().ok()?;
+    let mut dir: Option<&Path> = real.parent();
+    while let Some(d) = dir {
+        let manifest = d.join("package.json");
+        if let Some(doc) = small_json(&manifest) {
+            if doc.get("name").and_then(|n| n.as_str()) == Some(name) {
+                return doc.get("version")?.as_str().map(str::to_string);
+            }
+        }
+        if d.file_name().is_some_and(|n| n == "node_modules") {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The version of distribution `name` installed in the environment whose `bin` holds `file`
+/// (`<env>/bin/python`, `<env>/bin/<script>`): its `<name>-<version>.dist-info`.
+fn python_version_at(file: &Path, name: &str) -> Option<String> {
+    let env = file.parent().filter(|b| b.ends_with("bin"))?.parent()?;
+    let wanted = normalized(name);
+    let lib = std::fs::read_dir(env.join("lib")).ok()?;
+    for python in lib.flatten() {
+        let site = python.path().join("site-packages");
+        for entry in std::fs::read_dir(&site).into_iter().flatten().flatten() {
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            let Some(stem) = file_name.strip_suffix(".dist-info") else {
+                continue;
+            };
+            if let Some((dist, version)) = stem.rsplit_once('-') {
+                if normalized(dist) == wanted {
+                    return Some(version.to_string());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// PEP 503's normal form of a distribution name.
+fn normalized(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// A JSON file of a package, read only when it is a small regular file.
+fn small_json(path: &PathBuf) -> Option<serde_json::Value> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// What the registry says of a package.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryVerdict {
+    /// The registry asked.
+    pub registry: String,
+    /// The registry's name of the server that publishes this package; `None` when none does.
+    pub server: Option<String>,
+    /// The published version this entry runs (the one pinned or running), when it is listed.
+    pub version: Option<String>,
+    /// That version's status, or the latest's when the version is not known.
+    pub status: Status,
+    pub status_message: Option<String>,
+    /// A newer version than the one run, and what it asks for differently.
+    pub newer: Option<NewerVersion>,
+    /// The publisher's instructions for after installing: text, never run.
+    pub post_install_instructions: Option<String>,
+    /// What could not be checked, and why (the registry could not be reached; only the cache
+    /// answered, as of its time).
+    pub unchecked: Vec<String>,
+}
+
+/// A newer version and how its required settings differ.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NewerVersion {
+    pub version: String,
+    /// Settings it requires that the version run did not.
+    pub new_required: Vec<String>,
+    /// Settings the version run required that it no longer has.
+    pub removed: Vec<String>,
+}
+
+/// Whether `package` of `server` is the one the entry runs.
+fn publishes(server: &ServerJson, package: &PackageRef) -> Option<Package> {
+    server
+        .packages
+        .iter()
+        .find(|p| {
+            p.registry_type
+                .eq_ignore_ascii_case(package.ecosystem.registry_type())
+                && same_package(&p.identifier, package)
+        })
+        .cloned()
+}
+
+fn same_package(identifier: &str, package: &PackageRef) -> bool {
+    match package.ecosystem {
+        Ecosystem::Npm => identifier == package.name,
+        Ecosystem::Pypi => normalized(identifier) == normalized(&package.name),
+        Ecosystem::Oci => {
+            let bare = |s: &str| -> String {
+                let s = s.split('@').next().unwrap_or(s);
+                let slash = s.rfind('/').map(|i| i + 1).unwrap_or(0);
+                let s = match s[slash..].rfind(':') {
+                    Some(i) => &s[..slash + i],
+                    None => s,
+                };
+                let s = s.strip_prefix("docker.io/").unwrap_or(s);
+                s.strip_prefix("library/").unwrap_or(s).to_string()
+            };
+            bare(identifier) == bare(&package.name)
+        }
+    }
+}
+
+/// The settings a package requires: its required environment variables and arguments, by
+/// name, those with a fixed value left out (they are not asked for).
+fn required(package: &Package) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for var in &package.environment_variables {
+        if var.input.is_required && var.input.value.is_none() {
+            out.insert(var.name.clone());
+        }
+    }
+    for arg in package
+        .package_arguments
+        .iter()
+        .chain(&package.runtime_arguments)
+    {
+        let input = arg.input();
+        if input.is_required && input.value.is_none() {
+            out.insert(match arg {
+                Argument::Named { name, .. } => name.clone(),
+                Argument::Positional { value_hint, .. } => {
+                    value_hint.clone().unwrap_or_else(|| "an argument".into())
+                }
+            });
+        }
+    }
+    out
+}
+
+/// Finds `package` in `registry` and says what it says of `version` (the version pinned or
+/// running). Online, the cache is brought up to date first and every version of the server
+/// is read; offline, the cache answers and the verdict says what it could not check.
+pub async fn check_registry(
+    registry: &Registry,
+    package: &PackageRef,
+    version: Option<&str>,
+) -> RegistryVerdict {
+    let mut verdict = RegistryVerdict {
+        registry: registry.client.base().to_string(),
+        server: None,
+        version: None,
+        status: Status::Active,
+        status_message: None,
+        newer: None,
+        post_install_instructions: None,
+        unchecked: Vec::new(),
+    };
+    let offline = registry.refresh().await.err();
+    if let Some(err) = &offline {
+        let stored = registry.cache.load();
+        verdict.unchecked.push(match &stored.refreshed_at {
+            Some(at) if !stored.servers.is_empty() => format!(
+                "{err}. What follows is from the copy kept on {at}: a newer version or status since then, and the status of any version but the latest, are not checked."
+            ),
+            _ => format!(
+                "{err}. No copy of it is kept here, so the package's status, newer versions and instructions are not checked."
+            ),
+        });
+    }
+    let find = |listed: &[Listed]| {
+        listed.iter().find_map(|listed| match listed {
+            Listed::Valid { server, official } => publishes(server, package)
+                .map(|_| (server.name.clone(), (server.clone(), official.clone()))),
+            Listed::Invalid { .. } => None,
+        })
+    };
+    let mut found = find(&registry.cache.load().search(""));
+    if found.is_none() && offline.is_none() {
+        // A refresh keeps what can be installed; a deleted server is found by the registry's
+        // own search, by the last word of the package's name.
+        let word = package.name.rsplit('/').next().unwrap_or(&package.name);
+        let listing = registry.search(word, None).await;
+        found = find(&listing.servers);
+    }
+    let Some((name, latest_cached)) = found else {
+        return verdict;
+    };
+    verdict.server = Some(name.clone());
+    let versions: Vec<(ServerJson, Official)> = if offline.is_none() {
+        match registry.versions(&name).await {
+            Ok(all) => all
+                .into_iter()
+                .filter_map(|l| match l {
+                    Listed::Valid { server, official } => Some((server, official)),
+                    Listed::Invalid { .. } => None,
+                })
+                .collect(),
+            Err(err) => {
+                verdict.unchecked.push(format!(
+                    "{err}: only the latest version is known, from the copy kept here"
+                ));
+                vec![latest_cached]
+            }
+        }
+    } else {
+        vec![latest_cached]
+    };
+    let package_version = |s: &ServerJson| publishes(s, package).and_then(|p| p.version);
+    let run = version.and_then(|v| {
+        versions
+            .iter()
+            .find(|(s, _)| package_version(s).as_deref() == Some(v))
+    });
+    let latest = versions
+        .iter()
+        .find(|(_, o)| o.is_latest)
+        .or_else(|| versions.first());
+    let (shown, official) = match (run, latest) {
+        (Some(run), _) => run,
+        (None, Some(latest)) => latest,
+        (None, None) => return verdict,
+    };
+    if version.is_some() && run.is_none() {
+        verdict.unchecked.push(format!(
+            "version {} is not among the versions the registry lists for {name}",
+            version.unwrap_or_default()
+        ));
+    }
+    verdict.version = run.and_then(|(s, _)| package_version(s));
+    verdict.status = official.status;
+    verdict.status_message = official.status_message.clone();
+    verdict.post_install_instructions = shown.post_install_instructions.clone();
+    if let (Some((run_doc, _)), Some((latest_doc, _))) = (run, latest) {
+        if latest_doc.version != run_doc.version {
+            let before = publishes(run_doc, package)
+                .map(|p| required(&p))
+                .unwrap_or_default();
+            let after = publishes(latest_doc, package)
+                .map(|p| required(&p))
+                .unwrap_or_default();
+            verdict.newer = Some(NewerVersion {
+                version: package_version(latest_doc).unwrap_or_else(|| latest_doc.version.clone()),
+                new_required: after.difference(&before).cloned().collect(),
+                removed: before.difference(&after).cloned().collect(),
+            });
+        }
+    }
+    verdict
+}
+
+/// Everything said of one entry before (or while) its package runs.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Preflight {
+    pub server: String,
+    pub package: PackageRef,
+    /// The version the running server really is, when it runs and that can be told.
+    pub running: Option<String>,
+    /// The entry's arguments pinned to [`Self::running`], when that differs from what is
+    /// written: what "Pin to the version running now" saves.
+    pub pin_args: Option<Vec<String>>,
+    pub registry: RegistryVerdict,
+}
+
+/// The preflight of the stdio entry `server` (`command`, `args`), running as process `pid`
+/// when it runs; `None` when it runs no package this knows.
+pub async fn preflight(
+    registry: &Registry,
+    server: &str,
+    command: &str,
+    args: &[String],
+    pid: Option<u32>,
+) -> Option<Preflight> {
+    let package = package_of(command, args)?;
+    let running = pid.and_then(|pid| running_version(pid, &package));
+    let pin_args = running
+        .as_deref()
+        .filter(|v| !(package.pinned && package.version.as_deref() == Some(*v)))
+        .map(|v| pinned_args(args, &package, v));
+    let asked = if package.pinned {
+        package.version.clone()
+    } else {
+        running.clone()
+    };
+    let verdict = check_registry(registry, &package, asked.as_deref()).await;
+    Some(Preflight {
+        server: server.to_string(),
+        package,
+        running,
+        pin_args,
+        registry: verdict,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> (String, Vec<String>) {
+        let mut all: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        let command = all.remove(0);
+        (command, all)
+    }
+
+    fn of(line: &str) -> Option<PackageRef> {
+        let (command, args) = words(line);
+        package_of(&command, &args)
+    }
+
+    #[test]
+    fn each_runner_names_its_package_and_says_whether_one_version_is_fixed() {
+        for (line, name, version, pinned, arg) in [
+            (
+                "npx -y @modelcontextprotocol/server-everything",
+                "@modelcontextprotocol/server-everything",
+                None,
+                false,
+                1,
+            ),
+            (
+                "npx -y @scope/pkg@latest stdio",
+                "@scope/pkg",
+                Some("latest"),
+                false,
+                1,
+            ),
+            ("npx --yes pkg@^1.2.0", "pkg", Some("^1.2.0"), false, 1),
+            ("/usr/bin/npx -y pkg@1.2.3", "pkg", Some("1.2.3"), true, 1),
+            (
+                "npx -p pkg@2.0.0-beta.1 pkg-bin",
+                "pkg",
+                Some("2.0.0-beta.1"),
+                true,
+                1,
+            ),
+            ("npx --package=pkg@3.0.0 bin", "pkg", Some("3.0.0"), true, 0),
+            ("pnpm dlx pkg@1.0.0", "pkg", Some("1.0.0"), true, 1),
+            ("pnpx pkg", "pkg", None, false, 0),
+            ("bunx pkg@next", "pkg", Some("next"), false, 0),
+            ("uvx mcp-server-time", "mcp-server-time", None, false, 0),
+            (
+                "uvx mcp-server-time@2026.10.19 --local-timezone UTC",
+                "mcp-server-time",
+                Some("2026.10.19"),
+                true,
+                0,
+            ),
+            (
+                "uvx --python 3.12 mcp-server-git==2026.10.19",
+                "mcp-server-git",
+                Some("2026.10.19"),
+                true,
+                2,
+            ),
+            (
+                "uvx --from mcp-server-fetch>=1 mcp-server-fetch",
+                "mcp-server-fetch",
+                Some(">=1"),
+                false,
+                1,
+            ),
+            (
+                "uv tool run mcp-server-time@latest",
+                "mcp-server-time",
+                Some("latest"),
+                false,
+                2,
+            ),
+            ("pipx run --spec pkg==1.0 pkg", "pkg", Some("1.0"), true, 2),
+            (
+                "docker run -i --rm -e TOKEN mcp/github",
+                "mcp/github",
+                None,
+                false,
+                5,
+            ),
+            (
+                "docker run -i --rm ghcr.io/o/img:latest",
+                "ghcr.io/o/img",
+                Some("latest"),
+                false,
+                3,
+            ),
+            (
+                "docker run -i localhost:5000/img:1.2",
+                "localhost:5000/img",
+                Some("1.2"),
+                false,
+                2,
+            ),
+            (
+                "docker run -i img@sha256:abc",
+                "img",
+                Some("sha256:abc"),
+                true,
+                2,
+            ),
+        ] {
+            let found = of(line).unwrap_or_else(|| panic!("{line}: a package"));
+            assert_eq!(
+                (
+                    found.name.as_str(),
+                    found.version.as_deref(),
+                    found.pinned,
+                    found.arg
+                ),
+                (name, version, pinned, arg),
+                "{line}"
+            );
+        }
+        for line in [
+            "node server.js",
+            "npx -c 'echo hi'",
+            "npx ./local-folder",
+            "npx github:owner/repo",
+            "uvx git+https://github.com/o/r",
+            "docker ps",
+            "npx -y",
+        ] {
+            assert_eq!(of(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_pin_is_written_as_its_runner_reads_it() {
+        for (line, version, pinned) in [
+            ("npx -y @scope/pkg@latest", "1.2.3", "@scope/pkg@1.2.3"),
+            (
+                "uvx mcp-server-time",
+                "2026.10.19",
+                "mcp-server-time@2026.10.19",
+            ),
+            (
+                "uvx mcp-server-git==1",
+                "2026.10.19",
+                "mcp-server-git==2026.10.19",
+            ),
+            ("pipx run pkg", "1.0", "pkg==1.0"),
+            ("docker run -i img:latest", "sha256:abc", "img@sha256:abc"),
+        ] {
+            assert_eq!(pinned_spec(&of(line).unwrap(), version), pinned, "{line}");
+        }
+        let (command, args) = words("npx --yes --package=pkg@latest pkg-bin --flag");
+        let package = package_of(&command, &args).unwrap();
+        assert_eq!(
+            pinned_args(&args, &package, "3.1.0"),
+            ["--yes", "--package=pkg@3.1.0", "pkg-bin", "--flag"]
+        );
+    }
+}
