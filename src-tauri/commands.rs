@@ -27,6 +27,7 @@ use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_guard::quarantine::QuarantineChoice;
 use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
+use mcp_manager_registry::preflight::Preflight;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
@@ -968,6 +969,17 @@ pub async fn surface_changes(context: State<'_, Context>) -> Result<Vec<SurfaceC
 #[specta::specta]
 pub async fn pin_checks(context: State<'_, Context>) -> Result<Vec<PinCheck>, ApiError> {
     Ok(context.pin_checks())
+}
+
+/// Before a package starts: what server `name` will fetch, whether its version is pinned,
+/// the version running now, and the registry's word on it (`None`: it runs no package).
+#[tauri::command]
+#[specta::specta]
+pub async fn package_preflight(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Option<Preflight>, ApiError> {
+    context.preflight(&name).await
 }
 
 /// Accepts what server `name` serves now for `tool` (every change when `None`).

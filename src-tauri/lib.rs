@@ -452,6 +452,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::pin_checks,
             commands::accept_change,
             commands::pin_now,
+            commands::package_preflight,
             commands::set_quarantine,
             commands::quarantine_choice,
             commands::surface_history,

@@ -5,10 +5,13 @@
 
 use std::collections::BTreeMap;
 
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::Transport;
 use mcp_manager_core::config::snippet::{self, PastedDrafts};
 use mcp_manager_core::secrets::{configured_store, Secret};
 use mcp_manager_core::{ApiError, ErrorCode, Scope};
 use mcp_manager_registry::install::{self, Answers, Choice};
+use mcp_manager_registry::preflight::{self, Preflight};
 use mcp_manager_registry::{
     self as registry, InstallDraft, InstallForm, Listed, Listing, Refreshed, Registry,
 };
@@ -59,6 +62,20 @@ impl Context {
     pub fn set_registry(&self, url: &str) -> Result<RegistrySetting, ApiError> {
         registry::set_setting(&self.project().locations().app_data_dir(), url).map_err(refused)?;
         Ok(self.registry_setting())
+    }
+
+    /// Before a package starts: what server `name`'s entry will fetch, the version its running
+    /// processes really are, and what the registry says; `None` for an entry that runs no
+    /// package.
+    pub async fn preflight(&self, name: &str) -> Result<Option<Preflight>, ApiError> {
+        let project = self.project();
+        let catalog = Catalog::load(project.locations());
+        let entry = catalog.require(name)?;
+        let Transport::Stdio { command, args, .. } = &entry.config.transport else {
+            return Ok(None);
+        };
+        let pid = project.supervisor().connection(name).and_then(|c| c.pid());
+        Ok(preflight::preflight(&self.registry()?, name, command, args, pid).await)
     }
 
     pub fn registry_cached(&self, search: &str) -> Result<Listing, ApiError> {

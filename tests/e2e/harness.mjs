@@ -81,6 +81,9 @@ export function sandboxEnv(box, runtimeDir) {
     XDG_STATE_HOME: join(box.home, ".local/state"),
     // Every process the app starts inherits this; the tests find them by it in /proc.
     MCP_E2E_SANDBOX: box.dir,
+    // No test asks the public registry (this machine cannot reach it): a test that needs one
+    // starts tests/fixtures/registry and names it.
+    MCP_MANAGER_REGISTRY: "http://127.0.0.1:9",
   };
   delete env.CLAUDE_CONFIG_DIR;
   return env;

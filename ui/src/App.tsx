@@ -28,6 +28,7 @@ import type { SessionApi } from "./session/api";
 import type { Chosen } from "./tools/AllTools";
 import type { CollectionsApi } from "./collections/api";
 import type { SurfacesApi } from "./surfaces/api";
+import type { PreflightApi } from "./preflight/api";
 import type { TrustApi } from "./trust/api";
 import { TrustBanner } from "./trust/TrustBanner";
 
@@ -112,6 +113,8 @@ export interface Backend {
   registry?: RegistryApi;
   /** What each AI client makes of the tools. */
   clients?: ClientsApi;
+  /** Before a package starts: what an entry fetches and what the registry says of it. */
+  preflight?: PreflightApi;
 }
 
 interface Editing {
@@ -491,6 +494,13 @@ export function App({
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {
                       if (outcome.ok) setEditing({ original, initial: outcome.value, changedOnDisk: 0 });
+                    });
+                  }}
+                  preflight={backend.preflight}
+                  onPinPackage={(server, args, note) => {
+                    const original = { name: server.name, scope: server.scope };
+                    void backend.drafts?.load(original).then((outcome) => {
+                      if (outcome.ok) setEditing({ original, initial: { ...outcome.value, args }, changedOnDisk: 0, notes: [note] });
                     });
                   }}
                 />

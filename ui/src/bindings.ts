@@ -257,6 +257,11 @@ export const commands = {
 	/**  Pins what server `name` serves now. */
 	pinNow: (name: string) => typedError<PinCheck, ApiError>(__TAURI_INVOKE("pin_now", { name })),
 	/**
+	 *  Before a package starts: what server `name` will fetch, whether its version is pinned,
+	 *  the version running now, and the registry's word on it (`None`: it runs no package).
+	 */
+	packagePreflight: (name: string) => typedError<Preflight | null, ApiError>(__TAURI_INVOKE("package_preflight", { name })),
+	/**
 	 *  Where a changed tool of server `name` (of every server when `None`) is denied in Claude
 	 *  Code until accepted; `file` `None` turns it off.
 	 */
@@ -694,7 +699,7 @@ export type Drift = {
 	lines: DriftLine[],
 };
 
-/**  DriftKind a tool differs from its pin. */
+/**  How a tool differs from its pin. */
 export type DriftKind = 
 /**  Served now, not approved: counts as changed. */
 "added" | 
@@ -713,6 +718,9 @@ export type DroppedTool = {
 	/**  "property `zone`: x-mcp-header `Bad Zone` is not a valid HTTP token". */
 	reason: string,
 };
+
+/**  Where a package comes from. */
+export type Ecosystem = "npm" | "pypi" | "oci";
 
 /**  The entry a draft replaces when it edits one (its name and scope before the edit). */
 export type EntryRef = {
@@ -1090,7 +1098,7 @@ export type LintFinding = {
 	message: string,
 };
 
-/**  DriftKind much a finding asks for attention. */
+/**  How much a finding asks for attention. */
 export type LintLevel = 
 /**  Worth knowing; common in honest descriptions. */
 "note" | 
@@ -1199,6 +1207,15 @@ export type MissingVariable = {
 	field: string,
 };
 
+/**  A newer version and how its required settings differ. */
+export type NewerVersion = {
+	version: string,
+	/**  Settings it requires that the version run did not. */
+	newRequired: string[],
+	/**  Settings the version run required that it no longer has. */
+	removed: string[],
+};
+
 /**
  *  A remote server's login as the window shows it: where a login is, what is stored, and the
  *  recorded exchanges (the OAuth debugger). No secret's value is in it.
@@ -1269,6 +1286,26 @@ export type Package = {
 	environmentVariables?: KeyValueInput[],
 };
 
+/**  The package a stdio entry fetches and runs. */
+export type PackageRef = {
+	/**  `npx`, `pnpm dlx`, `bunx`, `uvx`, `pipx run` or `docker run`. */
+	runner: string,
+	ecosystem: Ecosystem,
+	/**  The package (npm, PyPI) or image (OCI, without tag or digest). */
+	name: string,
+	/**
+	 *  The version, tag or digest asked for, as written (`latest`, `^1.2`, `1.2.3`); `None`
+	 *  when none is.
+	 */
+	version: string | null,
+	/**  Whether the words fix one version: an exact version (npm, PyPI), or a digest (OCI). */
+	pinned: boolean,
+	/**  Which argument names it (0-based, in the entry's `args`). */
+	arg: number,
+	/**  That argument as written. */
+	spec: string,
+};
+
 /**
  *  A snippet as the window's form takes it: one draft per server, in the scope the line named
  *  or the one the form had.
@@ -1303,7 +1340,7 @@ export type PinCheck = {
 	pinnedNow: boolean,
 	/**  When what is compared with was pinned (ms since the epoch). */
 	pinnedAtMs: number | null,
-	/**  DriftKind many tools the server serves now. */
+	/**  How many tools the server serves now. */
 	tools: number,
 	/**  What differs from the pin: empty when the server serves what was approved. */
 	drift: Drift[],
@@ -1407,6 +1444,20 @@ export type PolicyBlock = {
 	files: string[],
 };
 
+/**  Everything said of one entry before (or while) its package runs. */
+export type Preflight = {
+	server: string,
+	package: PackageRef,
+	/**  The version the running server really is, when it runs and that can be told. */
+	running: string | null,
+	/**
+	 *  The entry's arguments pinned to [`Self::running`], when that differs from what is
+	 *  written: what "Pin to the version running now" saves.
+	 */
+	pinArgs: string[] | null,
+	registry: RegistryVerdict,
+};
+
 /**  One `notifications/progress` of a request. */
 export type Progress = {
 	progress: number | null,
@@ -1476,6 +1527,28 @@ export type RegistrySetting = {
 	/**  `MCP_MANAGER_REGISTRY` is set and wins over the setting. */
 	fromEnvironment: boolean,
 	defaultUrl: string,
+};
+
+/**  What the registry says of a package. */
+export type RegistryVerdict = {
+	/**  The registry asked. */
+	registry: string,
+	/**  The registry's name of the server that publishes this package; `None` when none does. */
+	server: string | null,
+	/**  The published version this entry runs (the one pinned or running), when it is listed. */
+	version: string | null,
+	/**  That version's status, or the latest's when the version is not known. */
+	status: Status,
+	statusMessage: string | null,
+	/**  A newer version than the one run, and what it asks for differently. */
+	newer: NewerVersion | null,
+	/**  The publisher's instructions for after installing: text, never run. */
+	postInstallInstructions: string | null,
+	/**
+	 *  What could not be checked, and why (the registry could not be reached; only the cache
+	 *  answered, as of its time).
+	 */
+	unchecked: string[],
 };
 
 /**  The person's answer to a [`PendingAsk`]. */
@@ -1620,6 +1693,8 @@ export type ServerJson = {
 	icons?: Icon[],
 	packages?: Package[],
 	remotes?: Transport[],
+	/**  What the publisher asks a person to do after installing: shown as text, never run. */
+	postInstallInstructions?: string | null,
 };
 
 /**  Every server entry of every scope, and the problems met reading them. */

@@ -26,6 +26,7 @@ import { trustApi } from "./trust/api";
 import { collectionsApi } from "./collections/api";
 import { registryApi } from "./registry/api";
 import { connectSurfaceChanges, surfacesApi } from "./surfaces/api";
+import { preflightApi } from "./preflight/api";
 import { surfaceChanges } from "./surfaces/changes";
 import { connectPinChecks, pinChecks } from "./pins/checks";
 import "./styles.css";
@@ -57,6 +58,7 @@ const backend: Backend = {
   collections: collectionsApi,
   surfaces: surfacesApi,
   registry: registryApi,
+  preflight: preflightApi,
   // The first list as made from the list the app put in the page, kept by the app for the
   // next start with the same list (src-tauri/kept_paint.rs, start/keptFrame.ts, start/keptPaint.ts).
   onListCommitted: () => {

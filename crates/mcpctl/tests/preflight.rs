@@ -298,14 +298,14 @@ fn cached_npm_version(cache: &Path, package: &str) -> Option<String> {
 #[test]
 fn pin_to_the_version_running_now_on_real_npx_and_uvx_entries() {
     let (npm_cache, uv_cache) = caches();
-    let uvx = repo("tests/reference/python/tools/bin/uvx");
+    let uvx = repo("tests/reference/python/current/bin/uvx");
     assert!(uvx.exists(), "uvx is missing: run `scripts/setup test`");
     let box_ = Sandbox::new(json!({
         "everything": {"type": "stdio", "command": "npx",
             "args": ["-y", "@modelcontextprotocol/server-everything", "stdio"],
             "env": {"npm_config_cache": npm_cache}},
         "time": {"type": "stdio", "command": uvx, "args": ["mcp-server-time@latest"],
-            "env": {"UV_CACHE_DIR": uv_cache}},
+            "env": {"UV_CACHE_DIR": uv_cache, "UV_PYTHON_DOWNLOADS": "never"}},
     }));
     let offline = "http://127.0.0.1:9";
 

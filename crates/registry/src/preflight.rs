@@ -623,7 +623,20 @@ pub async fn check_registry(
         post_install_instructions: None,
         unchecked: Vec::new(),
     };
-    let offline = registry.refresh().await.err();
+    // The kept copy is brought up to date when it is older than a few minutes; the versions
+    // of the server found are read from the registry every time.
+    let kept = registry.cache.load().refreshed_at;
+    let recent = kept
+        .as_deref()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .is_some_and(|at| {
+            chrono::Utc::now().signed_duration_since(at) < chrono::Duration::minutes(10)
+        });
+    let offline = if recent {
+        None
+    } else {
+        registry.refresh().await.err()
+    };
     if let Some(err) = &offline {
         let stored = registry.cache.load();
         verdict.unchecked.push(match &stored.refreshed_at {
@@ -664,8 +677,9 @@ pub async fn check_registry(
                 })
                 .collect(),
             Err(err) => {
+                let at = registry.cache.load().refreshed_at.unwrap_or_default();
                 verdict.unchecked.push(format!(
-                    "{err}: only the latest version is known, from the copy kept here"
+                    "{err}. What follows is from the copy kept on {at}: a newer version or status since then, and the status of any version but the latest, are not checked."
                 ));
                 vec![latest_cached]
             }
@@ -673,6 +687,7 @@ pub async fn check_registry(
     } else {
         vec![latest_cached]
     };
+    let all_versions_known = verdict.unchecked.is_empty();
     let package_version = |s: &ServerJson| publishes(s, package).and_then(|p| p.version);
     let run = version.and_then(|v| {
         versions
@@ -688,7 +703,7 @@ pub async fn check_registry(
         (None, Some(latest)) => latest,
         (None, None) => return verdict,
     };
-    if version.is_some() && run.is_none() {
+    if version.is_some() && run.is_none() && all_versions_known {
         verdict.unchecked.push(format!(
             "version {} is not among the versions the registry lists for {name}",
             version.unwrap_or_default()

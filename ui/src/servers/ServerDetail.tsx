@@ -2,6 +2,8 @@
 import { SurfacePanel } from "../surfaces/SurfacePanel";
 import { PinPanel } from "../pins/PinPanel";
 import type { SurfacesApi } from "../surfaces/api";
+import { PreflightPanel } from "../preflight/PreflightPanel";
+import type { PreflightApi } from "../preflight/api";
 import { ErrorNotice } from "../shared/ErrorNotice";
 import { Button } from "../shared/Button";
 export { Button };
@@ -58,6 +60,8 @@ export function ServerDetail({
   onAskTrust,
   surfaces,
   clients,
+  preflight,
+  onPinPackage,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -79,6 +83,10 @@ export function ServerDetail({
   surfaces?: SurfacesApi;
   /** Its tools as each AI client sees them. */
   clients?: ClientsApi;
+  /** Before its package starts: what it fetches, and what the registry says. */
+  preflight?: PreflightApi;
+  /** Opens the editor on this entry with its package pinned (`args` replaced). */
+  onPinPackage?: (server: ServerSummary, args: string[], note: string) => void;
 }) {
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [tab, setTab] = useState<Tab>("overview");
@@ -225,6 +233,15 @@ export function ServerDetail({
         <StatusBlock server={server} status={status} state={state} />
       )}
       {!server.shadowedBy && <PinPanel key={`pin:${server.name}`} server={server.name} />}
+      {!server.shadowedBy && server.transport === "stdio" && preflight && (
+        <PreflightPanel
+          key={`preflight:${server.name}`}
+          server={server.name}
+          state={status?.state}
+          api={preflight}
+          onPin={(args, note) => onPinPackage?.(server, args, note)}
+        />
+      )}
       {surfaces && <SurfacePanel key={server.name} server={server.name} api={surfaces} />}
       {status?.state === "needs-auth" && (
         <div className="flex items-center gap-2">
