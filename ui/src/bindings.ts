@@ -1214,6 +1214,8 @@ export type NewerVersion = {
 	newRequired: string[],
 	/**  Settings the version run required that it no longer has. */
 	removed: string[],
+	/**  Its publisher's instructions for after installing it: text, never run. */
+	postInstallInstructions: string | null,
 };
 
 /**

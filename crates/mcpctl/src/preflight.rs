@@ -164,6 +164,15 @@ fn print(p: &Preflight) {
             ));
         }
         shown!("{said}");
+        if let Some(text) = &newer.post_install_instructions {
+            shown!(
+                "  after installing {}, its publisher says (text, not run):",
+                newer.version
+            );
+            for line in text.lines() {
+                shown!("    {line}");
+            }
+        }
     }
     if let Some(text) = &verdict.post_install_instructions {
         shown!("  after installing, its publisher says (text, not run):");

@@ -202,7 +202,8 @@ fn preflight_reads_each_runner_and_what_the_registry_says_online_and_offline() {
     );
     assert_eq!(
         verdict["newer"],
-        json!({"version": "1.8.0", "newRequired": ["AIRTABLE_BASE_ID"], "removed": ["AIRTABLE_API_KEY"]})
+        json!({"version": "1.8.0", "newRequired": ["AIRTABLE_BASE_ID"], "removed": ["AIRTABLE_API_KEY"],
+            "postInstallInstructions": format!("Create a personal access token.\nThen run: touch {}", marker.display())})
     );
     assert_eq!(verdict["unchecked"], json!([]));
 

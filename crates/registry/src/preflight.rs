@@ -543,6 +543,8 @@ pub struct NewerVersion {
     pub new_required: Vec<String>,
     /// Settings the version run required that it no longer has.
     pub removed: Vec<String>,
+    /// Its publisher's instructions for after installing it: text, never run.
+    pub post_install_instructions: Option<String>,
 }
 
 /// Whether `package` of `server` is the one the entry runs.
@@ -725,6 +727,7 @@ pub async fn check_registry(
                 version: package_version(latest_doc).unwrap_or_else(|| latest_doc.version.clone()),
                 new_required: after.difference(&before).cloned().collect(),
                 removed: before.difference(&after).cloned().collect(),
+                post_install_instructions: latest_doc.post_install_instructions.clone(),
             });
         }
     }

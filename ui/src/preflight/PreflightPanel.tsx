@@ -109,19 +109,26 @@ export function PreflightPanel({
           {registry.newer.removed.length > 0 && <> — it no longer takes {registry.newer.removed.join(", ")}</>}
         </p>
       )}
-      {registry.postInstallInstructions && (
-        <div>
-          <p className="text-xs">After installing, its publisher says (shown as text, never run):</p>
-          <pre data-testid="preflight-instructions" aria-label="The publisher's post-install instructions" className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-1 font-mono text-xs dark:bg-slate-900">
-            {registry.postInstallInstructions}
-          </pre>
-        </div>
-      )}
+      {registry.postInstallInstructions && <Instructions text={registry.postInstallInstructions} version={registry.version} />}
+      {registry.newer?.postInstallInstructions && <Instructions text={registry.newer.postInstallInstructions} version={registry.newer.version} />}
       {registry.unchecked.map((what) => (
         <p key={what} data-testid="preflight-unchecked" className="text-xs text-amber-800 dark:text-amber-200">
           Not checked: {what}
         </p>
       ))}
     </section>
+  );
+}
+
+/** A publisher's post-install instructions: text to read, never a command to run. */
+function Instructions({ text, version }: { text: string; version: string | null }) {
+  const label = `After installing ${version ?? "it"}, its publisher says`;
+  return (
+    <div>
+      <p className="text-xs">{label} (shown as text, never run):</p>
+      <pre data-testid="preflight-instructions" data-version={version ?? ""} aria-label={label} className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-1 font-mono text-xs dark:bg-slate-900">
+        {text}
+      </pre>
+    </div>
   );
 }
