@@ -61,9 +61,12 @@ impl Context {
             (Some(result), _) => Ok(result),
             (None, failure) => Err(failure.unwrap_or("the call failed")),
         };
-        Ok(self.shelf().add_call(
+        let mut added = self.shelf().add_call(
             collection, shared, case_name, server, tool, &arguments, &schema, outcome,
-        )?)
+        )?;
+        added.runs_after_trust =
+            mcp_manager_collections::store::runs_after_trust(self.project().locations(), server);
+        Ok(added)
     }
 
     /// Keeps call `id` of the history as a case (its secret arguments, stored as

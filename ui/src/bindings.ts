@@ -294,6 +294,8 @@ export type AddedCase = {
 	name: string,
 	/**  Variables that now stand for secret arguments: set them before running. */
 	variables: string[],
+	/**  When the case cannot run yet, why: its server is one of a folder not trusted yet. */
+	runsAfterTrust: string | null,
 };
 
 /**  The answers and choices of one install. */

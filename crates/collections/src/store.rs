@@ -45,6 +45,23 @@ pub struct AddedCase {
     pub name: String,
     /// Variables that now stand for secret arguments: set them before running.
     pub variables: Vec<String>,
+    /// When the case cannot run yet, why: its server is one of a folder not trusted yet.
+    pub runs_after_trust: Option<String>,
+}
+
+/// Why a case of `server` runs only once the project folder is trusted: `server` is one of
+/// the folder's own (its `.mcp.json`, a project skills plugin), which starts only then.
+pub fn runs_after_trust(locations: &mcp_manager_core::Locations, server: &str) -> Option<String> {
+    if mcp_manager_core::config::trust::is_trusted(locations) {
+        return None;
+    }
+    let catalog = mcp_manager_core::config::catalog::Catalog::load(locations);
+    let entry = catalog.require(server).ok()?;
+    entry.from_project().then(|| {
+        format!(
+            "It will run only after you trust this folder: \"{server}\" is one of its own servers, which start only then."
+        )
+    })
 }
 
 impl Shelf {
@@ -168,6 +185,7 @@ impl Shelf {
             path: path.display().to_string(),
             name,
             variables,
+            runs_after_trust: None,
         })
     }
 
@@ -368,6 +386,39 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("leads out of"), "{err}");
         assert!(!outside.join("other.json").exists());
+    }
+
+    #[test]
+    fn a_case_of_one_of_an_untrusted_folder_s_own_servers_says_it_waits_for_trust() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (home, project) = (root.join("home"), root.join("repo"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            project.join(".mcp.json"),
+            r#"{"mcpServers": {"theirs": {"command": "node"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            home.join(".claude.json"),
+            r#"{"mcpServers": {"mine": {"command": "node"}}}"#,
+        )
+        .unwrap();
+        let locations = mcp_manager_core::Locations::new(home.clone(), None, &project).unwrap();
+        let said = runs_after_trust(&locations, "theirs").expect("it waits");
+        assert!(said.contains("only after you trust this folder"), "{said}");
+        assert_eq!(
+            runs_after_trust(&locations, "mine"),
+            None,
+            "the person's own server runs"
+        );
+        mcp_manager_core::config::trust::trust(&locations).unwrap();
+        assert_eq!(
+            runs_after_trust(&locations, "theirs"),
+            None,
+            "trusted: nothing to wait for"
+        );
     }
 
     #[test]

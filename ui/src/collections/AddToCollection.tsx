@@ -21,6 +21,7 @@ export function AddToCollection({ api, tool, save }: Props) {
   const [known, setKnown] = useState<string[]>([]);
   const [saved, setSaved] = useState<AddedCase | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [trusted, setTrusted] = useState(true);
   const id = useId();
 
   useEffect(() => {
@@ -30,6 +31,11 @@ export function AddToCollection({ api, tool, save }: Props) {
       const names = outcome.value.map((c) => c.name);
       setKnown(names);
       setCollection((now) => now || names[0] || "smoke");
+    });
+    void api.folderTrusted().then((yes) => {
+      setTrusted(yes);
+      // A folder not trusted yet takes no file of ours: keep the case privately unless asked.
+      if (!yes) setShared(false);
     });
   }, [api, open]);
 
@@ -43,6 +49,11 @@ export function AddToCollection({ api, tool, save }: Props) {
           <p data-testid="added-to-collection" className="text-xs text-emerald-700 dark:text-emerald-300">
             Kept as “{saved.name}” in {saved.path}.
             {saved.variables.length > 0 && ` Secret arguments were written as ${saved.variables.map((v) => `\${${v}}`).join(", ")}: set them before running.`}
+          </p>
+        )}
+        {saved?.runsAfterTrust && (
+          <p data-testid="added-runs-after-trust" role="status" className="text-xs text-amber-800 dark:text-amber-200">
+            {saved.runsAfterTrust}
           </p>
         )}
       </div>
@@ -79,7 +90,7 @@ export function AddToCollection({ api, tool, save }: Props) {
       <label htmlFor={`${id}-where`} className="flex flex-col">
         Kept
         <select id={`${id}-where`} data-testid="collection-where" value={shared ? "shared" : "private"} onChange={(e) => setShared(e.target.value === "shared")} className="rounded border border-slate-300 bg-transparent px-1 dark:border-slate-700">
-          <option value="shared">with the project (.mcp-collections/)</option>
+          <option value="shared">{trusted ? "with the project (.mcp-collections/)" : "with the project (once you trust this folder)"}</option>
           <option value="private">privately (this computer)</option>
         </select>
       </label>
@@ -89,6 +100,13 @@ export function AddToCollection({ api, tool, save }: Props) {
       <button type="button" onClick={() => setOpen(false)} className="rounded border border-slate-300 px-2 py-0.5 dark:border-slate-700">
         Cancel
       </button>
+      {!trusted && (
+        <p data-testid="collection-untrusted" role="status" className="w-full text-amber-800 dark:text-amber-200">
+          {shared
+            ? "This folder is not trusted yet: a case kept with the project is written, and runs, only after you trust it. Trust the folder first, or keep the case privately."
+            : "This folder is not trusted yet: the case is kept privately now, and a case of one of the folder's own servers runs only after you trust it."}
+        </p>
+      )}
       {problem && (
         <p data-testid="add-to-collection-problem" role="alert" className="w-full text-red-700 dark:text-red-300">
           {problem}

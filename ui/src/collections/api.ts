@@ -4,6 +4,11 @@ import { call } from "../ipc/api";
 
 export const collectionsApi = {
   list: () => call(() => commands.collections()),
+  /** Whether the project folder is trusted (its shared collections are written, and run, only then). */
+  folderTrusted: async () => {
+    const state = await call(commands.folderTrust);
+    return state.ok ? state.value.trusted : true;
+  },
   /** Keeps a call tried by hand: its result (JSON text) or why it failed. */
   add: (collection: string, shared: boolean, caseName: string | null, server: string, tool: string, argumentsJson: string, resultJson: string | null, failure: string | null) =>
     call(() => commands.addToCollection(collection, shared, caseName, server, tool, argumentsJson, resultJson, failure)),
