@@ -3,17 +3,19 @@
 // and an instruction, and a new tool: the list marks it, the Overview shows each change as a
 // diff with the hidden text made visible and the lint's findings; choosing to keep changed
 // tools from Claude Code writes the deny rules to .claude/settings.local.json, and accepting
-// removes them and clears the mark.
+// removes them and clears the mark. A server that turns into its next release while it runs
+// (tests/fixtures/servers/versioned-server.mjs) is caught at its tools/list_changed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, launch, open, root, row, sandbox, screenshot, waitForState } from "./harness.mjs";
+import { eventually, launch, open, root, row, sandbox, screenshot, serverPids, waitForState } from "./harness.mjs";
 
 let box;
 let session;
 let browser;
 const edge = join(root, "tests/fixtures/servers/edge-server.mjs");
+const versioned = join(root, "tests/fixtures/servers/versioned-server.mjs");
 const tool = (name, description) => ({ name, description, inputSchema: { type: "object" } });
 const hidden = (text) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0))).join("");
 let toolsFile;
@@ -27,7 +29,10 @@ before(async () => {
   writeFileSync(
     join(box.home, ".claude.json"),
     JSON.stringify({
-      mcpServers: { notes: { command: "node", args: [edge], env: { EDGE_TOOLS_FROM: toolsFile } } },
+      mcpServers: {
+        notes: { command: "node", args: [edge], env: { EDGE_TOOLS_FROM: toolsFile } },
+        versioned: { command: "node", args: [versioned], env: { VERSIONED_RELEASE: "1", MCP_E2E_SERVER: "versioned" } },
+      },
       projects: { [box.project]: { hasTrustDialogAccepted: true } },
     }),
   );
@@ -92,4 +97,28 @@ test("a server is pinned at its first connect, and a poisoned update is shown, k
   assert.deepEqual(deny(), []);
   assert.equal(await row(browser, "notes", "user").$('[data-testid="pin-drift-badge"]').isExisting(), false);
   await screenshot(browser, "pins-accepted");
+});
+
+test("a server that changes its tools while it runs is caught at its list_changed, with no restart", async () => {
+  await waitForState(browser, "versioned", "user", "connected");
+  let pid;
+  await eventually(() => {
+    const pids = serverPids(box, "versioned");
+    pid = pids[0];
+    return pids.length === 1;
+  }, "one process of it runs");
+  await open(browser, "versioned", "user");
+  await eventually(async () => (await state()).drift === "false", "pinned at its first connect");
+  // Its tool next-release turns it into release 2 in place and sends tools/list_changed.
+  await browser.$('[data-testid="tab-tools"]').click();
+  await browser.$('[data-testid="tool-row"][data-tool="next-release"]').click();
+  const runner = browser.$('[data-testid="tool-runner"][data-tool="next-release"]');
+  await runner.waitForExist({ timeout: 5_000 });
+  await runner.$('[data-testid="run-tool"]').click();
+  await runner.$('[data-testid="content-text-view"]').waitForExist({ timeout: 15_000 });
+  await row(browser, "versioned", "user").$('[data-testid="pin-drift-badge"]').waitForExist({ timeout: 15_000, timeoutMsg: "the list marks it after list_changed" });
+  await browser.$('[data-testid="tab-overview"]').click();
+  await eventually(async () => (await state()).drift === "true", "the Overview shows the drift");
+  assert.ok((await state()).changes.length > 0);
+  assert.deepEqual(serverPids(box, "versioned"), [pid], "caught without a restart");
 });
