@@ -47,7 +47,8 @@ before(() => {
   assert.equal(application, installedApp, "the harness drives the installed app (MCP_E2E_APP)");
   assert.equal(process.getuid(), 0, "installing a package needs root");
   const installed = spawnSync("dpkg-query", ["-W", "-f=${Status}", packageName()], { encoding: "utf8" });
-  assert.ok(!installed.stdout.includes("installed"), `${packageName()} is already installed on this machine: remove it first`);
+  // "install ok installed" (not "unknown ok not-installed", a package dpkg once knew).
+  assert.ok(!/ installed$/.test(installed.stdout.trim()), `${packageName()} is already installed on this machine: remove it first`);
   existedBefore = new Set(contents().filter((path) => existsSync(path)));
   box = sandbox();
   cpSync(join(root, "tests/fixtures/project"), box.project, { recursive: true });
@@ -188,7 +189,7 @@ test("removing the package leaves nothing of it but the person's own files", asy
   assert.deepEqual(left, [], "paths the package brought that are still there");
   assert.ok(!existsSync(installedApp) && !existsSync(installedCli));
   const status = spawnSync("dpkg-query", ["-W", "-f=${Status}", packageName()], { encoding: "utf8" });
-  assert.ok(!status.stdout.includes("installed"), `dpkg forgot it: ${status.stdout}`);
+  assert.ok(!/ installed$/.test(status.stdout.trim()), `dpkg forgot it: ${status.stdout}`);
   assert.deepEqual(
     mine.map((file) => readFileSync(file, "utf8")),
     before,

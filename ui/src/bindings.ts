@@ -1302,12 +1302,22 @@ export type PackageRef = {
 	 *  when none is.
 	 */
 	version: string | null,
-	/**  Whether the words fix one version: an exact version (npm, PyPI), or a digest (OCI). */
+	/**
+	 *  Whether the words fix what is fetched: one exact version (npm, PyPI) or a digest (OCI),
+	 *  of this package and of every other one it fetches, and no option this does not know.
+	 */
 	pinned: boolean,
 	/**  Which argument names it (0-based, in the entry's `args`). */
 	arg: number,
 	/**  That argument as written. */
 	spec: string,
+	/**  Other packages the runner fetches beside it (`-p b`, `uvx --with x`), as written. */
+	also: string[],
+	/**
+	 *  Options of the runner this does not know, as written: what they do to what is fetched
+	 *  is not known, so the entry is not called pinned.
+	 */
+	unknownOptions: string[],
 };
 
 /**

@@ -110,11 +110,19 @@ fn from(ecosystem: Ecosystem) -> &'static str {
 
 fn print(p: &Preflight) {
     let package = &p.package;
+    let why = if !package.also.is_empty() {
+        format!("it also fetches {}", package.also.join(", "))
+    } else if !package.unknown_options.is_empty() {
+        format!(
+            "options this does not read: {}",
+            package.unknown_options.join(" ")
+        )
+    } else {
+        "not one version; what is published next runs next".into()
+    };
     let version = match (&package.version, package.pinned) {
         (Some(v), true) => format!("version {v} (pinned)"),
-        (Some(v), false) => {
-            format!("\"{v}\": not one version (not pinned): what is published next runs next")
-        }
+        (Some(v), false) => format!("\"{v}\" (not pinned: {why})"),
         (None, _) => "no version given (not pinned): whatever was published last runs".into(),
     };
     shown!(

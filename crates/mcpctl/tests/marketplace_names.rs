@@ -95,6 +95,14 @@ fn mcpctl(home: &Home, args: &[&str]) -> Output {
     run(command, home)
 }
 
+/// Claude Code's refusal of a marketplace whose git address it will not use: "not found" for
+/// a record it drops, "Its git URL can't be used" for one it ignores.
+fn git_unusable(theirs: &Value) -> bool {
+    let words = theirs["errors"][0].as_str().unwrap_or("");
+    words.contains("Its git URL can't be used")
+        || (words.starts_with("Marketplace ") && words.ends_with(" not found"))
+}
+
 fn parse(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
         panic!(
@@ -153,6 +161,41 @@ fn marketplaces_are_refused_as_claude_code_refuses_them_and_start_no_server() {
         ("CLAUDE-MARKETPLACE", github("x/y")),
         ("claude-plugins-officia1", github("x/y")),
         ("claude.plugins.official", github("x/y")),
+        // Reserved, from addresses that only look like anthropics' on GitHub.
+        ("life-sciences.", github("o/r")),
+        ("claude-for-financial-services", github("anthropics/x?y")),
+        ("financial-services-plugins", github("anthropics/x/evil")),
+        (
+            "claude-code-marketplace",
+            git("https://evil.com#@github.com/anthropics/x"),
+        ),
+        (
+            "anthropic-agent-skills",
+            git("evil@x@github.com:anthropics/x"),
+        ),
+        (
+            "claude-plugins-community",
+            git("https://github.com/anthropics/x/tree/main"),
+        ),
+        ("Anthropic-Plugin-Directory", github("anthropics/x")),
+        // Reserved, and really anthropics'.
+        (
+            "claude-code-plugins",
+            git("https://www.github.com/anthropics/x"),
+        ),
+        (
+            "anthropic-plugins",
+            git("ssh://git@ssh.github.com:443/anthropics/x"),
+        ),
+        ("CLAUDE-PLUGIN-DIRECTORY", github("anthropics/x")),
+        ("agent-skills-", github("o/r")),
+        // Git addresses Claude Code will not give git, whatever the name.
+        ("m-gitproto", git("git://github.com/o/r")),
+        ("m-gitplus", git("git+https://github.com/o/r")),
+        ("m-backslash", git("https://evil.com\\@github.com/o/r")),
+        ("m-garbage", git("not a url")),
+        ("m-fileurl", git("file:///tmp/repo")),
+        ("m-github-odd", github("o/r?x")),
         // Not plugin ids: non-ASCII look-alikes and other signs.
         ("\u{ff43}laude-plugins-official", github("x/y")),
         ("anthropic\u{200b}-marketplace", github("x/y")),
@@ -193,6 +236,19 @@ fn marketplaces_are_refused_as_claude_code_refuses_them_and_start_no_server() {
                 assert_eq!(mine["enabled"], true, "{id} loads in Claude Code: {mine}");
                 assert_eq!(mine["refused"], false, "{id}");
             }
+            Some(theirs) if git_unusable(theirs) => {
+                // Claude Code drops some such records ("not found") and ignores others; either
+                // way none of it loads, and we say why in our words.
+                refused += 1;
+                assert_eq!(mine["refused"], true, "{id}: {mine}");
+                assert!(
+                    mine["why"]
+                        .as_str()
+                        .unwrap()
+                        .contains("Its git URL can't be used"),
+                    "{id}: {mine}"
+                );
+            }
             Some(theirs) => {
                 refused += 1;
                 assert_eq!(mine["enabled"], false, "{id}");
@@ -224,7 +280,7 @@ fn marketplaces_are_refused_as_claude_code_refuses_them_and_start_no_server() {
     }
     assert_eq!(
         (loaded, refused),
-        (8, 16),
+        (14, 27),
         "the cases are what they were written for"
     );
     // The one marketplace whose catalog Claude Code fetches itself is named as it names it.

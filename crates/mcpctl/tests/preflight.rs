@@ -239,7 +239,7 @@ fn preflight_reads_each_runner_and_what_the_registry_says_online_and_offline() {
     // The words, and the instructions as text: nothing of them runs.
     let said = text(&box_.mcpctl(&url, &["preflight"]));
     for words in [
-        "air-latest: npx fetches airtable-mcp-server from npm, \"latest\": not one version (not pinned)",
+        "air-latest: npx fetches airtable-mcp-server from npm, \"latest\" (not pinned: not one version; what is published next runs next)",
         "air-pinned: npx fetches airtable-mcp-server from npm, version 1.7.2 (pinned)",
         "registry: io.github.domdomegg/airtable-mcp-server 1.7.2 is DEPRECATED: Moved to io.github.domdomegg/airtable",
         "a newer version: 1.8.0; it requires AIRTABLE_BASE_ID; it no longer takes AIRTABLE_API_KEY",

@@ -54,13 +54,294 @@ pub struct PackageRef {
     /// The version, tag or digest asked for, as written (`latest`, `^1.2`, `1.2.3`); `None`
     /// when none is.
     pub version: Option<String>,
-    /// Whether the words fix one version: an exact version (npm, PyPI), or a digest (OCI).
+    /// Whether the words fix what is fetched: one exact version (npm, PyPI) or a digest (OCI),
+    /// of this package and of every other one it fetches, and no option this does not know.
     pub pinned: bool,
     /// Which argument names it (0-based, in the entry's `args`).
     pub arg: u32,
     /// That argument as written.
     pub spec: String,
+    /// Other packages the runner fetches beside it (`-p b`, `uvx --with x`), as written.
+    pub also: Vec<String>,
+    /// Options of the runner this does not know, as written: what they do to what is fetched
+    /// is not known, so the entry is not called pinned.
+    pub unknown_options: Vec<String>,
 }
+
+/// How a runner reads its options before the package.
+struct Grammar {
+    /// Options that take the next word as their value.
+    with_value: &'static [&'static str],
+    /// Options that take no value.
+    flags: &'static [&'static str],
+    /// Options whose value is the package run (`-p`, `--from`, `--spec`); the first names it.
+    package: &'static [&'static str],
+    /// Options whose value is another package fetched beside it (`--with`).
+    beside: &'static [&'static str],
+    /// Options that make the runner run a shell line instead of a package.
+    shell: &'static [&'static str],
+    /// Single-letter options may be joined (`-it`, `-ie VAR`): docker's.
+    clusters: bool,
+}
+
+const NPX: Grammar = Grammar {
+    with_value: &[
+        "--prefix",
+        "--loglevel",
+        "--registry",
+        "--cache",
+        "--userconfig",
+        "-w",
+        "--workspace",
+        "--node-options",
+        "--script-shell",
+        "--globalconfig",
+    ],
+    flags: &[
+        "-y",
+        "--yes",
+        "--no",
+        "-q",
+        "--quiet",
+        "-s",
+        "--silent",
+        "--no-install",
+        "--ignore-existing",
+        "--prefer-offline",
+        "--offline",
+        "--prefer-online",
+        "--verbose",
+        "-d",
+        "--foreground-scripts",
+        "--ignore-scripts",
+        "--legacy-peer-deps",
+        "--no-audit",
+        "--no-fund",
+        "--no-update-notifier",
+        "--include-workspace-root",
+        "--workspaces",
+        "-ws",
+    ],
+    package: &["-p", "--package"],
+    beside: &[],
+    shell: &["-c", "--call"],
+    clusters: false,
+};
+const PNPM_DLX: Grammar = Grammar {
+    with_value: &["--allow-build", "--reporter", "--dir", "-C"],
+    flags: &["-s", "--silent", "--offline", "--prefer-offline"],
+    package: &["--package"],
+    beside: &[],
+    shell: &["-c", "--shell-mode"],
+    clusters: false,
+};
+const BUNX: Grammar = Grammar {
+    with_value: &[],
+    flags: &["--bun", "--no-install", "--silent", "--verbose"],
+    package: &["-p", "--package"],
+    beside: &[],
+    shell: &[],
+    clusters: false,
+};
+const UVX: Grammar = Grammar {
+    with_value: &[
+        "--with-editable",
+        "--with-requirements",
+        "--python",
+        "-p",
+        "--index",
+        "--index-url",
+        "-i",
+        "--extra-index-url",
+        "--default-index",
+        "-c",
+        "--constraints",
+        "--overrides",
+        "--python-preference",
+        "--cache-dir",
+        "--directory",
+        "--project",
+        "--find-links",
+        "-f",
+        "--env-file",
+        "--config-file",
+        "--exclude-newer",
+        "--index-strategy",
+        "--keyring-provider",
+        "--resolution",
+        "--prerelease",
+        "--color",
+    ],
+    flags: &[
+        "--offline",
+        "--refresh",
+        "-q",
+        "--quiet",
+        "-v",
+        "--verbose",
+        "--isolated",
+        "-n",
+        "--no-cache",
+        "--no-config",
+        "--managed-python",
+        "--no-managed-python",
+        "--no-python-downloads",
+        "--native-tls",
+        "--upgrade",
+        "-U",
+        "--reinstall",
+        "--no-build",
+        "--no-progress",
+        "--no-env-file",
+        "--lfs",
+        "--compile-bytecode",
+    ],
+    package: &["--from"],
+    beside: &["--with", "-w"],
+    shell: &[],
+    clusters: false,
+};
+const PIPX_RUN: Grammar = Grammar {
+    with_value: &[
+        "--python",
+        "--pip-args",
+        "--index-url",
+        "-i",
+        "--backend",
+        "--fetch-python",
+    ],
+    flags: &[
+        "--no-cache",
+        "--verbose",
+        "-v",
+        "-q",
+        "--quiet",
+        "--system-site-packages",
+        "--pypackages",
+    ],
+    package: &["--spec"],
+    beside: &[],
+    shell: &[],
+    clusters: false,
+};
+const DOCKER_RUN: Grammar = Grammar {
+    with_value: &[
+        "-e",
+        "--env",
+        "--env-file",
+        "-v",
+        "--volume",
+        "--mount",
+        "--name",
+        "--network",
+        "--net",
+        "-p",
+        "--publish",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "-l",
+        "--label",
+        "--platform",
+        "-h",
+        "--hostname",
+        "--add-host",
+        "--cpus",
+        "-m",
+        "--memory",
+        "--pull",
+        "--restart",
+        "--log-driver",
+        "--log-opt",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--tmpfs",
+        "--ulimit",
+        "--dns",
+        "--dns-search",
+        "--dns-option",
+        "--gpus",
+        "--ipc",
+        "--pid",
+        "--shm-size",
+        "--stop-signal",
+        "--stop-timeout",
+        "--group-add",
+        "--runtime",
+        "--volumes-from",
+        "-a",
+        "--attach",
+        "--cidfile",
+        "--expose",
+        "--label-file",
+        "--ip",
+        "--ip6",
+        "-c",
+        "--cpu-shares",
+        "--sysctl",
+        "--health-cmd",
+        "--health-interval",
+        "--health-retries",
+        "--health-timeout",
+        "--health-start-period",
+        "--link",
+        "--pids-limit",
+        "--memory-swap",
+        "--memory-reservation",
+        "--kernel-memory",
+        "--oom-score-adj",
+        "--blkio-weight",
+        "--cpuset-cpus",
+        "--cpuset-mems",
+        "--cpu-period",
+        "--cpu-quota",
+        "--storage-opt",
+        "--userns",
+        "--uts",
+        "--cgroup-parent",
+        "--cgroupns",
+        "--mac-address",
+        "--network-alias",
+        "--domainname",
+        "--isolation",
+        "--annotation",
+        "--device-cgroup-rule",
+        "--device-read-bps",
+        "--device-write-bps",
+        "--cpu-rt-period",
+        "--cpu-rt-runtime",
+        "--memory-swappiness",
+        "--detach-keys",
+        "--link-local-ip",
+    ],
+    flags: &[
+        "-i",
+        "--interactive",
+        "-t",
+        "--tty",
+        "-d",
+        "--detach",
+        "--rm",
+        "--init",
+        "--privileged",
+        "--read-only",
+        "-P",
+        "--publish-all",
+        "--no-healthcheck",
+        "--oom-kill-disable",
+        "--disable-content-trust",
+        "-q",
+        "--quiet",
+    ],
+    package: &[],
+    beside: &[],
+    shell: &[],
+    clusters: true,
+};
 
 /// Reads the package an entry runs, or `None` when it runs no package this knows.
 pub fn package_of(command: &str, args: &[String]) -> Option<PackageRef> {
@@ -69,180 +350,141 @@ pub fn package_of(command: &str, args: &[String]) -> Option<PackageRef> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let program = program.trim_end_matches(".cmd").trim_end_matches(".exe");
+    let first = |word: &str| args.first().is_some_and(|a| a == word);
     match program {
-        "npx" => npm_like("npx", args, 0, &["-p", "--package"], NPX_VALUES),
-        "pnpx" => npm_like("pnpm dlx", args, 0, &["--package"], &[]),
-        "pnpm" if args.first().is_some_and(|a| a == "dlx") => {
-            npm_like("pnpm dlx", args, 1, &["--package"], &[])
+        "npx" => read("npx", Ecosystem::Npm, &NPX, args, 0),
+        "pnpx" => read("pnpm dlx", Ecosystem::Npm, &PNPM_DLX, args, 0),
+        "pnpm" if first("dlx") => read("pnpm dlx", Ecosystem::Npm, &PNPM_DLX, args, 1),
+        "bunx" => read("bunx", Ecosystem::Npm, &BUNX, args, 0),
+        "bun" if first("x") => read("bunx", Ecosystem::Npm, &BUNX, args, 1),
+        "uvx" => read("uvx", Ecosystem::Pypi, &UVX, args, 0),
+        "uv" if first("tool") && args.get(1).is_some_and(|a| a == "run") => {
+            read("uvx", Ecosystem::Pypi, &UVX, args, 2)
         }
-        "bunx" => npm_like("bunx", args, 0, &["-p", "--package"], &[]),
-        "bun" if args.first().is_some_and(|a| a == "x") => {
-            npm_like("bunx", args, 1, &["-p", "--package"], &[])
+        "pipx" if first("run") => read("pipx run", Ecosystem::Pypi, &PIPX_RUN, args, 1),
+        "docker" | "podman" if first("run") => {
+            read("docker run", Ecosystem::Oci, &DOCKER_RUN, args, 1)
         }
-        "uvx" => python_like("uvx", args, 0, "--from", UVX_VALUES),
-        "uv" if args.first().is_some_and(|a| a == "tool")
-            && args.get(1).is_some_and(|a| a == "run") =>
-        {
-            python_like("uvx", args, 2, "--from", UVX_VALUES)
-        }
-        "pipx" if args.first().is_some_and(|a| a == "run") => {
-            python_like("pipx run", args, 1, "--spec", PIPX_VALUES)
-        }
-        "docker" | "podman" if args.first().is_some_and(|a| a == "run") => docker(args),
         _ => None,
     }
 }
-
-/// Options of these runners that take a value as the next word.
-const NPX_VALUES: &[&str] = &[
-    "-c",
-    "--call",
-    "--registry",
-    "--cache",
-    "--userconfig",
-    "-w",
-    "--workspace",
-];
-const UVX_VALUES: &[&str] = &[
-    "--with",
-    "-w",
-    "--with-editable",
-    "--with-requirements",
-    "--python",
-    "-p",
-    "--index",
-    "--index-url",
-    "-i",
-    "--extra-index-url",
-    "--default-index",
-    "-c",
-    "--constraints",
-    "--overrides",
-    "--python-preference",
-    "--cache-dir",
-    "--directory",
-    "--project",
-    "--find-links",
-    "-f",
-    "--env-file",
-    "--config-file",
-];
-const PIPX_VALUES: &[&str] = &["--python", "--pip-args", "--index-url", "-i", "--backend"];
-const DOCKER_VALUES: &[&str] = &[
-    "-e",
-    "--env",
-    "--env-file",
-    "-v",
-    "--volume",
-    "--mount",
-    "--name",
-    "--network",
-    "--net",
-    "-p",
-    "--publish",
-    "-w",
-    "--workdir",
-    "-u",
-    "--user",
-    "--entrypoint",
-    "-l",
-    "--label",
-    "--platform",
-    "-h",
-    "--hostname",
-    "--add-host",
-    "--cpus",
-    "-m",
-    "--memory",
-    "--pull",
-    "--restart",
-    "--log-driver",
-    "--log-opt",
-    "--device",
-    "--cap-add",
-    "--cap-drop",
-    "--security-opt",
-    "--tmpfs",
-    "--ulimit",
-    "--dns",
-    "--gpus",
-    "--ipc",
-    "--pid",
-    "--shm-size",
-    "--stop-signal",
-    "--stop-timeout",
-    "--group-add",
-    "--runtime",
-    "--volumes-from",
-    "-a",
-    "--attach",
-    "--cidfile",
-    "--expose",
-    "--label-file",
-];
 
 /// An option as read: the index of the word that holds its value (its own when it has none or
 /// is written `--flag=value`), the option, and its value.
 type Seen = (usize, String, Option<String>);
 
-/// The options before the first word that is not one, and the index of that first plain word.
-fn options(args: &[String], from: usize, with_value: &[&str]) -> (Vec<Seen>, Option<usize>) {
-    let mut seen = Vec::new();
+/// The options before the first plain word, as `grammar` reads them: each option, the index
+/// of that first word, and the options it does not know (taken to have no value).
+fn options(
+    args: &[String],
+    from: usize,
+    grammar: &Grammar,
+) -> (Vec<Seen>, Option<usize>, Vec<String>) {
+    let (mut seen, mut unknown) = (Vec::new(), Vec::new());
+    let takes = |flag: &str| {
+        grammar.with_value.contains(&flag)
+            || grammar.package.contains(&flag)
+            || grammar.beside.contains(&flag)
+    };
+    let known =
+        |flag: &str| takes(flag) || grammar.flags.contains(&flag) || grammar.shell.contains(&flag);
     let mut i = from;
     while i < args.len() {
         let word = &args[i];
         if word == "--" {
-            return (seen, (i + 1 < args.len()).then_some(i + 1));
+            return (seen, (i + 1 < args.len()).then_some(i + 1), unknown);
         }
         if !word.starts_with('-') || word == "-" {
-            return (seen, Some(i));
+            return (seen, Some(i), unknown);
         }
         if let Some((flag, value)) = word.split_once('=') {
+            if !known(flag) {
+                unknown.push(word.clone());
+            }
             seen.push((i, flag.to_string(), Some(value.to_string())));
-        } else if with_value.contains(&word.as_str()) {
+        } else if takes(word) {
             seen.push((i + 1, word.clone(), args.get(i + 1).cloned()));
             i += 1;
-        } else {
+        } else if known(word) {
             seen.push((i, word.clone(), None));
+        } else if grammar.clusters && !word.starts_with("--") && word.len() > 2 {
+            // `-it`, `-ie VAR`: every letter a flag, the last one perhaps taking the value.
+            let letters: Vec<String> = word[1..].chars().map(|c| format!("-{c}")).collect();
+            let (last, rest) = letters.split_last().unwrap_or((&letters[0], &[]));
+            if rest.iter().all(|l| grammar.flags.contains(&l.as_str())) && known(last) {
+                if takes(last) {
+                    seen.push((i + 1, last.clone(), args.get(i + 1).cloned()));
+                    i += 1;
+                } else {
+                    seen.push((i, word.clone(), None));
+                }
+            } else {
+                unknown.push(word.clone());
+            }
+        } else {
+            unknown.push(word.clone());
         }
         i += 1;
     }
-    (seen, None)
+    (seen, None, unknown)
 }
 
-fn npm_like(
+/// Reads an entry of one runner: its package, what else it fetches, whether all is pinned.
+fn read(
     runner: &str,
+    ecosystem: Ecosystem,
+    grammar: &Grammar,
     args: &[String],
     from: usize,
-    package_flags: &[&str],
-    with_value: &[&str],
 ) -> Option<PackageRef> {
-    let mut values: Vec<&str> = with_value.to_vec();
-    values.extend_from_slice(package_flags);
-    let (seen, first) = options(args, from, &values);
+    let (seen, first, unknown_options) = options(args, from, grammar);
     if seen
         .iter()
-        .any(|(_, flag, _)| flag == "-c" || flag == "--call")
+        .any(|(_, flag, _)| grammar.shell.contains(&flag.as_str()))
     {
         return None; // a shell line, not a package
     }
-    let (arg, spec) = match seen
+    let mut named = seen
         .iter()
-        .find(|(_, flag, _)| package_flags.contains(&flag.as_str()))
-    {
+        .filter(|(_, flag, _)| grammar.package.contains(&flag.as_str()));
+    let (arg, spec) = match named.next() {
         Some((i, _, Some(spec))) => (*i, spec.clone()),
         Some((_, _, None)) => return None,
         None => (first?, args[first?].clone()),
     };
-    let (name, version) = split_npm(&spec)?;
+    let mut also: Vec<String> = named.filter_map(|(_, _, v)| v.clone()).collect();
+    also.extend(
+        seen.iter()
+            .filter(|(_, flag, _)| grammar.beside.contains(&flag.as_str()))
+            .filter_map(|(_, _, v)| v.clone()),
+    );
+    let pinned_spec = |spec: &str| match ecosystem {
+        Ecosystem::Npm => {
+            split_npm(spec).is_some_and(|(_, v)| v.as_deref().is_some_and(exact_semver))
+        }
+        Ecosystem::Pypi => split_python(spec).is_some_and(|(_, _, pinned)| pinned),
+        Ecosystem::Oci => split_image(spec).2,
+    };
+    let (name, version) = match ecosystem {
+        Ecosystem::Npm => split_npm(&spec)?,
+        Ecosystem::Pypi => split_python(&spec).map(|(n, v, _)| (n, v))?,
+        Ecosystem::Oci => {
+            let (name, version, _) = split_image(&spec);
+            (name, version)
+        }
+    };
     Some(PackageRef {
         runner: runner.into(),
-        ecosystem: Ecosystem::Npm,
-        pinned: version.as_deref().is_some_and(exact_semver),
+        ecosystem,
+        pinned: pinned_spec(&spec)
+            && also.iter().all(|a| pinned_spec(a))
+            && unknown_options.is_empty(),
         name,
         version,
         arg: arg as u32,
         spec,
+        also,
+        unknown_options,
     })
 }
 
@@ -273,41 +515,28 @@ fn split_npm(spec: &str) -> Option<(String, Option<String>)> {
     ok.then_some((name, version.filter(|v| !v.is_empty())))
 }
 
-/// `1.2.3`, `1.2.3-beta.1`, `1.2.3+build`: one version, not a range or a tag.
+/// One semantic version and nothing else: `1.2.3`, `1.2.3-beta.1`, `1.2.3+build.5` (not a
+/// range such as `1.2.3-0||>=9`, not a tag such as `latest`).
 fn exact_semver(version: &str) -> bool {
-    let core = version.split(['-', '+']).next().unwrap_or("");
+    let (rest, build) = match version.split_once('+') {
+        Some((rest, build)) => (rest, Some(build)),
+        None => (version, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((core, pre)) => (core, Some(pre)),
+        None => (rest, None),
+    };
+    let identifiers = |s: &str| {
+        s.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+    };
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3
         && parts
             .iter()
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-}
-
-fn python_like(
-    runner: &str,
-    args: &[String],
-    from: usize,
-    spec_flag: &str,
-    with_value: &[&str],
-) -> Option<PackageRef> {
-    let mut values: Vec<&str> = with_value.to_vec();
-    values.push(spec_flag);
-    let (seen, first) = options(args, from, &values);
-    let (arg, spec) = match seen.iter().find(|(_, flag, _)| flag == spec_flag) {
-        Some((i, _, Some(spec))) => (*i, spec.clone()),
-        Some((_, _, None)) => return None,
-        None => (first?, args[first?].clone()),
-    };
-    let (name, version, pinned) = split_python(&spec)?;
-    Some(PackageRef {
-        runner: runner.into(),
-        ecosystem: Ecosystem::Pypi,
-        name,
-        version,
-        pinned,
-        arg: arg as u32,
-        spec,
-    })
+        && pre.is_none_or(identifiers)
+        && build.is_none_or(identifiers)
 }
 
 /// `name`, `name==1.2`, `name@1.2`, `name[extra]>=1`: the name, what is asked for, and whether
@@ -328,10 +557,16 @@ fn split_python(spec: &str) -> Option<(String, Option<String>, bool)> {
         rest = rest.split_once(']').map(|(_, r)| r).unwrap_or("");
     }
     let rest = rest.trim();
+    let one = |v: &str| {
+        !v.is_empty()
+            && v != "latest"
+            && v.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '+' | '!'))
+    };
     let (version, pinned) = if let Some(v) = rest.strip_prefix("==") {
-        (Some(v.to_string()), !v.contains(['*', ',']))
+        (Some(v.to_string()), one(v))
     } else if let Some(v) = rest.strip_prefix('@') {
-        (Some(v.to_string()), v != "latest" && !v.is_empty())
+        (Some(v.to_string()), one(v))
     } else if rest.is_empty() {
         (None, false)
     } else {
@@ -340,13 +575,11 @@ fn split_python(spec: &str) -> Option<(String, Option<String>, bool)> {
     Some((name.to_string(), version, pinned))
 }
 
-fn docker(args: &[String]) -> Option<PackageRef> {
-    let (_, first) = options(args, 1, DOCKER_VALUES);
-    let arg = first?;
-    let spec = args[arg].clone();
+/// `[registry/]name[:tag][@digest]`: the name, the tag or digest, and whether a digest fixes it.
+fn split_image(spec: &str) -> (String, Option<String>, bool) {
     let (image, digest) = match spec.split_once('@') {
         Some((image, digest)) => (image, Some(digest.to_string())),
-        None => (spec.as_str(), None),
+        None => (spec, None),
     };
     // A tag follows the last `:` after the last `/` (a `:` before it is a registry's port).
     let slash = image.rfind('/').map(|i| i + 1).unwrap_or(0);
@@ -358,15 +591,7 @@ fn docker(args: &[String]) -> Option<PackageRef> {
         None => (image, None),
     };
     let pinned = digest.is_some();
-    Some(PackageRef {
-        runner: "docker run".into(),
-        ecosystem: Ecosystem::Oci,
-        name: name.to_string(),
-        version: digest.or(tag),
-        pinned,
-        arg: arg as u32,
-        spec,
-    })
+    (name.to_string(), digest.or(tag), pinned)
 }
 
 /// The argument that asks for exactly `version` of `package`, as its runner writes it.
@@ -891,6 +1116,41 @@ mod tests {
                     found.arg
                 ),
                 (name, version, pinned, arg),
+                "{line}"
+            );
+        }
+        // What else is fetched, ranges that look like versions, options not known.
+        for (line, name, also, pinned) in [
+            ("npx -y pkg@1.2.3-0||>=9.0.0", "pkg", vec![], false),
+            ("npx --package=a@1.0.0 -p b bbin", "a", vec!["b"], false),
+            ("npx -p a@1.0.0 -p b@2.0.0 bbin", "a", vec!["b@2.0.0"], true),
+            (
+                "pnpm dlx --package a@1.0.0 --package b b",
+                "a",
+                vec!["b"],
+                false,
+            ),
+            ("uvx --with evil pkg==1.0.0", "pkg", vec!["evil"], false),
+            ("npx --prefix cowsay@1.0.0 evil", "evil", vec![], false),
+            ("npx --loglevel warn realpkg@1.0.0", "realpkg", vec![], true),
+            ("npx --some-new-flag pkg@1.0.0", "pkg", vec![], false),
+            (
+                "docker run --pids-limit 5 img@sha256:abc",
+                "img",
+                vec![],
+                true,
+            ),
+            ("docker run -ie VAR=x img@sha256:abc", "img", vec![], true),
+            ("docker run --made-up img@sha256:abc", "img", vec![], false),
+        ] {
+            let found = of(line).unwrap_or_else(|| panic!("{line}: a package"));
+            assert_eq!(
+                (
+                    found.name.as_str(),
+                    found.also.iter().map(String::as_str).collect::<Vec<_>>(),
+                    found.pinned
+                ),
+                (name, also, pinned),
                 "{line}"
             );
         }

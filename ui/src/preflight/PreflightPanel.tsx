@@ -46,10 +46,16 @@ export function PreflightPanel({
   const preflight = result.value;
   if (!preflight) return null;
   const { package: pkg, registry } = preflight;
+  const why =
+    pkg.also.length > 0
+      ? `it also fetches ${pkg.also.join(", ")}`
+      : pkg.unknownOptions.length > 0
+        ? `options this does not read: ${pkg.unknownOptions.join(" ")}`
+        : "not one version — what is published next runs next";
   const version = pkg.pinned
     ? `version ${pkg.version} (pinned)`
     : pkg.version
-      ? `“${pkg.version}”: not one version — what is published next runs next`
+      ? `“${pkg.version}”: ${why}`
       : "no version given — whatever was published last runs";
   return (
     <section data-testid="preflight" data-pinned={pkg.pinned} aria-labelledby="preflight-title" className="space-y-1 rounded border border-slate-200 p-2 text-sm dark:border-slate-700">

@@ -81,18 +81,23 @@ pub fn refusal(name: &str, record: &Value, plugin: &str) -> Option<String> {
             "Marketplace {name} is added but ignored. known_marketplaces.json has an entry named \"{name}\", another spelling of the reserved marketplace name \"{reserved}\", so it is ignored. Remove it with: claude plugin marketplace remove {name}"
         ));
     }
+    let source = record.get("source");
+    let kind = source.and_then(|s| s.get("source")).and_then(Value::as_str);
+    let text = |key: &str| source.and_then(|s| s.get(key)).and_then(Value::as_str);
+    // A git address git is not given is refused first, whatever the name.
+    if let Some(refused) = git_refusal(name, kind.unwrap_or(""), text("url")) {
+        return Some(refused);
+    }
     if RESERVED.contains(&lower.as_str()) {
-        let source = record.get("source");
-        let why = match source.and_then(|s| s.get("source")).and_then(Value::as_str) {
+        let why = match kind {
             _ if !source.is_some_and(Value::is_object) => format!(
                 "The name ’{name}’ is reserved for official Anthropic marketplaces and its registered source is malformed."
             ),
             Some(kind @ ("github" | "git")) => {
-                let source = source.unwrap_or(&Value::Null);
                 let official = if kind == "github" {
-                    source.get("repo").and_then(Value::as_str).is_some_and(official_repo)
+                    text("repo").is_some_and(|r| !r.contains(':') && in_organisation(r))
                 } else {
-                    source.get("url").and_then(Value::as_str).is_some_and(official_url)
+                    text("url").is_some_and(|u| u.contains(':') && in_organisation(u))
                 };
                 if official {
                     return None;
@@ -115,28 +120,110 @@ pub fn refusal(name: &str, record: &Value, plugin: &str) -> Option<String> {
     None
 }
 
-/// The reserved name that `name` spells another way (other case aside): `.` or another sign for
-/// `-`, or a compatibility form of a letter.
+/// A `git` source whose URL git cannot be given safely: Claude Code ignores the marketplace.
+fn git_refusal(name: &str, kind: &str, url: Option<&str>) -> Option<String> {
+    if kind != "git" {
+        return None;
+    }
+    let why = match url {
+        None => "its source names no URL".to_string(),
+        Some(url) => git_url_problem(url)?,
+    };
+    Some(format!(
+        "Marketplace {name} is added but ignored. Its git URL can't be used: {why}. Supported: https, http, ssh (also written git+ssh or ssh+git), user@host:path, or a local file:// address with no host."
+    ))
+}
+
+/// What makes `url` unusable as a marketplace's git address, as Claude Code 2.1.332 judges it:
+/// control characters or `%00`, a scheme git would not be given (`git://` is not encrypted), a
+/// backslash before the host, a `file://` address with a host, text that is no URL.
+fn git_url_problem(url: &str) -> Option<String> {
+    if url.chars().any(|c| c.is_control()) {
+        return Some("control characters are not allowed".into());
+    }
+    if url.contains("%00") {
+        return Some("\"%00\" is not allowed".into());
+    }
+    if scp_like(url) {
+        return url
+            .contains("://")
+            .then(|| "an address written as user@host:path can't contain \"://\"".into());
+    }
+    let Ok(parsed) = url::Url::parse(url) else {
+        return Some("it could not be read as a URL".into());
+    };
+    let scheme = parsed.scheme();
+    if !matches!(
+        scheme,
+        "https" | "http" | "ssh" | "file" | "git+ssh" | "ssh+git"
+    ) {
+        return Some(format!("the protocol \"{scheme}:\" is not supported"));
+    }
+    let after = &url[url.find("://").map(|i| i + 3).unwrap_or(0)..];
+    if matches!(scheme, "https" | "http") && after.split('/').next().unwrap_or("").contains('\\') {
+        return Some("a backslash before the first \"/\" can make git connect to a different server than this address names".into());
+    }
+    if scheme == "file" && parsed.host_str().is_some_and(|h| !h.is_empty()) {
+        return Some("a file:// address may name no host".into());
+    }
+    None
+}
+
+/// `user@host:path`, as git reads an address with no scheme.
+fn scp_like(url: &str) -> bool {
+    let word = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('-')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    let Some((user, rest)) = url.split_once('@') else {
+        return false;
+    };
+    let Some((host, path)) = rest.split_once(':') else {
+        return false;
+    };
+    let host_ok = word(host)
+        || (host.starts_with('[')
+            && host.ends_with(']')
+            && host[1..host.len() - 1]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.'));
+    word(user) && host_ok && !path.starts_with("//")
+}
+
+/// The reserved name that `name` spells another way: another case of the Directory's name,
+/// or (other case aside) `.` or another sign for `-`, a trailing `.`, a compatibility form of
+/// a letter, an invisible character.
 fn other_spelling(name: &str) -> Option<&'static str> {
     let lower = name.to_lowercase();
-    let dashed: String = name
-        .chars()
-        .filter(|c| !is_invisible(*c))
-        .map(fold)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let dashed = dashed.trim_end_matches('-');
+    let signs = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    let plain = signs(name);
+    let folded: String = name.chars().map(fold).collect();
+    let cleaned: String = folded.chars().filter(|c| !is_invisible(*c)).collect();
+    let spellings = [
+        plain,
+        signs(&folded),
+        signs(cleaned.to_lowercase().trim_end_matches(['.', ' '])),
+    ];
+    if spellings.iter().any(|s| s == PLUGIN_DIRECTORY) {
+        return Some(PLUGIN_DIRECTORY);
+    }
     RESERVED
         .iter()
         .copied()
         .filter(|r| *r != PLUGIN_DIRECTORY && lower != *r)
-        .find(|r| dashed == *r)
+        .find(|r| spellings.iter().any(|s| s == r))
 }
 
 /// The few compatibility forms Unicode's NFKC folds to ASCII letters and digits: the full-width
@@ -181,41 +268,68 @@ pub fn looks_official(name: &str) -> bool {
         })
 }
 
-/// `owner/repo` of the `anthropics` organisation, as a GitHub source names it.
-fn official_repo(repo: &str) -> bool {
-    !repo.contains(':') && in_organisation(repo)
+/// Whether a GitHub source's `repo` or a git source's URL names a repository of the
+/// `anthropics` organisation on GitHub, read as Claude Code reads it: a URL of a git scheme on
+/// github.com (or ssh.github.com for ssh), or `user@host:path`, or `owner/repo`; the path
+/// exactly `owner/repo` (a trailing `/` or `.git` aside).
+fn in_organisation(address: &str) -> bool {
+    repository(address).is_some_and(|r| r.starts_with(&format!("{ORGANISATION}/")))
 }
 
-/// A git URL of a repository of the `anthropics` organisation on github.com (`https://`,
-/// `ssh://` or `git@github.com:`).
-fn official_url(url: &str) -> bool {
-    let url = url.trim();
-    let path = if let Some((scheme, rest)) = url.split_once("://") {
-        if !matches!(
-            scheme.to_ascii_lowercase().as_str(),
-            "https" | "http" | "ssh" | "git"
-        ) {
-            return false;
+/// `owner/repo`, lower case, of a GitHub address; `None` when it names none.
+fn repository(address: &str) -> Option<String> {
+    if address.contains("%00") || address.contains('\0') || address.contains('\\') {
+        return None;
+    }
+    let path = if let Some(i) = address.find("://") {
+        let parsed = url::Url::parse(address).ok()?;
+        let ssh = matches!(parsed.scheme(), "ssh" | "git+ssh");
+        let known = matches!(
+            parsed.scheme(),
+            "https" | "http" | "git" | "git+https" | "git+http" | "git+ssh" | "ssh"
+        );
+        let host = parsed.host_str().unwrap_or("");
+        if !known || !(github(host) || (ssh && host.eq_ignore_ascii_case("ssh.github.com"))) {
+            return None;
         }
-        let Some((authority, path)) = rest.split_once('/') else {
-            return false;
-        };
-        let host = authority.rsplit('@').next().unwrap_or("");
-        let host = host.split(':').next().unwrap_or("");
-        if !github(host) {
-            return false;
+        let rest = &address[i + 3..];
+        let end = rest.find(['/', '?', '#'])?;
+        if !rest[end..].starts_with('/') {
+            return None;
         }
-        path
-    } else if let Some((authority, path)) = url.split_once(':') {
-        let host = authority.rsplit('@').next().unwrap_or("");
-        if !github(host) || authority.contains('/') {
-            return false;
+        rest[end + 1..]
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .to_string()
+    } else if let Some(colon) = address.find(':') {
+        let before = &address[..colon];
+        let host = &before[before.find('@').map(|i| i + 1).unwrap_or(0)..];
+        if before.contains('/') || !(github(host) || host.eq_ignore_ascii_case("ssh.github.com")) {
+            return None;
         }
-        path
+        address[colon + 1..].trim_start_matches('/').to_string()
     } else {
-        return false;
+        address.to_string()
     };
-    in_organisation(path.split(['?', '#']).next().unwrap_or(""))
+    let path = path.strip_suffix('/').unwrap_or(&path);
+    let path = if path.to_ascii_lowercase().ends_with(".git") {
+        &path[..path.len() - 4]
+    } else {
+        path
+    };
+    let (owner, repo) = path.split_once('/')?;
+    let owner_ok = !owner.is_empty()
+        && owner.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !owner.starts_with('-')
+        && !owner.ends_with('-');
+    let repo_ok = !repo.is_empty()
+        && repo
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && repo != "."
+        && repo != "..";
+    (owner_ok && repo_ok).then(|| path.to_ascii_lowercase())
 }
 
 fn github(host: &str) -> bool {
@@ -223,18 +337,6 @@ fn github(host: &str) -> bool {
         host.to_ascii_lowercase().as_str(),
         "github.com" | "www.github.com"
     )
-}
-
-/// `anthropics/<repo>[/…]`, no step out of it.
-fn in_organisation(path: &str) -> bool {
-    let mut parts = path.split('/');
-    parts
-        .next()
-        .is_some_and(|o| o.eq_ignore_ascii_case(ORGANISATION))
-        && parts
-            .next()
-            .is_some_and(|r| !r.is_empty() && r != "." && r != "..")
-        && parts.all(|p| p != "." && p != "..")
 }
 
 #[cfg(test)]
