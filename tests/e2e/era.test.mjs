@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, everything, launch, open, root, row, sandbox, screenshot, taskServer, type, waitForState } from "./harness.mjs";
+import { eventually, everything, launch, open, press, root, row, sandbox, screenshot, taskServer, type, waitForState } from "./harness.mjs";
 
 let box;
 let session;
@@ -88,7 +88,7 @@ test("each server connects in its own era, and says how that was found out", asy
   );
   for (const [name, said] of Object.entries(settled)) {
     await open(browser, name, "user");
-    await browser.$('[data-testid="restart"]').click();
+    await press(browser.$('[data-testid="restart"]'));
     await eventually(async () => (await eraEvidence(name)) === `remembered: ${said}`, `${name} opens as remembered`);
   }
   assert.equal(await browser.$('[data-testid="server-listening"]').isExisting(), false, "the initialize era needs no listen stream");

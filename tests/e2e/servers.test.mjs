@@ -203,7 +203,7 @@ test("a server killed from outside goes to failed, and Restart brings it back", 
   await waitForState(browser, "stdio-everything", "local", "failed");
   await open(browser, "stdio-everything", "local");
   assert.match(await browser.$('[data-testid="failure"]').getText(), /signal 9/);
-  await browser.$('[data-testid="restart"]').click();
+  await press(browser.$('[data-testid="restart"]'));
   await waitForState(browser, "stdio-everything", "local", "connected");
   assert.notEqual(await sessionPid(box, "stdio-everything"), before, "a new process");
 });
@@ -423,7 +423,7 @@ test("the protocol log shows every message in and out, live, filtered, pretty-pr
   // A restart while the log is open: its new initialize arrives without reopening.
   const initializes = (await protocolMessages()).filter((m) => m.method === "initialize").length;
   await browser.$('[data-testid="tab-overview"]').click();
-  await browser.$('[data-testid="restart"]').click();
+  await press(browser.$('[data-testid="restart"]'));
   await browser.$('[data-testid="tab-protocol"]').click();
   await eventually(
     async () => (await protocolMessages()).filter((m) => m.method === "initialize").length > initializes,

@@ -233,15 +233,6 @@ export function ServerDetail({
         <StatusBlock server={server} status={status} state={state} />
       )}
       {!server.shadowedBy && <PinPanel key={`pin:${server.name}`} server={server.name} />}
-      {!server.shadowedBy && server.transport === "stdio" && preflight && (
-        <PreflightPanel
-          key={`preflight:${server.name}`}
-          server={server.name}
-          state={status?.state}
-          api={preflight}
-          onPin={(args, note) => onPinPackage?.(server, args, note)}
-        />
-      )}
       {surfaces && <SurfacePanel key={server.name} server={server.name} api={surfaces} />}
       {status?.state === "needs-auth" && (
         <div className="flex items-center gap-2">
@@ -445,6 +436,16 @@ export function ServerDetail({
         </div>
       )}
 
+      {/* Below the actions: its answer arrives later and must not move them under a click. */}
+      {!server.shadowedBy && server.transport === "stdio" && preflight && (
+        <PreflightPanel
+          key={`preflight:${server.name}`}
+          server={server.name}
+          state={status?.state}
+          api={preflight}
+          onPin={(args, note) => onPinPackage?.(server, args, note)}
+        />
+      )}
       {server.transport === "stdio" && !server.shadowedBy && (
         <Stderr server={server.name} status={status} actions={actions} />
       )}
