@@ -1,6 +1,7 @@
 //! `mcpctl test`: runs collections of cases (crates/collections) against the project's
 //! servers, started through the same supervisor as the app, only those the cases need.
 
+use crate::runtime::failure;
 use std::path::{Path, PathBuf};
 
 use mcp_manager_collections::{
@@ -8,14 +9,7 @@ use mcp_manager_collections::{
 };
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_core::config::catalog::Catalog;
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
-
-fn failure(message: impl Into<String>) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message: message.into(),
-    }
-}
+use mcp_manager_core::{ApiError, Locations};
 
 /// The collection files named, or every one of the project's folder.
 fn files(locations: &Locations, names: &[String]) -> Result<Vec<PathBuf>, ApiError> {

@@ -24,15 +24,6 @@ pub fn claude_code(
     claude_code::view(&server, &listing, knobs).into_owned()
 }
 
-/// One line of text output whose words quote what a server listed: its control and format
-/// characters removed, so that a tool named with a terminal escape (OSC 52 writing the
-/// clipboard, a screen clear hiding the lines above) is printed, never obeyed.
-macro_rules! shown {
-    ($($arg:tt)*) => {
-        out!("{}", mcp_manager_connect::sanitize::strip(&format!($($arg)*)))
-    };
-}
-
 /// `--json`: per server `sent`, `dropped` and `deferred` (with the rest of the view); else
 /// the cuts and drops with their reasons, a line per tool.
 pub fn print(views: &[View<'_>], json: bool) {

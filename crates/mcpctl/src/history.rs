@@ -1,18 +1,12 @@
 //! `mcpctl history`: the calls made by hand, from the window or `mcpctl call`, kept in the
 //! same SQLite file (the app's data folder); listed, filtered, and replayed.
 
+use crate::runtime::failure;
 use mcp_manager_connect::{CallOutcome, Connection};
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use mcp_manager_history::{
     scrub_call, CallFilter, CallStatus, History, NewCall, FILE_NAME, NOT_STORED,
 };
-
-fn failure(message: impl Into<String>) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message: message.into(),
-    }
-}
 
 async fn open(locations: &Locations) -> Result<History, ApiError> {
     History::open(&locations.app_data_dir().join(FILE_NAME))

@@ -35,6 +35,14 @@ macro_rules! out {
     };
 }
 
+/// Prints what a server or a document wrote, with terminal control characters removed, so
+/// that an escape (OSC 52 writing the clipboard, a screen clear) is printed, never obeyed.
+macro_rules! shown {
+    ($($arg:tt)*) => {
+        out!("{}", mcp_manager_connect::sanitize::strip(&format!($($arg)*)))
+    };
+}
+
 /// Writes one line to stdout. When the reader has gone (a closed pipe), the command ends
 /// there, quietly and with success: what it was asked for was read as far as wanted. Any
 /// other failure to write is said on stderr and the command fails.

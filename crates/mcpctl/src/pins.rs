@@ -2,12 +2,13 @@
 //! definitions pinned when it was approved, with the same checks the window makes
 //! (`LiveProject::check_pin`). Exit 1 on drift, so a script or a hook can stop there.
 
+use crate::runtime::failure;
 use mcp_manager_connect::project::pins::PinCheck;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::ServerStatus;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::permissions::SettingsFile;
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use mcp_manager_guard::pins::DriftKind;
 
 /// The three verbs.
@@ -15,19 +16,6 @@ pub enum Verb {
     Verify { quarantine: Option<SettingsFile> },
     Pin,
     Accept { tool: Option<String> },
-}
-
-macro_rules! shown {
-    ($($arg:tt)*) => {
-        out!("{}", mcp_manager_connect::sanitize::strip(&format!($($arg)*)))
-    };
-}
-
-fn failure(message: String) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message,
-    }
 }
 
 /// Runs `verb` on `server`, or on every server that starts. `Ok(false)` (exit 1) when a

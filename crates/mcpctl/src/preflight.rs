@@ -4,26 +4,14 @@
 //! pins the entry to it (the diff printed, then written as the window's editor writes it).
 //! Exit 1 when a package is not pinned or its version is deprecated or deleted.
 
+use crate::runtime::failure;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::draft::{self, EntryRef};
 use mcp_manager_core::config::entry::Transport;
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use mcp_manager_registry::preflight::{self, Ecosystem, Preflight};
 use mcp_manager_registry::Status;
-
-macro_rules! shown {
-    ($($arg:tt)*) => {
-        out!("{}", mcp_manager_connect::sanitize::strip(&format!($($arg)*)))
-    };
-}
-
-fn failure(message: String) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message,
-    }
-}
 
 /// Runs the preflight of `server`, or of every stdio entry in force; with `pin`, pins
 /// `server` to the version running now. `Ok(false)` (exit 1) when something needs a look.

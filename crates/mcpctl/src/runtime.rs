@@ -57,7 +57,8 @@ pub enum Ask {
     Logs,
 }
 
-fn failure(message: impl Into<String>) -> ApiError {
+/// A refusal of the request, in plain words.
+pub(crate) fn failure(message: impl Into<String>) -> ApiError {
     ApiError {
         code: ErrorCode::InvalidRequest,
         message: message.into(),

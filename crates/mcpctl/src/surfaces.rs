@@ -1,20 +1,14 @@
 //! `mcpctl snapshot` and `mcpctl diff`: a server's surface as a normalized file, and what
 //! changed against one, with an exit status a server's CI can guard its published tools with.
 
+use crate::runtime::failure;
 use std::path::Path;
 
 use mcp_manager_collections::surface::{diff as surface_diff, lines};
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_core::config::catalog::Catalog;
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use serde_json::Value;
-
-fn failure(message: impl Into<String>) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message: message.into(),
-    }
-}
 
 /// The surface `server` offers now.
 fn live(locations: &Locations, server: &str) -> Result<Value, ApiError> {
