@@ -375,6 +375,18 @@ pub fn read(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, FileError> {
     }
 }
 
+/// Opens a file another program keeps appending to (Claude Code's transcripts and logs), to be
+/// read as a stream, a line at a time, from where the last reading stopped: regular files
+/// only, the file itself opened `O_NOFOLLOW` (a link in its place is refused, not followed).
+/// `Ok(None)` when it does not exist (any more).
+pub fn open_stream(path: &Path) -> Result<Option<std::fs::File>, FileError> {
+    match open_regular(path, true) {
+        Ok(file) => Ok(Some(file)),
+        Err(err) if err.is_not_found() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
 /// [`read`] as UTF-8 text (invalid sequences replaced).
 pub fn read_text(path: &Path, limit: u64) -> Result<Option<String>, FileError> {
     Ok(read(path, limit)?.map(text))

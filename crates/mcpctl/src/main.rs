@@ -379,6 +379,16 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         limit: u32,
     },
+    /// Which MCP servers and tools Claude Code's sessions called in this project (all
+    /// projects with --all), how those calls ended and how its connections went, read from
+    /// Claude Code's own records: calls and failures over 7 and N days, median duration, last
+    /// use, servers never called, failed connections.
+    Usage {
+        #[arg(long, default_value_t = 30)]
+        days: u32,
+        #[arg(long)]
+        all: bool,
+    },
     /// Export the servers this project uses to another client's file, listing what it cannot
     /// express.
     Export {
@@ -574,6 +584,7 @@ mod preflight;
 mod registry;
 mod runtime;
 mod surfaces;
+mod usage;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -791,6 +802,7 @@ fn run(
             )
         }
         Command::Logout { server } => return runtime::logout(locations, &server, json),
+        Command::Usage { days, all } => return usage::run(locations, days, all, json),
         _ => {}
     }
     run_config(locations, command, json, registry_flag).map(|()| true)
@@ -1023,7 +1035,8 @@ fn run_config(
         | Command::Pin { .. }
         | Command::Preflight { .. }
         | Command::Accept { .. }
-        | Command::Logout { .. } => unreachable!("runtime verbs are handled by `run`"),
+        | Command::Logout { .. }
+        | Command::Usage { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {
