@@ -21,6 +21,8 @@ pub mod index;
 pub mod records;
 pub mod report;
 pub mod sources;
+#[doc(hidden)]
+pub mod synthetic;
 
 pub use index::{Index, Pass, FILE_NAME};
 pub use report::{Connections, Counts, Query, ServerUsage, ToolUsage, UsageReport};
