@@ -387,6 +387,19 @@ pub async fn project_budget(
     context.project().budget(exact).await
 }
 
+/// Which MCP servers and tools Claude Code's sessions called over the last `days` days (in
+/// this project's folder, or in `all` folders), how the calls ended and how its connections
+/// went, from its own records.
+#[tauri::command]
+#[specta::specta]
+pub async fn claude_code_usage(
+    context: State<'_, Context>,
+    days: u32,
+    all: bool,
+) -> Result<mcp_manager_usage::UsageReport, ApiError> {
+    context.usage(days, all).await
+}
+
 /// The tools a connected server listed that are not offered, with why (read after
 /// `list_tools`).
 #[tauri::command]

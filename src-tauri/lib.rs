@@ -24,6 +24,7 @@ mod open;
 mod registry;
 pub mod startup;
 mod surfaces;
+mod usage;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -98,6 +99,8 @@ pub struct Context {
     surface_changes: Mutex<HashMap<String, mcp_manager_connect::project::surface::SurfaceChange>>,
     /// Each server's last check against its pin, in the open project, by name.
     pin_checks: Mutex<HashMap<String, mcp_manager_connect::project::pins::PinCheck>>,
+    /// The index of Claude Code's records (crates/usage), opened at the first request.
+    usage: tokio::sync::Mutex<Option<mcp_manager_usage::Index>>,
 }
 
 impl Context {
@@ -113,6 +116,7 @@ impl Context {
             apps: std::sync::OnceLock::new(),
             surface_changes: Mutex::new(HashMap::new()),
             pin_checks: Mutex::new(HashMap::new()),
+            usage: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -388,6 +392,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_tools,
             commands::client_view,
             commands::project_budget,
+            commands::claude_code_usage,
             commands::dropped_tools,
             commands::call_tool,
             commands::cancel_call,

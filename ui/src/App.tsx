@@ -18,6 +18,7 @@ import { ProjectPicker, type ProjectApi } from "./projects/ProjectPicker";
 import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { ClientsApi } from "./clients/api";
+import type { UsageApi } from "./usage/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
@@ -44,6 +45,7 @@ const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m
 const RegistryBrowser = lazy(() => import("./registry/RegistryBrowser").then((m) => ({ default: m.RegistryBrowser })));
 const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
 const BudgetView = lazy(() => import("./clients/BudgetView").then((m) => ({ default: m.BudgetView })));
+const UsageView = lazy(() => import("./usage/UsageView").then((m) => ({ default: m.UsageView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
 
@@ -115,6 +117,8 @@ export interface Backend {
   clients?: ClientsApi;
   /** Before a package starts: what an entry fetches and what the registry says of it. */
   preflight?: PreflightApi;
+  /** What Claude Code's own records say it used. */
+  usage?: UsageApi;
 }
 
 interface Editing {
@@ -147,7 +151,7 @@ export function App({
   const [interchanging, setInterchanging] = useState(false);
   const [rooting, setRooting] = useState(false);
   const [askingTrust, setAskingTrust] = useState(false);
-  const [view, setView] = useState<"servers" | "tools" | "collections" | "budget">("servers");
+  const [view, setView] = useState<"servers" | "tools" | "collections" | "budget" | "usage">("servers");
   const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
   const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
   const [askStore] = useState(() => (backend.asks ? new AskStore(backend.asks.pending) : null));
@@ -213,6 +217,7 @@ export function App({
   const showingTools = view === "tools" && !!backend.tools;
   const showingCollections = view === "collections" && !!backend.collections;
   const showingBudget = view === "budget" && !!backend.clients;
+  const showingUsage = view === "usage" && !!backend.usage;
 
   return (
     <>
@@ -232,25 +237,6 @@ export function App({
                 {list.projectDir}
               </span>
             ))}
-          {backend.tools && (
-            <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
-              {(["servers", "tools", "collections", "budget"] as const)
-                .filter((v) => (v !== "collections" || !!backend.collections) && (v !== "budget" || !!backend.clients))
-                .map((v) => (
-                <button
-                  key={v}
-                  type="button"
-                  role="tab"
-                  data-testid={`view-${v}`}
-                  aria-selected={view === v}
-                  onClick={() => setView(v)}
-                  className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
-                >
-                  {v === "servers" ? "Servers" : v === "tools" ? "All tools" : v === "collections" ? "Collections" : "Budget"}
-                </button>
-              ))}
-            </div>
-          )}
           <input
             ref={search}
             type="search"
@@ -259,7 +245,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className={`${backend.tools ? "" : "ml-auto "}w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections || showingBudget ? "invisible" : ""}`}
+            className={`ml-auto w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections || showingBudget || showingUsage ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button
@@ -294,17 +280,41 @@ export function App({
             Refresh
           </Button>
         </header>
-        {counts && (
-          <div
-            data-testid="state-counts"
-            aria-label="Servers by state"
-            className="flex gap-4 border-b border-slate-200 bg-white px-5 py-1.5 text-xs dark:border-slate-800 dark:bg-slate-900"
-          >
-            {STATE_ORDER.map((name) => (
-              <span key={name} data-testid={`count-${name}`} data-count={counts[name]}>
-                <strong>{counts[name]}</strong> {STATE_LABEL[name]}
-              </span>
-            ))}
+        {(counts || backend.tools) && (
+          <div className="flex items-center gap-4 border-b border-slate-200 bg-white px-5 py-1 dark:border-slate-800 dark:bg-slate-900">
+            {counts && (
+              <div data-testid="state-counts" aria-label="Servers by state" className="flex gap-4 text-xs">
+                {STATE_ORDER.map((name) => (
+                  <span key={name} data-testid={`count-${name}`} data-count={counts[name]}>
+                    <strong>{counts[name]}</strong> {STATE_LABEL[name]}
+                  </span>
+                ))}
+              </div>
+            )}
+            {backend.tools && (
+              <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
+                {(["servers", "tools", "collections", "budget", "usage"] as const)
+                  .filter(
+                    (v) =>
+                      (v !== "collections" || !!backend.collections) &&
+                      (v !== "budget" || !!backend.clients) &&
+                      (v !== "usage" || !!backend.usage),
+                  )
+                  .map((v) => (
+                  <button
+                    key={v}
+                    type="button"
+                    role="tab"
+                    data-testid={`view-${v}`}
+                    aria-selected={view === v}
+                    onClick={() => setView(v)}
+                    className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
+                  >
+                    {v === "servers" ? "Servers" : v === "tools" ? "All tools" : v === "collections" ? "Collections" : v === "budget" ? "Budget" : "Usage"}
+                  </button>
+                ))}
+              </div>
+            )}
           </div>
         )}
         <div className="flex min-h-0 flex-1">
@@ -317,7 +327,11 @@ export function App({
             {state.status === "error" && (
               <ErrorNotice error={state.error} testId="load-error" />
             )}
-            {showingBudget && backend.clients ? (
+            {showingUsage && backend.usage ? (
+              <Loading>
+                <UsageView api={backend.usage} clients={backend.clients} />
+              </Loading>
+            ) : showingBudget && backend.clients ? (
               <Loading>
                 <BudgetView api={backend.clients} refreshKey={toolsKey} />
               </Loading>

@@ -88,6 +88,12 @@ export const commands = {
 	 */
 	projectBudget: (exact: boolean) => typedError<ProjectBudget, ApiError>(__TAURI_INVOKE("project_budget", { exact })),
 	/**
+	 *  Which MCP servers and tools Claude Code's sessions called over the last `days` days (in
+	 *  this project's folder, or in `all` folders), how the calls ended and how its connections
+	 *  went, from its own records.
+	 */
+	claudeCodeUsage: (days: number, all: boolean) => typedError<UsageReport, ApiError>(__TAURI_INVOKE("claude_code_usage", { days, all })),
+	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
 	 */
@@ -646,6 +652,30 @@ export type ConnectedInfo = {
 	 *  followed live, or why nothing is); `None` in the initialize era.
 	 */
 	listening: ListenState | null,
+};
+
+/**  How Claude Code's connections to a server went, from its connection logs. */
+export type Connections = {
+	/**  The Claude Code processes looked at: the last ten at most. */
+	sessions: number,
+	failed: number,
+	/**  The latest failure: when, and what happened, in words. */
+	lastFailureMs: number | null,
+	lastFailure: string | null,
+	/**  Tools Claude Code skipped in its latest connection, by name. */
+	skippedTools: string[],
+};
+
+/**  Calls in a window. */
+export type Counts = {
+	/**  Every call the model made, whatever became of it. */
+	calls: number,
+	/**  The tool answered with an error. */
+	failures: number,
+	/**  Refused by the person or a permission rule. */
+	denied: number,
+	/**  Claude Code did not send it (no such tool, input it would not pass on). */
+	notSent: number,
 };
 
 /**  What an App declared, each list checked. */
@@ -1834,6 +1864,28 @@ export type ServerTools = {
 	problem: string | null,
 };
 
+/**  One server's use. */
+export type ServerUsage = {
+	/**
+	 *  Claude Code's name for it, or the normalised part of its tools' names when nothing
+	 *  configured now or written beside its calls gives the name.
+	 */
+	server: string,
+	/**  The `mcp__<prefix>__` its tools are named with. */
+	prefix: string,
+	/**  Configured now (in the caller's list). */
+	configured: boolean,
+	/**  Other servers whose calls look the same: their names normalise to the same prefix. */
+	sharesPrefixWith: string[],
+	week: Counts,
+	month: Counts,
+	medianMs: number | null,
+	lastUsedMs: number | null,
+	/**  Most called first. */
+	tools: ToolUsage[],
+	connections: Connections | null,
+};
+
 /**  Which settings file a rule is in. */
 export type SettingsFile = 
 /**  `.claude/settings.local.json`: the person's own, not committed. */
@@ -2038,6 +2090,17 @@ export type ToolCallView = {
 	forClaudeCode: string | null,
 };
 
+/**  One tool's use. */
+export type ToolUsage = {
+	/**  The tool's name as the model called it (normalised). */
+	tool: string,
+	week: Counts,
+	month: Counts,
+	/**  Median time from the call to its result, of calls the server answered. */
+	medianMs: number | null,
+	lastUsedMs: number | null,
+};
+
 /**  One tool as the window lists it. */
 export type ToolView = {
 	name: string,
@@ -2095,6 +2158,23 @@ export type TransportKind =
 "sse" | 
 /**  WebSocket. */
 "ws";
+
+/**  What Claude Code used, per server. */
+export type UsageReport = {
+	/**  The folder, or `None` for all of them. */
+	project: string | null,
+	days: number,
+	/**  Most called first; configured servers never called come last. */
+	servers: ServerUsage[],
+	/**  Configured servers not called in the window. */
+	neverUsed: string[],
+	/**  Sessions seen in the window. */
+	sessions: number,
+	/**  Lines and files of the records that could not be read (passed over). */
+	skippedLines: number,
+	/**  The oldest call the index holds, so that "never" can be read against it. */
+	oldestMs: number | null,
+};
 
 /**
  *  A value at a JSON Pointer of the result's `structuredContent` (or, with `inText`, of its

@@ -18,6 +18,7 @@ import { interopApi } from "./interop/api";
 import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
 import { clientsApi } from "./clients/api";
+import { usageApi } from "./usage/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
@@ -50,6 +51,7 @@ const backend: Backend = {
   login: loginApi,
   doctor: doctorApi,
   clients: clientsApi,
+  usage: usageApi,
   tools: toolsApi,
   browse: browseApi,
   asks: asksApi,
