@@ -379,6 +379,12 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         limit: u32,
     },
+    /// Profiles: named sets of servers enabled for the project in one step, and undone in
+    /// one step.
+    Profile {
+        #[command(subcommand)]
+        command: profiles::ProfileCommand,
+    },
     /// Which MCP servers and tools Claude Code's sessions called in this project (all
     /// projects with --all), how those calls ended and how its connections went, read from
     /// Claude Code's own records: calls and failures over 7 and N days, median duration, last
@@ -581,6 +587,7 @@ mod doctor;
 mod history;
 mod pins;
 mod preflight;
+mod profiles;
 mod registry;
 mod runtime;
 mod surfaces;
@@ -803,6 +810,7 @@ fn run(
         }
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         Command::Usage { days, all } => return usage::run(locations, days, all, json),
+        Command::Profile { command } => return profiles::run(locations, command, json),
         _ => {}
     }
     run_config(locations, command, json, registry_flag).map(|()| true)
@@ -1036,7 +1044,8 @@ fn run_config(
         | Command::Preflight { .. }
         | Command::Accept { .. }
         | Command::Logout { .. }
-        | Command::Usage { .. } => unreachable!("runtime verbs are handled by `run`"),
+        | Command::Usage { .. }
+        | Command::Profile { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {

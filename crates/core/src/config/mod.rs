@@ -35,6 +35,7 @@ pub mod names;
 pub mod permissions;
 pub mod plugins;
 pub mod policy;
+pub mod profiles;
 pub mod review;
 pub mod settings_env;
 pub mod snippet;
