@@ -25,6 +25,7 @@ use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_guard::quarantine::QuarantineChoice;
+use mcp_manager_core::config::profiles;
 use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
 use mcp_manager_registry::preflight::Preflight;
@@ -1201,4 +1202,67 @@ pub async fn open_registry_link(
 #[specta::specta]
 pub async fn registry_icon(context: State<'_, Context>, url: String) -> Result<String, ApiError> {
     context.registry_icon(&url).await
+}
+
+/// The project's profiles (named sets of servers) and its servers as they are now.
+#[tauri::command]
+#[specta::specta]
+pub async fn profiles(context: State<'_, Context>) -> Result<profiles::Profiles, ApiError> {
+    Ok(profiles::list(context.project().locations())?)
+}
+
+/// Saves a profile of `servers`, privately or in the project's `.mcp-profiles.json`.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_profile(
+    context: State<'_, Context>,
+    name: String,
+    servers: Vec<String>,
+    shared: bool,
+) -> Result<profiles::Profile, ApiError> {
+    Ok(profiles::save(context.project().locations(), &name, &servers, shared)?)
+}
+
+/// Deletes a profile.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_profile(context: State<'_, Context>, name: String) -> Result<(), ApiError> {
+    Ok(profiles::delete(context.project().locations(), &name)?)
+}
+
+/// What applying a profile would change; nothing is written.
+#[tauri::command]
+#[specta::specta]
+pub async fn plan_profile(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<profiles::ProfilePlan, ApiError> {
+    Ok(profiles::plan(context.project().locations(), &name)?)
+}
+
+/// Applies a profile: exactly its servers enabled for the project.
+#[tauri::command]
+#[specta::specta]
+pub async fn apply_profile(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<profiles::ProfilePlan, ApiError> {
+    Ok(profiles::apply(context.project().locations(), &name)?)
+}
+
+/// Puts the project's servers back as they were before the last apply.
+#[tauri::command]
+#[specta::specta]
+pub async fn undo_profile(context: State<'_, Context>) -> Result<profiles::Undone, ApiError> {
+    Ok(profiles::undo(context.project().locations())?)
+}
+
+/// Writes a profile for `claude --mcp-config FILE --strict-mcp-config`; the command line.
+#[tauri::command]
+#[specta::specta]
+pub async fn launch_profile(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<profiles::Launch, ApiError> {
+    Ok(profiles::launch(context.project().locations(), &name, None)?)
 }

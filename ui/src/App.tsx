@@ -19,6 +19,7 @@ import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { ClientsApi } from "./clients/api";
 import type { UsageApi } from "./usage/api";
+import type { ProfilesApi } from "./profiles/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
@@ -45,6 +46,7 @@ const AllTools = lazy(() => import("./tools/AllTools").then((m) => ({ default: m
 const RegistryBrowser = lazy(() => import("./registry/RegistryBrowser").then((m) => ({ default: m.RegistryBrowser })));
 const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
 const BudgetView = lazy(() => import("./clients/BudgetView").then((m) => ({ default: m.BudgetView })));
+const ProfilePicker = lazy(() => import("./profiles/ProfilePicker").then((m) => ({ default: m.ProfilePicker })));
 const UsageView = lazy(() => import("./usage/UsageView").then((m) => ({ default: m.UsageView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
@@ -119,6 +121,8 @@ export interface Backend {
   preflight?: PreflightApi;
   /** What Claude Code's own records say it used. */
   usage?: UsageApi;
+  /** Named sets of servers, applied and undone. */
+  profiles?: ProfilesApi;
 }
 
 interface Editing {
@@ -237,6 +241,11 @@ export function App({
                 {list.projectDir}
               </span>
             ))}
+          {list && backend.profiles && (
+            <Suspense fallback={null}>
+              <ProfilePicker api={backend.profiles} clients={backend.clients} usage={backend.usage} refreshKey={list.servers.map((s) => `${s.name}:${s.enabled}`).join(",")} />
+            </Suspense>
+          )}
           <input
             ref={search}
             type="search"

@@ -93,6 +93,20 @@ export const commands = {
 	 *  went, from its own records.
 	 */
 	claudeCodeUsage: (days: number, all: boolean) => typedError<UsageReport, ApiError>(__TAURI_INVOKE("claude_code_usage", { days, all })),
+	/**  The project's profiles (named sets of servers) and its servers as they are now. */
+	profiles: () => typedError<Profiles, ApiError>(__TAURI_INVOKE("profiles")),
+	/**  Saves a profile of `servers`, privately or in the project's `.mcp-profiles.json`. */
+	saveProfile: (name: string, servers: string[], shared: boolean) => typedError<Profile, ApiError>(__TAURI_INVOKE("save_profile", { name, servers, shared })),
+	/**  Deletes a profile. */
+	deleteProfile: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("delete_profile", { name })),
+	/**  What applying a profile would change; nothing is written. */
+	planProfile: (name: string) => typedError<ProfilePlan, ApiError>(__TAURI_INVOKE("plan_profile", { name })),
+	/**  Applies a profile: exactly its servers enabled for the project. */
+	applyProfile: (name: string) => typedError<ProfilePlan, ApiError>(__TAURI_INVOKE("apply_profile", { name })),
+	/**  Puts the project's servers back as they were before the last apply. */
+	undoProfile: () => typedError<Undone, ApiError>(__TAURI_INVOKE("undo_profile")),
+	/**  Writes a profile for `claude --mcp-config FILE --strict-mcp-config`; the command line. */
+	launchProfile: (name: string) => typedError<Launch, ApiError>(__TAURI_INVOKE("launch_profile", { name })),
 	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
@@ -1105,6 +1119,20 @@ export type KnobSetting = {
 	from: string | null,
 };
 
+/**  A profile written for `claude --mcp-config FILE --strict-mcp-config`. */
+export type Launch = {
+	path: string,
+	/**  The command line to copy. */
+	command: string,
+	/**
+	 *  The environment variables the file refers to (`${NAME}`) in place of values that
+	 *  may be secret: they must be set where Claude Code runs.
+	 */
+	variables: string[],
+	/**  Servers of the profile the file cannot hold, and why. */
+	leftOut: string[],
+};
+
 /**  One finding: where, which rule, and the text around it. */
 export type LintFinding = {
 	rule: LintRule,
@@ -1502,6 +1530,42 @@ export type Preflight = {
 	registry: RegistryVerdict,
 };
 
+/**  A profile as the window and `mcpctl` show it. */
+export type Profile = {
+	name: string,
+	/**  Kept in the project's `.mcp-profiles.json` (else in the app's data, private). */
+	shared: boolean,
+	servers: string[],
+	/**  Its servers this project does not configure: ignored when it is applied. */
+	missing: string[],
+	/**  Whether exactly its servers are the ones enabled now. */
+	active: boolean,
+};
+
+/**  What applying a profile changes, shown before it is written. */
+export type ProfilePlan = {
+	profile: string,
+	turnOn: string[],
+	turnOff: string[],
+	missing: string[],
+	/**  The file and key written. */
+	path: string,
+	key: string,
+	before: string[],
+	after: string[],
+};
+
+/**  The project's profiles and its servers as they are now. */
+export type Profiles = {
+	profiles: Profile[],
+	/**  Every server of the project (by Claude Code's name), and whether it is enabled now. */
+	servers: ServerChoice[],
+	/**  Whether the last apply in this project can be undone: the profile's name. */
+	undo: string | null,
+	/**  Whether the folder is trusted: a shared profile is applied only then. */
+	trusted: boolean,
+};
+
 /**  One `notifications/progress` of a request. */
 export type Progress = {
 	progress: number | null,
@@ -1686,6 +1750,11 @@ export type ServerBudget = {
 	upfrontTools: number,
 	/**  The project's upfront cost with this server turned off. */
 	without: number,
+};
+
+export type ServerChoice = {
+	name: string,
+	enabled: boolean,
 };
 
 /**  One connected server's tools as Claude Code sees them. */
@@ -2158,6 +2227,16 @@ export type TransportKind =
 "sse" | 
 /**  WebSocket. */
 "ws";
+
+/**  What undo did. */
+export type Undone = {
+	profile: string,
+	path: string,
+	/**  The file is byte for byte what it was before the apply. */
+	identical: boolean,
+	/**  When it is not: why, in words. */
+	note: string | null,
+};
 
 /**  What Claude Code used, per server. */
 export type UsageReport = {

@@ -19,6 +19,7 @@ import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
 import { clientsApi } from "./clients/api";
 import { usageApi } from "./usage/api";
+import { profilesApi } from "./profiles/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
@@ -52,6 +53,7 @@ const backend: Backend = {
   doctor: doctorApi,
   clients: clientsApi,
   usage: usageApi,
+  profiles: profilesApi,
   tools: toolsApi,
   browse: browseApi,
   asks: asksApi,

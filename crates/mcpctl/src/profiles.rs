@@ -178,7 +178,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
     Ok(true)
 }
 
-fn print_plan(plan: &profiles::Plan, dry_run: bool) {
+fn print_plan(plan: &profiles::ProfilePlan, dry_run: bool) {
     let verb = if dry_run { "would write" } else { "wrote" };
     shown!("\"{}\" {verb} {} in {}", plan.profile, plan.key, plan.path);
     if plan.turn_on.is_empty() && plan.turn_off.is_empty() {

@@ -85,7 +85,7 @@ pub struct ServerChoice {
 /// What applying a profile changes, shown before it is written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-pub struct Plan {
+pub struct ProfilePlan {
     pub profile: String,
     pub turn_on: Vec<String>,
     pub turn_off: Vec<String>,
@@ -312,7 +312,7 @@ fn find(locations: &Locations, name: &str) -> Result<Profile, ConfigError> {
 }
 
 /// What applying `name` would change; nothing is written.
-pub fn plan(locations: &Locations, name: &str) -> Result<Plan, ConfigError> {
+pub fn plan(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigError> {
     let profile = find(locations, name)?;
     let (servers, before) = servers_now(locations);
     // Entries naming servers this project does not have stay as they are; every server of
@@ -338,7 +338,7 @@ pub fn plan(locations: &Locations, name: &str) -> Result<Plan, ConfigError> {
         .filter(|s| !before.contains(s) && after.contains(s))
         .cloned()
         .collect();
-    Ok(Plan {
+    Ok(ProfilePlan {
         profile: profile.name,
         turn_on,
         turn_off,
@@ -357,7 +357,7 @@ fn sha256_of(path: &std::path::Path) -> Option<String> {
 
 /// Applies profile `name`: exactly its servers enabled for the project. Returns the plan
 /// carried out; the state before is kept for [`undo`].
-pub fn apply(locations: &Locations, name: &str) -> Result<Plan, ConfigError> {
+pub fn apply(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigError> {
     let profile = find(locations, name)?;
     if profile.shared && !crate::config::trust::is_trusted(locations) {
         return Err(ConfigError::Untrusted {
