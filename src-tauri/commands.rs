@@ -20,12 +20,12 @@ use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
 use mcp_manager_core::config::interop::{Client, ExportReport};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
+use mcp_manager_core::config::profiles;
 use mcp_manager_core::config::review::{self, ServerReview};
 use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_guard::quarantine::QuarantineChoice;
-use mcp_manager_core::config::profiles;
 use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
 use mcp_manager_registry::preflight::Preflight;
@@ -1220,7 +1220,12 @@ pub async fn save_profile(
     servers: Vec<String>,
     shared: bool,
 ) -> Result<profiles::Profile, ApiError> {
-    Ok(profiles::save(context.project().locations(), &name, &servers, shared)?)
+    Ok(profiles::save(
+        context.project().locations(),
+        &name,
+        &servers,
+        shared,
+    )?)
 }
 
 /// Deletes a profile.
@@ -1264,5 +1269,9 @@ pub async fn launch_profile(
     context: State<'_, Context>,
     name: String,
 ) -> Result<profiles::Launch, ApiError> {
-    Ok(profiles::launch(context.project().locations(), &name, None)?)
+    Ok(profiles::launch(
+        context.project().locations(),
+        &name,
+        None,
+    )?)
 }

@@ -23,7 +23,11 @@ impl Context {
         let mut index = self.usage.lock().await;
         if index.is_none() {
             let path = locations.app_data_dir().join(mcp_manager_usage::FILE_NAME);
-            *index = Some(Index::open(&path).await.map_err(|e| failure(e.to_string()))?);
+            *index = Some(
+                Index::open(&path)
+                    .await
+                    .map_err(|e| failure(e.to_string()))?,
+            );
         }
         let index = index.as_ref().expect("opened above");
         index

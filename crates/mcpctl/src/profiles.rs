@@ -69,7 +69,11 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                     if p.active { "* " } else { "  " },
                     p.name,
                     p.servers.join(", "),
-                    if p.shared { "shared, .mcp-profiles.json" } else { "private" },
+                    if p.shared {
+                        "shared, .mcp-profiles.json"
+                    } else {
+                        "private"
+                    },
                     if p.missing.is_empty() {
                         String::new()
                     } else {
@@ -87,7 +91,9 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                 .profiles
                 .into_iter()
                 .find(|p| p.name == name)
-                .ok_or_else(|| crate::runtime::failure(format!("no profile is named \"{name}\"")))?;
+                .ok_or_else(|| {
+                    crate::runtime::failure(format!("no profile is named \"{name}\""))
+                })?;
             if json {
                 crate::print_json(&profile);
             } else {
@@ -146,10 +152,10 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                 shown!(
                     "Undid \"{}\": {}",
                     undone.profile,
-                    undone.note.as_deref().unwrap_or(&format!(
-                        "{} is byte for byte what it was",
-                        undone.path
-                    ))
+                    undone
+                        .note
+                        .as_deref()
+                        .unwrap_or(&format!("{} is byte for byte what it was", undone.path))
                 );
             }
         }

@@ -99,7 +99,8 @@ fn print_text(report: &UsageReport, skipped_files: u32) {
                 tool.tool,
                 counts(&tool.week),
                 counts(&tool.month),
-                tool.median_ms.map_or("-".to_string(), |m| format!("{m} ms")),
+                tool.median_ms
+                    .map_or("-".to_string(), |m| format!("{m} ms")),
                 tool.last_used_ms
                     .map_or("-".to_string(), |t| day_and_time(t as i64))
             );

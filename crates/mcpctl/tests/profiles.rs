@@ -159,7 +159,13 @@ fn an_applied_profile_is_what_claude_code_enables_and_undo_gives_the_file_back()
 
     ok(mcpctl(
         &home,
-        &["profile", "save", "db work", "--servers", "u1,p1,plugin:git:log,gone"],
+        &[
+            "profile",
+            "save",
+            "db work",
+            "--servers",
+            "u1,p1,plugin:git:log,gone",
+        ],
     ));
     let plan: Value = serde_json::from_str(&ok(mcpctl(
         &home,
@@ -178,14 +184,27 @@ fn an_applied_profile_is_what_claude_code_enables_and_undo_gives_the_file_back()
     let text = ok(mcpctl(&home, &["profile", "apply", "db work"]));
     assert!(text.contains("- u2  (turned off)"), "{text}");
     let (_, disabled) = claude_list(&home);
-    assert_eq!(disabled, set(&["u2", "l1"]), "Claude Code enables exactly the profile");
+    assert_eq!(
+        disabled,
+        set(&["u2", "l1"]),
+        "Claude Code enables exactly the profile"
+    );
     let listed: Value =
         serde_json::from_str(&ok(mcpctl(&home, &["profile", "list", "--json"]))).unwrap();
     assert_eq!(listed["profiles"][0]["active"], true);
     assert_eq!(listed["undo"], "db work");
 
     // Another profile on top, then undo: the state before the last apply.
-    ok(mcpctl(&home, &["profile", "save", "all", "--servers", "u1,u2,l1,p1,plugin:git:log"]));
+    ok(mcpctl(
+        &home,
+        &[
+            "profile",
+            "save",
+            "all",
+            "--servers",
+            "u1,u2,l1,p1,plugin:git:log",
+        ],
+    ));
     ok(mcpctl(&home, &["profile", "apply", "all"]));
     assert!(claude_list(&home).1.is_empty());
     let undone: Value =
@@ -198,24 +217,38 @@ fn an_applied_profile_is_what_claude_code_enables_and_undo_gives_the_file_back()
     let home = self::home(true);
     claude_list(&home);
     let before = std::fs::read(home.home.join(".claude.json")).unwrap();
-    ok(mcpctl(&home, &["profile", "save", "one", "--servers", "u1"]));
+    ok(mcpctl(
+        &home,
+        &["profile", "save", "one", "--servers", "u1"],
+    ));
     ok(mcpctl(&home, &["profile", "apply", "one"]));
-    assert_eq!(claude_list(&home).1, set(&["u2", "l1", "p1", "plugin:git:log"]));
+    assert_eq!(
+        claude_list(&home).1,
+        set(&["u2", "l1", "p1", "plugin:git:log"])
+    );
     let undone: Value =
         serde_json::from_str(&ok(mcpctl(&home, &["profile", "undo", "--json"]))).unwrap();
     assert_eq!(undone["identical"], true, "{undone}");
-    assert_eq!(std::fs::read(home.home.join(".claude.json")).unwrap(), before);
-    assert!(!mcpctl(&home, &["profile", "undo"]).status.success(), "nothing left to undo");
+    assert_eq!(
+        std::fs::read(home.home.join(".claude.json")).unwrap(),
+        before
+    );
+    assert!(
+        !mcpctl(&home, &["profile", "undo"]).status.success(),
+        "nothing left to undo"
+    );
 }
 
 #[test]
 fn a_shared_profile_waits_for_trust_and_a_launch_file_holds_no_secret() {
     let home = home(false);
-    ok(mcpctl(&home, &["profile", "save", "team", "--servers", "u1,u2", "--shared"]));
-    let shared: Value = serde_json::from_slice(
-        &std::fs::read(home.project.join(".mcp-profiles.json")).unwrap(),
-    )
-    .unwrap();
+    ok(mcpctl(
+        &home,
+        &["profile", "save", "team", "--servers", "u1,u2", "--shared"],
+    ));
+    let shared: Value =
+        serde_json::from_slice(&std::fs::read(home.project.join(".mcp-profiles.json")).unwrap())
+            .unwrap();
     assert_eq!(shared["profiles"]["team"]["servers"], json!(["u1", "u2"]));
     let refused = mcpctl(&home, &["profile", "apply", "team"]);
     assert!(!refused.status.success());
@@ -226,13 +259,23 @@ fn a_shared_profile_waits_for_trust_and_a_launch_file_holds_no_secret() {
     let out = home.root.join("team.mcp.json");
     let launch: Value = serde_json::from_str(&ok(mcpctl(
         &home,
-        &["profile", "launch", "team", "-o", out.to_str().unwrap(), "--json"],
+        &[
+            "profile",
+            "launch",
+            "team",
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ],
     )))
     .unwrap();
     let file = std::fs::read_to_string(&out).unwrap();
     assert!(!file.contains(SECRET), "{file}");
     let written: Value = serde_json::from_str(&file).unwrap();
-    assert_eq!(written["mcpServers"]["u2"]["env"]["GITHUB_TOKEN"], "${GITHUB_TOKEN}");
+    assert_eq!(
+        written["mcpServers"]["u2"]["env"]["GITHUB_TOKEN"],
+        "${GITHUB_TOKEN}"
+    );
     assert_eq!(launch["variables"], json!(["GITHUB_TOKEN"]));
     assert!(launch["command"]
         .as_str()

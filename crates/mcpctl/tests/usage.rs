@@ -90,7 +90,12 @@ fn session(home: &Home, calls: &[&str], allowed: &str) {
     ));
     env(&mut command, home);
     command
-        .args(["-p", &format!("hi {PROMPT_MARKER}"), "--allowedTools", allowed])
+        .args([
+            "-p",
+            &format!("hi {PROMPT_MARKER}"),
+            "--allowedTools",
+            allowed,
+        ])
         .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
         .env("ANTHROPIC_API_KEY", "sk-ant-usage-not-a-key")
         .env("ENABLE_TOOL_SEARCH", "false")

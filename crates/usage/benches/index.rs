@@ -17,7 +17,14 @@ use mcp_manager_usage::synthetic::{mcp_call, plain_turn};
 use mcp_manager_usage::{Index, Query, Sources};
 
 const NOW: i64 = 1_796_505_037_415;
-const SERVERS: [&str; 6] = ["github", "db.main", "linear", "sentry", "fs", "plugin:tools:git"];
+const SERVERS: [&str; 6] = [
+    "github",
+    "db.main",
+    "linear",
+    "sentry",
+    "fs",
+    "plugin:tools:git",
+];
 
 fn peak_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -46,11 +53,25 @@ fn write_records(root: &std::path::Path, bytes: u64) -> Vec<std::path::PathBuf> 
         while here < per_session {
             n += 1;
             let at = NOW - ((n * 7919) % (60 * 86_400_000 / 1000)) as i64 * 1000;
-            let text = if n % 5 == 0 {
+            let text = if n.is_multiple_of(5) {
                 let server = SERVERS[(n % 6) as usize];
-                mcp_call(&session, &cwd, at, &format!("toolu_{n}"), server, &format!("tool{}", n % 9), n % 23 == 0)
+                mcp_call(
+                    &session,
+                    &cwd,
+                    at,
+                    &format!("toolu_{n}"),
+                    server,
+                    &format!("tool{}", n % 9),
+                    n.is_multiple_of(23),
+                )
             } else {
-                plain_turn(&session, &cwd, at, &format!("toolu_{n}"), 2_000 + (n as usize * 37) % 38_000)
+                plain_turn(
+                    &session,
+                    &cwd,
+                    at,
+                    &format!("toolu_{n}"),
+                    2_000 + (n as usize * 37) % 38_000,
+                )
             };
             out.write_all(text.as_bytes()).unwrap();
             here += text.len() as u64;
@@ -83,7 +104,11 @@ async fn main() {
     let first = index.update(&sources).await.unwrap();
     let first_time = started.elapsed();
     let started = Instant::now();
-    let query = Query { project: None, days: 30, now_ms: NOW };
+    let query = Query {
+        project: None,
+        days: 30,
+        now_ms: NOW,
+    };
     let report = index.report(&query, &[]).await.unwrap();
     let report_time = started.elapsed();
 
@@ -92,12 +117,28 @@ async fn main() {
     let mut n = 10_000_000u64;
     for path in files.iter().rev().take(10) {
         let mut out = std::fs::OpenOptions::new().append(true).open(path).unwrap();
-        while appended < (1 << 20) * (files.iter().rev().position(|p| p == path).unwrap() as u64 + 1) / 10 {
+        while appended
+            < (1 << 20) * (files.iter().rev().position(|p| p == path).unwrap() as u64 + 1) / 10
+        {
             n += 1;
-            let text = if n % 5 == 0 {
-                mcp_call("late", "/home/me/project0", NOW, &format!("toolu_{n}"), "github", "search", false)
+            let text = if n.is_multiple_of(5) {
+                mcp_call(
+                    "late",
+                    "/home/me/project0",
+                    NOW,
+                    &format!("toolu_{n}"),
+                    "github",
+                    "search",
+                    false,
+                )
             } else {
-                plain_turn("late", "/home/me/project0", NOW, &format!("toolu_{n}"), 8_000)
+                plain_turn(
+                    "late",
+                    "/home/me/project0",
+                    NOW,
+                    &format!("toolu_{n}"),
+                    8_000,
+                )
             };
             out.write_all(text.as_bytes()).unwrap();
             appended += text.len() as u64;
@@ -119,10 +160,37 @@ async fn main() {
     let grep_time = started.elapsed();
 
     let calls: u32 = report.servers.iter().map(|s| s.month.calls).sum();
-    println!("records: {:.0} MiB in {} files; {} MCP calls, {} in the last 30 days", total as f64 / 1048576.0, files.len(), first.calls, calls);
-    println!("first pass:  {:>8.2} s  ({:.0} MiB/s)", first_time.as_secs_f64(), total as f64 / 1048576.0 / first_time.as_secs_f64());
-    println!("report:      {:>8.1} ms", report_time.as_secs_f64() * 1000.0);
-    println!("later pass:  {:>8.1} ms  ({:.2} MiB new, {} files read, {} calls)", later_time.as_secs_f64() * 1000.0, appended as f64 / 1048576.0, later.files_read, later.calls);
-    println!("peak memory: {:>8.1} MiB  (before indexing: {:.1} MiB)", peak as f64 / 1024.0, before as f64 / 1024.0);
-    println!("grep | sort | uniq over the same records: {:.2} s ({} distinct names), every time", grep_time.as_secs_f64(), String::from_utf8_lossy(&grep.stdout).trim());
+    println!(
+        "records: {:.0} MiB in {} files; {} MCP calls, {} in the last 30 days",
+        total as f64 / 1048576.0,
+        files.len(),
+        first.calls,
+        calls
+    );
+    println!(
+        "first pass:  {:>8.2} s  ({:.0} MiB/s)",
+        first_time.as_secs_f64(),
+        total as f64 / 1048576.0 / first_time.as_secs_f64()
+    );
+    println!(
+        "report:      {:>8.1} ms",
+        report_time.as_secs_f64() * 1000.0
+    );
+    println!(
+        "later pass:  {:>8.1} ms  ({:.2} MiB new, {} files read, {} calls)",
+        later_time.as_secs_f64() * 1000.0,
+        appended as f64 / 1048576.0,
+        later.files_read,
+        later.calls
+    );
+    println!(
+        "peak memory: {:>8.1} MiB  (before indexing: {:.1} MiB)",
+        peak as f64 / 1024.0,
+        before as f64 / 1024.0
+    );
+    println!(
+        "grep | sort | uniq over the same records: {:.2} s ({} distinct names), every time",
+        grep_time.as_secs_f64(),
+        String::from_utf8_lossy(&grep.stdout).trim()
+    );
 }

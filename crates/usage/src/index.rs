@@ -180,9 +180,10 @@ impl Index {
                 .map(|row| (row.get(0), row.get(1)))
                 .collect()
         };
-        let batch = tokio::task::spawn_blocking(move || read_transcript(file, start as u64, pending))
-            .await
-            .map_err(|err| UsageError::Query(err.to_string()))?;
+        let batch =
+            tokio::task::spawn_blocking(move || read_transcript(file, start as u64, pending))
+                .await
+                .map_err(|err| UsageError::Query(err.to_string()))?;
         pass.files_read += 1;
         pass.bytes += batch.bytes as f64;
         pass.skipped_lines += batch.skipped;
@@ -219,16 +220,14 @@ impl Index {
             .map_err(query_error)?;
         }
         for (id, outcome, duration) in &batch.results {
-            sqlx::query(
-                "UPDATE calls SET outcome = ?, duration_ms = ? WHERE file = ? AND id = ?",
-            )
-            .bind(outcome.word())
-            .bind(duration)
-            .bind(&key)
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error)?;
+            sqlx::query("UPDATE calls SET outcome = ?, duration_ms = ? WHERE file = ? AND id = ?")
+                .bind(outcome.word())
+                .bind(duration)
+                .bind(&key)
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error)?;
         }
         for (prefix, server) in &batch.names {
             sqlx::query("INSERT OR IGNORE INTO names (prefix, server) VALUES (?, ?)")
@@ -266,8 +265,7 @@ impl Index {
         let Some((file, inode, size)) = open(path, pass) else {
             return Ok(());
         };
-        if known.is_some_and(|&(was_inode, was_size, _)| was_inode == inode && was_size == size)
-        {
+        if known.is_some_and(|&(was_inode, was_size, _)| was_inode == inode && was_size == size) {
             return Ok(());
         }
         let (connection, offset, skipped) =
@@ -395,7 +393,11 @@ fn next_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Read {
 }
 
 /// Reads a transcript from `start`: its MCP calls and the results of `pending` ones.
-fn read_transcript(mut file: std::fs::File, start: u64, mut pending: HashMap<String, i64>) -> Batch {
+fn read_transcript(
+    mut file: std::fs::File,
+    start: u64,
+    mut pending: HashMap<String, i64>,
+) -> Batch {
     let mut batch = Batch {
         offset: start,
         ..Batch::default()
@@ -446,7 +448,9 @@ fn read_transcript(mut file: std::fs::File, start: u64, mut pending: HashMap<Str
                 let call = &mut batch.calls[place];
                 call.result = Some((*outcome, (read.at_ms - call.at_ms).max(0)));
             } else if let Some(at) = pending.remove(id) {
-                batch.results.push((id.clone(), *outcome, (read.at_ms - at).max(0)));
+                batch
+                    .results
+                    .push((id.clone(), *outcome, (read.at_ms - at).max(0)));
             }
         }
         for call in read.uses {
@@ -502,7 +506,9 @@ mod tests {
         let mut line = Vec::new();
         assert!(matches!(next_line(&mut reader, &mut line), Read::Line(8)));
         assert_eq!(line, b"{\"a\":1}");
-        assert!(matches!(next_line(&mut reader, &mut line), Read::TooLong(n) if n == MAX_LINE + 11));
+        assert!(
+            matches!(next_line(&mut reader, &mut line), Read::TooLong(n) if n == MAX_LINE + 11)
+        );
         assert!(matches!(next_line(&mut reader, &mut line), Read::Line(8)));
         assert_eq!(line, b"{\"b\":2}");
         assert!(matches!(next_line(&mut reader, &mut line), Read::End));

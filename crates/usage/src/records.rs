@@ -156,7 +156,9 @@ pub fn session_line(line: &[u8]) -> Result<Option<SessionLine>, Unreadable> {
                     }
                 }
                 "tool_result" => {
-                    let Some(id) = block.tool_use_id else { continue };
+                    let Some(id) = block.tool_use_id else {
+                        continue;
+                    };
                     let outcome = if denied {
                         Outcome::Denied
                     } else if block.is_error == Some(true) {
@@ -314,7 +316,10 @@ mod tests {
     #[test]
     fn times_are_read_to_the_millisecond() {
         assert_eq!(parse_time("1970-01-01T00:00:00.000Z"), Some(0));
-        assert_eq!(parse_time("2026-12-05T21:10:37.415Z"), Some(1_796_505_037_415));
+        assert_eq!(
+            parse_time("2026-12-05T21:10:37.415Z"),
+            Some(1_796_505_037_415)
+        );
         assert_eq!(parse_time("2026-12-05T21:10:37Z"), Some(1_796_505_037_000));
         assert_eq!(parse_time("2026-12-05 21:10:37Z"), None);
         assert_eq!(parse_time("yesterday"), None);
@@ -342,7 +347,10 @@ mod tests {
         let outcome = |text: &str| session_line(text.as_bytes()).unwrap().unwrap().results;
         assert_eq!(outcome(ERROR), [("toolu_1".to_string(), Outcome::Error)]);
         assert_eq!(outcome(DENIED), [("toolu_2".to_string(), Outcome::Denied)]);
-        assert_eq!(outcome(NOT_SENT), [("toolu_3".to_string(), Outcome::NotSent)]);
+        assert_eq!(
+            outcome(NOT_SENT),
+            [("toolu_3".to_string(), Outcome::NotSent)]
+        );
         assert_eq!(outcome(OK), [("toolu_4".to_string(), Outcome::Ok)]);
     }
 

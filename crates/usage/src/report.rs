@@ -258,7 +258,10 @@ impl Index {
                 .unwrap_or((rest.to_string(), ""));
             let (server, tools) = servers.entry(prefix).or_default();
             server.add(call, week_start);
-            tools.entry(tool.to_string()).or_default().add(call, week_start);
+            tools
+                .entry(tool.to_string())
+                .or_default()
+                .add(call, week_start);
         }
         for name in configured {
             servers

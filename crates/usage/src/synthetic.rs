@@ -5,7 +5,15 @@
 
 /// The three lines of one MCP call: the model's `tool_use`, its result, the answer after it
 /// (which names the server, as Claude Code does).
-pub fn mcp_call(session: &str, cwd: &str, at_ms: i64, id: &str, server: &str, tool: &str, failed: bool) -> String {
+pub fn mcp_call(
+    session: &str,
+    cwd: &str,
+    at_ms: i64,
+    id: &str,
+    server: &str,
+    tool: &str,
+    failed: bool,
+) -> String {
     let name = format!(
         "mcp__{}__{}",
         mcp_manager_core::config::names::normalize(server),

@@ -21,7 +21,9 @@ async fn passes_read_only_what_was_added_and_complete_calls_across_them() {
     let folder = dir.path().join("projects/-p");
     std::fs::create_dir_all(&folder).unwrap();
     let file = folder.join("s1.jsonl");
-    let index = Index::open(&dir.path().join("data/usage.sqlite")).await.unwrap();
+    let index = Index::open(&dir.path().join("data/usage.sqlite"))
+        .await
+        .unwrap();
     let src = sources(dir.path());
 
     let first = plain_turn("s1", "/p", NOW - 40 * DAY, "r1", 2000)
@@ -31,7 +33,11 @@ async fn passes_read_only_what_was_added_and_complete_calls_across_them() {
     let pass = index.update(&src).await.unwrap();
     assert_eq!((pass.files_read, pass.calls), (1, 2));
     assert_eq!(pass.bytes as usize, first.len());
-    assert_eq!(index.update(&src).await.unwrap().files_read, 0, "nothing new, nothing read");
+    assert_eq!(
+        index.update(&src).await.unwrap().files_read,
+        0,
+        "nothing new, nothing read"
+    );
 
     // A call written, its result not yet (and half a line still being written).
     let call = mcp_call("s1", "/p", NOW - DAY, "c3", "db.main", "schema", false);
@@ -41,15 +47,29 @@ async fn passes_read_only_what_was_added_and_complete_calls_across_them() {
     let half = &result_line[..20];
     std::fs::write(&file, format!("{first}{added}{half}")).unwrap();
     let pass = index.update(&src).await.unwrap();
-    assert_eq!(pass.bytes as usize, added.len(), "only the new whole line is read");
+    assert_eq!(
+        pass.bytes as usize,
+        added.len(),
+        "only the new whole line is read"
+    );
     std::fs::write(&file, format!("{first}{added}{result_line}\n")).unwrap();
     index.update(&src).await.unwrap();
 
-    let query = Query { project: Some("/p".into()), days: 30, now_ms: NOW };
-    let report = index.report(&query, &["db.main".into(), "spare".into()]).await.unwrap();
+    let query = Query {
+        project: Some("/p".into()),
+        days: 30,
+        now_ms: NOW,
+    };
+    let report = index
+        .report(&query, &["db.main".into(), "spare".into()])
+        .await
+        .unwrap();
     let db = &report.servers[0];
     assert_eq!(db.server, "db.main");
-    assert_eq!((db.month.calls, db.month.failures, db.week.calls), (3, 1, 2));
+    assert_eq!(
+        (db.month.calls, db.month.failures, db.week.calls),
+        (3, 1, 2)
+    );
     assert_eq!(db.median_ms, Some(25));
     let schema = db.tools.iter().find(|t| t.tool == "schema").unwrap();
     assert_eq!(schema.month.calls, 1);
@@ -59,17 +79,43 @@ async fn passes_read_only_what_was_added_and_complete_calls_across_them() {
     // Another folder's calls count only for all folders.
     let other = dir.path().join("projects/-q");
     std::fs::create_dir_all(&other).unwrap();
-    std::fs::write(other.join("s2.jsonl"), mcp_call("s2", "/q", NOW - DAY, "d1", "db.main", "query", false)).unwrap();
+    std::fs::write(
+        other.join("s2.jsonl"),
+        mcp_call("s2", "/q", NOW - DAY, "d1", "db.main", "query", false),
+    )
+    .unwrap();
     index.update(&src).await.unwrap();
-    assert_eq!(index.report(&query, &[]).await.unwrap().servers[0].month.calls, 3);
-    let all = Query { project: None, ..query.clone() };
-    assert_eq!(index.report(&all, &[]).await.unwrap().servers[0].month.calls, 4);
+    assert_eq!(
+        index.report(&query, &[]).await.unwrap().servers[0]
+            .month
+            .calls,
+        3
+    );
+    let all = Query {
+        project: None,
+        ..query.clone()
+    };
+    assert_eq!(
+        index.report(&all, &[]).await.unwrap().servers[0]
+            .month
+            .calls,
+        4
+    );
 
     // The file replaced by a shorter one: read again from its start, its old calls gone.
     std::fs::remove_file(&file).unwrap();
-    std::fs::write(&file, mcp_call("s1", "/p", NOW - DAY, "e1", "db.main", "query", false)).unwrap();
+    std::fs::write(
+        &file,
+        mcp_call("s1", "/p", NOW - DAY, "e1", "db.main", "query", false),
+    )
+    .unwrap();
     index.update(&src).await.unwrap();
-    assert_eq!(index.report(&query, &[]).await.unwrap().servers[0].month.calls, 1);
+    assert_eq!(
+        index.report(&query, &[]).await.unwrap().servers[0]
+            .month
+            .calls,
+        1
+    );
 }
 
 #[tokio::test]
@@ -77,11 +123,22 @@ async fn two_servers_named_alike_are_said_to_share_their_calls() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("projects/-p");
     std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("s.jsonl"), mcp_call("s", "/p", NOW - DAY, "c", "my.db", "q", false)).unwrap();
+    std::fs::write(
+        folder.join("s.jsonl"),
+        mcp_call("s", "/p", NOW - DAY, "c", "my.db", "q", false),
+    )
+    .unwrap();
     let index = Index::open(&dir.path().join("usage.sqlite")).await.unwrap();
     index.update(&sources(dir.path())).await.unwrap();
-    let query = Query { project: None, days: 30, now_ms: NOW };
-    let report = index.report(&query, &["my.db".into(), "my_db".into()]).await.unwrap();
+    let query = Query {
+        project: None,
+        days: 30,
+        now_ms: NOW,
+    };
+    let report = index
+        .report(&query, &["my.db".into(), "my_db".into()])
+        .await
+        .unwrap();
     assert_eq!(report.servers[0].server, "my.db");
     assert_eq!(report.servers[0].shares_prefix_with, ["my_db"]);
     assert!(time(NOW).starts_with("2026-12-05T21:10:37.415Z"));

@@ -207,8 +207,11 @@ pub fn list(locations: &Locations) -> Result<Profiles, ConfigError> {
                 .filter(|s| !servers.contains(s))
                 .cloned()
                 .collect();
-            let mut mine: Vec<&String> =
-                stored.servers.iter().filter(|s| servers.contains(s)).collect();
+            let mut mine: Vec<&String> = stored
+                .servers
+                .iter()
+                .filter(|s| servers.contains(s))
+                .collect();
             mine.sort();
             let mut on = enabled.clone();
             on.sort();
@@ -344,7 +347,10 @@ pub fn plan(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErro
         turn_off,
         missing: profile.missing,
         path: locations.claude_json().display().to_string(),
-        key: format!("projects[\"{}\"].disabledMcpServers", locations.project_key()),
+        key: format!(
+            "projects[\"{}\"].disabledMcpServers",
+            locations.project_key()
+        ),
         before,
         after,
     })
@@ -482,7 +488,13 @@ fn variable_name(parts: &[&str]) -> String {
         .iter()
         .map(|p| {
             p.chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
                 .collect::<String>()
         })
         .collect::<Vec<_>>()
@@ -503,10 +515,7 @@ pub fn launch(
     let mut servers = serde_json::Map::new();
     let (mut variables, mut left_out) = (Vec::new(), Vec::new());
     for server in &profile.servers {
-        let Some(entry) = catalog
-            .named(server)
-            .find(|e| e.shadowed_by.is_none())
-        else {
+        let Some(entry) = catalog.named(server).find(|e| e.shadowed_by.is_none()) else {
             left_out.push(format!("{server}: this project does not configure it"));
             continue;
         };
