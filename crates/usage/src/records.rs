@@ -27,6 +27,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// The longest name or id kept from a record: longer ones are not Claude Code's.
+pub const MAX_NAME: usize = 256;
+
 /// A call's end as its result line says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -128,12 +131,19 @@ pub fn session_line(line: &[u8]) -> Result<Option<SessionLine>, Unreadable> {
     let Some(at_ms) = parsed.timestamp.as_deref().and_then(parse_time) else {
         return Ok(None);
     };
+    let too_long = |v: &Option<Cow<str>>| v.as_ref().is_some_and(|v| v.len() > 4096);
+    if too_long(&parsed.session_id) || too_long(&parsed.cwd) {
+        return Err(Unreadable);
+    }
     let mut out = SessionLine {
         at_ms,
         session: parsed.session_id.unwrap_or_default().into_owned(),
         cwd: parsed.cwd.unwrap_or_default().into_owned(),
         sidechain: parsed.is_sidechain,
-        attributed: parsed.attributed.map(Cow::into_owned),
+        attributed: parsed
+            .attributed
+            .filter(|a| a.len() <= MAX_NAME)
+            .map(Cow::into_owned),
         ..SessionLine::default()
     };
     let denied = parsed
@@ -147,7 +157,9 @@ pub fn session_line(line: &[u8]) -> Result<Option<SessionLine>, Unreadable> {
             match block.kind.as_ref() {
                 "tool_use" => {
                     if let (Some(id), Some(name)) = (block.id, block.name) {
-                        if name.starts_with("mcp__") {
+                        // Claude Code's names fit in 64 characters (the API's limit); a record
+                        // that says otherwise is not a call it made.
+                        if name.starts_with("mcp__") && name.len() <= MAX_NAME && id.len() <= MAX_NAME {
                             out.uses.push(Use {
                                 id: id.into_owned(),
                                 name: name.into_owned(),

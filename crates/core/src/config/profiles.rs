@@ -131,14 +131,29 @@ fn shared_path(locations: &Locations) -> std::path::PathBuf {
     locations.project_root().join(SHARED_FILE)
 }
 
-fn read_shelf(path: &std::path::Path) -> Result<Shelf, ConfigError> {
-    match document::read(path)? {
-        None => Ok(Shelf::default()),
-        Some(doc) => serde_json::from_value(doc.value).map_err(|err| ConfigError::Shape {
-            path: path.to_path_buf(),
-            message: format!("not a file of profiles ({err})"),
-        }),
-    }
+/// Reads a file of profiles: the app's own, or the project's, which is project content (read
+/// bounded, regular only, and only while it stays inside the project).
+fn read_shelf(path: &std::path::Path, within: Option<&std::path::Path>) -> Result<Shelf, ConfigError> {
+    let read = match within {
+        Some(root) => crate::files::read_text_within(path, root, crate::files::READ_LIMIT),
+        None => crate::files::read_text(path, crate::files::READ_LIMIT),
+    };
+    let text = match read {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(Shelf::default()),
+        Err(err) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source: err.into_io(),
+            })
+        }
+    };
+    let value = document::parse(path, &text)?;
+    // serde's words can quote the file's values: they are not repeated.
+    serde_json::from_value(value).map_err(|_| ConfigError::Shape {
+        path: path.to_path_buf(),
+        message: "not a file of profiles: it must be {\"profiles\": {\"NAME\": {\"servers\": [\"server\", …]}}}".into(),
+    })
 }
 
 /// Every server of the project Claude Code would consider, by its name, with whether it is
@@ -196,11 +211,12 @@ pub fn list(locations: &Locations) -> Result<Profiles, ConfigError> {
     let (servers, disabled) = servers_now(locations);
     let enabled: Vec<&String> = servers.iter().filter(|s| !disabled.contains(s)).collect();
     let mut profiles = Vec::new();
-    for (shared, path) in [
-        (false, private_path(locations)),
-        (true, shared_path(locations)),
+    let root = locations.project_root();
+    for (shared, path, within) in [
+        (false, private_path(locations), None),
+        (true, shared_path(locations), Some(root.as_path())),
     ] {
-        for (name, stored) in read_shelf(&path)?.profiles {
+        for (name, stored) in read_shelf(&path, within)?.profiles {
             let missing: Vec<String> = stored
                 .servers
                 .iter()
@@ -273,7 +289,7 @@ pub fn save(
         })?;
     } else {
         let path = private_path(locations);
-        let mut shelf = read_shelf(&path)?;
+        let mut shelf = read_shelf(&path, None)?;
         shelf.profiles.insert(name.to_string(), stored);
         write_private(&path, &shelf)?;
     }
@@ -287,12 +303,15 @@ pub fn save(
 /// Deletes profile `name` (the private one first when both exist).
 pub fn delete(locations: &Locations, name: &str) -> Result<(), ConfigError> {
     let path = private_path(locations);
-    let mut shelf = read_shelf(&path)?;
+    let mut shelf = read_shelf(&path, None)?;
     if shelf.profiles.remove(name).is_some() {
         return write_private(&path, &shelf);
     }
     let path = shared_path(locations);
-    if read_shelf(&path)?.profiles.contains_key(name) {
+    if read_shelf(&path, Some(&locations.project_root()))?
+        .profiles
+        .contains_key(name)
+    {
         locations.confine(&path)?;
         return document::update(&path, NewFileMode::Shared, |value| {
             document::object_at(&path, value, &["profiles"])?.remove(name);
