@@ -8,6 +8,9 @@
 //!   `grep -rhoE '"name":"mcp__[^"]*"' | sort | uniq -c`, which reads everything every time
 //!   and knows nothing of results, failures or servers.
 //!
+//! With USAGE_BENCH_COLD=1 (as root), the kernel's page cache is dropped before the first pass
+//! and before grep, so that both read from the disk as after a reboot.
+//!
 //! cargo bench -p mcp-manager-usage --bench index
 
 use std::io::Write;
@@ -83,6 +86,14 @@ fn write_records(root: &std::path::Path, bytes: u64) -> Vec<std::path::PathBuf> 
     files
 }
 
+/// Drops the kernel's page cache; whether it could.
+fn drop_caches() -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 #[tokio::main]
 async fn main() {
     let mib: u64 = std::env::var("USAGE_BENCH_MIB")
@@ -100,6 +111,7 @@ async fn main() {
     let before = peak_kib();
 
     let index = Index::open(&root.join("data/usage.sqlite")).await.unwrap();
+    let cold = std::env::var_os("USAGE_BENCH_COLD").is_some() && drop_caches();
     let started = Instant::now();
     let first = index.update(&sources).await.unwrap();
     let first_time = started.elapsed();
@@ -150,6 +162,9 @@ async fn main() {
     let peak = peak_kib();
     index.close().await;
 
+    if cold {
+        drop_caches();
+    }
     let started = Instant::now();
     let grep = std::process::Command::new("sh")
         .arg("-c")
