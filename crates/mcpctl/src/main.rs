@@ -379,6 +379,9 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         limit: u32,
     },
+    /// The servers subagents name or define in their frontmatter (mcpServers), which connect
+    /// only while that subagent runs, and what Claude Code does with each.
+    Agents,
     /// Profiles: named sets of servers enabled for the project in one step, and undone in
     /// one step.
     Profile {
@@ -580,6 +583,7 @@ use mcp_manager_core::config::snippet::parse_header;
 /// The outcome of a verb: what to print, or an error.
 type Outcome = Result<(), ApiError>;
 
+mod agents;
 mod cases;
 mod compat;
 mod cost;
@@ -811,6 +815,7 @@ fn run(
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         Command::Usage { days, all } => return usage::run(locations, days, all, json),
         Command::Profile { command } => return profiles::run(locations, command, json),
+        Command::Agents => return agents::run(locations, json),
         _ => {}
     }
     run_config(locations, command, json, registry_flag).map(|()| true)
@@ -1045,7 +1050,8 @@ fn run_config(
         | Command::Accept { .. }
         | Command::Logout { .. }
         | Command::Usage { .. }
-        | Command::Profile { .. } => unreachable!("runtime verbs are handled by `run`"),
+        | Command::Profile { .. }
+        | Command::Agents => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {

@@ -24,7 +24,10 @@ pub fn run(locations: &Locations, days: u32, all: bool, json: bool) -> Result<bo
             now_ms: mcp_manager_usage::now_ms(),
         };
         let report = index
-            .report(&query, &mcp_manager_usage::configured(locations))
+            .report(
+                &query,
+                &mcp_manager_usage::configured_with_agents(locations),
+            )
             .await
             .map_err(|err| failure(err.to_string()))?;
         index.close().await;

@@ -38,11 +38,30 @@ pub enum UsageError {
 }
 
 /// The servers configured for the project now, in Claude Code's names: every entry of every
-/// scope, and every server of a plugin (`plugin:<plugin>:<server>`), on or off.
+/// scope, and every server of a plugin (`plugin:<plugin>:<server>`), on or off. With
+/// `agents`, also the servers subagents define in their frontmatter.
 pub fn configured(locations: &mcp_manager_core::Locations) -> Vec<String> {
     let list = mcp_manager_core::api::list_servers(locations);
     let mut names: Vec<String> = list.servers.into_iter().map(|s| s.name).collect();
     names.extend(list.plugins.into_iter().flat_map(|p| p.servers));
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// [`configured`], and the servers subagents define in their frontmatter (they connect while
+/// their subagent runs, and their calls are in the subagent's transcript).
+pub fn configured_with_agents(locations: &mcp_manager_core::Locations) -> Vec<String> {
+    let mut names = configured(locations);
+    let agents = mcp_manager_core::config::agents::list(locations, &names);
+    names.extend(
+        agents
+            .agents
+            .into_iter()
+            .flat_map(|a| a.servers)
+            .filter(|s| s.inline)
+            .map(|s| s.name),
+    );
     names.sort();
     names.dedup();
     names

@@ -159,7 +159,10 @@ pub fn session_line(line: &[u8]) -> Result<Option<SessionLine>, Unreadable> {
                     if let (Some(id), Some(name)) = (block.id, block.name) {
                         // Claude Code's names fit in 64 characters (the API's limit); a record
                         // that says otherwise is not a call it made.
-                        if name.starts_with("mcp__") && name.len() <= MAX_NAME && id.len() <= MAX_NAME {
+                        if name.starts_with("mcp__")
+                            && name.len() <= MAX_NAME
+                            && id.len() <= MAX_NAME
+                        {
                             out.uses.push(Use {
                                 id: id.into_owned(),
                                 name: name.into_owned(),

@@ -133,7 +133,10 @@ fn shared_path(locations: &Locations) -> std::path::PathBuf {
 
 /// Reads a file of profiles: the app's own, or the project's, which is project content (read
 /// bounded, regular only, and only while it stays inside the project).
-fn read_shelf(path: &std::path::Path, within: Option<&std::path::Path>) -> Result<Shelf, ConfigError> {
+fn read_shelf(
+    path: &std::path::Path,
+    within: Option<&std::path::Path>,
+) -> Result<Shelf, ConfigError> {
     let read = match within {
         Some(root) => crate::files::read_text_within(path, root, crate::files::READ_LIMIT),
         None => crate::files::read_text(path, crate::files::READ_LIMIT),

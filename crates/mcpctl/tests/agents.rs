@@ -1,0 +1,195 @@
+//! Servers scoped to a subagent, judged by Claude Code 2.1.332: a real `claude -p` session
+//! runs subagent `helper` (its model is the stand-in `tests/fixtures/model-api.mjs`, which
+//! records the MCP tools each request offers). The subagent's request must offer exactly the
+//! servers `mcpctl agents` says it gets: the configured one it names, its own inline server
+//! (only in a trusted folder), never the name that matches nothing.
+
+#[path = "../../connect/tests/support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Home {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+fn home(trusted: bool) -> Home {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (home, project) = (root.join("home"), root.join("project"));
+    std::fs::create_dir_all(home.join(".claude/agents")).unwrap();
+    std::fs::create_dir_all(project.join(".claude/agents")).unwrap();
+    let edge = support::repo("tests/fixtures/servers/edge-server.mjs");
+    let tools = root.join("tools.json");
+    std::fs::write(
+        &tools,
+        json!({"tools": [{"name": "echo", "description": "e", "inputSchema": {"type": "object"}}]})
+            .to_string(),
+    )
+    .unwrap();
+    let config = json!({
+        "hasCompletedOnboarding": true,
+        "mcpServers": {"alpha": {"command": "node", "args": [edge.display().to_string()],
+            "env": {"EDGE_TOOLS_FROM": tools.display().to_string()}}},
+        "projects": {project.display().to_string(): {"hasTrustDialogAccepted": trusted}}
+    });
+    std::fs::write(home.join(".claude.json"), config.to_string()).unwrap();
+    std::fs::write(
+        project.join(".claude/agents/helper.md"),
+        format!(
+            "---\nname: helper\ndescription: Helps\nmcpServers:\n  - alpha\n  - missing\n  - inline1:\n      command: node\n      args: [\"{}\", \"inline\"]\n      env:\n        EDGE_TOOLS_FROM: {}\n---\nYou help.\n",
+            edge.display(),
+            tools.display()
+        ),
+    )
+    .unwrap();
+    Home {
+        _dir: dir,
+        root,
+        home,
+        project,
+    }
+}
+
+fn env(command: &mut Command, home: &Home) {
+    command
+        .current_dir(&home.project)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home.home)
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("MCP_MANAGER_MANAGED_DIR", home.root.join("managed"))
+        .env("XDG_DATA_HOME", home.home.join(".local/share"));
+}
+
+/// Runs subagent `helper` in a `claude -p` session; each request: whether it is the
+/// subagent's, and the MCP tools it offers.
+fn subagent_session(home: &Home) -> Vec<(bool, Vec<String>)> {
+    let record = home.root.join("requests.jsonl");
+    let mut api = Command::new("node")
+        .arg(support::repo("tests/fixtures/model-api.mjs"))
+        .arg("Agent:helper")
+        .env("MODEL_API_RECORD", &record)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(api.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line.trim().strip_prefix("listening ").unwrap().to_string();
+    let mut command = Command::new(support::repo(
+        "tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+    ));
+    env(&mut command, home);
+    let out = command
+        .args(["-p", "hi", "--allowedTools", "Agent"])
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-agents-not-a-key")
+        .env("ENABLE_TOOL_SEARCH", "false")
+        .env("MCP_TIMEOUT", "60000")
+        .env("CLAUDE_CODE_MCP_STARTUP_WAIT_MS", "60000")
+        .output()
+        .unwrap();
+    let _ = api.kill();
+    let _ = api.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["path"].as_str().unwrap_or("").starts_with("/v1/messages"))
+        .map(|r| {
+            (
+                r["subagent"] == true,
+                serde_json::from_value(r["mcpTools"].clone()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn agents(home: &Home) -> Value {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+    env(&mut command, home);
+    let out = command
+        .arg("--project")
+        .arg(&home.project)
+        .args(["agents", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The servers `mcpctl agents` says the helper gets (no problem), as MCP tool names.
+fn ours(report: &Value) -> Vec<String> {
+    let helper = &report["agents"][0];
+    assert_eq!(helper["name"], "helper");
+    let mut tools: Vec<String> = helper["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["problem"].is_null())
+        .map(|s| format!("mcp__{}__echo", s["name"].as_str().unwrap()))
+        .collect();
+    tools.sort();
+    tools
+}
+
+#[test]
+fn a_subagent_gets_the_servers_mcpctl_agents_says_it_gets() {
+    for trusted in [true, false] {
+        let home = home(trusted);
+        let requests = subagent_session(&home);
+        let main: Vec<String> = vec!["mcp__alpha__echo".into()];
+        assert_eq!(
+            requests[0],
+            (false, main),
+            "the main thread offers the configured server only"
+        );
+        let subagent: Vec<&Vec<String>> = requests.iter().filter(|r| r.0).map(|r| &r.1).collect();
+        assert_eq!(
+            subagent.len(),
+            1,
+            "the subagent ran once (trusted: {trusted}): {requests:?}"
+        );
+        let mut sub = subagent[0].clone();
+        sub.sort();
+        let report = agents(&home);
+        assert_eq!(ours(&report), sub, "trusted: {trusted}: {report:#}");
+        let problem = |name: &str| {
+            report["agents"][0]["servers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == name)
+                .unwrap()["problem"]
+                .clone()
+        };
+        assert!(problem("missing")
+            .as_str()
+            .unwrap()
+            .contains("no configured server"));
+        if trusted {
+            assert_eq!(sub, ["mcp__alpha__echo", "mcp__inline1__echo"]);
+        } else {
+            assert!(problem("inline1").as_str().unwrap().contains("not trusted"));
+        }
+    }
+}
