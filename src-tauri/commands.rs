@@ -1275,3 +1275,18 @@ pub async fn launch_profile(
         None,
     )?)
 }
+
+/// The servers subagents name or define in their files' frontmatter, with what Claude Code
+/// does with each.
+#[tauri::command]
+#[specta::specta]
+pub async fn subagents(
+    context: State<'_, Context>,
+) -> Result<mcp_manager_core::config::agents::Agents, ApiError> {
+    let locations = context.project().locations().clone();
+    let configured = mcp_manager_usage::configured(&locations);
+    Ok(mcp_manager_core::config::agents::list(
+        &locations,
+        &configured,
+    ))
+}

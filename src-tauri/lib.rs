@@ -400,6 +400,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::apply_profile,
             commands::undo_profile,
             commands::launch_profile,
+            commands::subagents,
             commands::dropped_tools,
             commands::call_tool,
             commands::cancel_call,

@@ -34,10 +34,11 @@ impl Context {
             .update(&Sources::of(&locations))
             .await
             .map_err(|e| failure(e.to_string()))?;
-        let configured =
-            tokio::task::spawn_blocking(move || mcp_manager_usage::configured(&locations))
-                .await
-                .map_err(|e| failure(e.to_string()))?;
+        let configured = tokio::task::spawn_blocking(move || {
+            mcp_manager_usage::configured_with_agents(&locations)
+        })
+        .await
+        .map_err(|e| failure(e.to_string()))?;
         let query = Query {
             project: (!all).then(|| project.locations().project.display().to_string()),
             days: days.clamp(1, 3650),

@@ -20,6 +20,7 @@ import type { LoginApi } from "./login/api";
 import type { ClientsApi } from "./clients/api";
 import type { UsageApi } from "./usage/api";
 import type { ProfilesApi } from "./profiles/api";
+import type { AgentsApi } from "./agents/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
@@ -47,6 +48,7 @@ const RegistryBrowser = lazy(() => import("./registry/RegistryBrowser").then((m)
 const CollectionsView = lazy(() => import("./collections/CollectionsView").then((m) => ({ default: m.CollectionsView })));
 const BudgetView = lazy(() => import("./clients/BudgetView").then((m) => ({ default: m.BudgetView })));
 const ProfilePicker = lazy(() => import("./profiles/ProfilePicker").then((m) => ({ default: m.ProfilePicker })));
+const AgentsPanel = lazy(() => import("./agents/AgentsPanel").then((m) => ({ default: m.AgentsPanel })));
 const UsageView = lazy(() => import("./usage/UsageView").then((m) => ({ default: m.UsageView })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
@@ -123,6 +125,8 @@ export interface Backend {
   usage?: UsageApi;
   /** Named sets of servers, applied and undone. */
   profiles?: ProfilesApi;
+  /** The servers subagents name or define. */
+  agents?: AgentsApi;
 }
 
 interface Editing {
@@ -390,6 +394,11 @@ export function App({
                   return outcome.ok ? null : outcome.error;
                 }}
               />
+              {backend.agents && (
+                <Loading>
+                  <AgentsPanel api={backend.agents} refreshKey={list?.servers.map((s) => s.name).join(",")} />
+                </Loading>
+              )}
               </>
             )}
           </main>

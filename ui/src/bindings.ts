@@ -108,6 +108,11 @@ export const commands = {
 	/**  Writes a profile for `claude --mcp-config FILE --strict-mcp-config`; the command line. */
 	launchProfile: (name: string) => typedError<Launch, ApiError>(__TAURI_INVOKE("launch_profile", { name })),
 	/**
+	 *  The servers subagents name or define in their files' frontmatter, with what Claude Code
+	 *  does with each.
+	 */
+	subagents: () => typedError<Agents, ApiError>(__TAURI_INVOKE("subagents")),
+	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
 	 */
@@ -316,6 +321,37 @@ export type AddedCase = {
 	variables: string[],
 	/**  When the case cannot run yet, why: its server is one of a folder not trusted yet. */
 	runsAfterTrust: string | null,
+};
+
+/**  One agent file with servers. */
+export type Agent = {
+	name: string,
+	file: string,
+	source: AgentSource,
+	servers: AgentServer[],
+};
+
+/**  One server an agent names or defines. */
+export type AgentServer = {
+	name: string,
+	/**  Defined in the frontmatter (else a configured server named there). */
+	inline: boolean,
+	/**  An inline server's command line or URL. */
+	target: string | null,
+	/**  Why Claude Code does not give it to the subagent, in words; `None` when it does. */
+	problem: string | null,
+};
+
+/**  Where an agent file comes from. */
+export type AgentSource = "user" | "project" | 
+/**  An enabled plugin's, by its id. */
+{ plugin: string };
+
+/**  Every agent with servers, and the agent files that could not be read. */
+export type Agents = {
+	agents: Agent[],
+	/**  `file: what is wrong`, for files that look like agents and could not be read. */
+	problems: string[],
 };
 
 /**  The answers and choices of one install. */
@@ -1727,7 +1763,13 @@ export type Scope =
  *  Declared by a Claude Code plugin (`plugin:<plugin>:<server>`); read-only here, turned
  *  on and off with its plugin.
  */
-"plugin";
+"plugin" | 
+/**
+ *  Defined inline in a subagent's frontmatter (`agent:<agent>:<server>` here); Claude Code
+ *  connects it only while that subagent runs. Read-only here; started here only once the
+ *  person approves it ([`crate::config::agents`]).
+ */
+"agent";
 
 /**  Where a secret's value goes. */
 export type SecretPlacement = 
@@ -1900,6 +1942,11 @@ export type ServerSummary = {
 	enabled: boolean,
 	/**  Managed entries cannot be changed here. */
 	readOnly: boolean,
+	/**
+	 *  The folder brought it (its `.mcp.json`, a skills folder, an agent file): approving it
+	 *  waits for the folder's trust.
+	 */
+	fromProject: boolean,
 	/**
 	 *  Whether it starts: used, enabled, allowed by policy and, for a server that came with the
 	 *  folder, approved in a trusted folder (Claude Code's session asks about the folder first).

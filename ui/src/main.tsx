@@ -20,6 +20,7 @@ import { doctorApi } from "./doctor/api";
 import { clientsApi } from "./clients/api";
 import { usageApi } from "./usage/api";
 import { profilesApi } from "./profiles/api";
+import { agentsApi } from "./agents/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
 import { asksApi } from "./asks/api";
@@ -54,6 +55,7 @@ const backend: Backend = {
   clients: clientsApi,
   usage: usageApi,
   profiles: profilesApi,
+  agents: agentsApi,
   tools: toolsApi,
   browse: browseApi,
   asks: asksApi,

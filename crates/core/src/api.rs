@@ -51,6 +51,9 @@ pub struct ServerSummary {
     pub enabled: bool,
     /// Managed entries cannot be changed here.
     pub read_only: bool,
+    /// The folder brought it (its `.mcp.json`, a skills folder, an agent file): approving it
+    /// waits for the folder's trust.
+    pub from_project: bool,
     /// Whether it starts: used, enabled, allowed by policy and, for a server that came with the
     /// folder, approved in a trusted folder (Claude Code's session asks about the folder first).
     pub will_start: bool,
@@ -87,7 +90,8 @@ impl ServerSummary {
                 .map(|p| p.display().to_string()),
             changed_since_approval: entry.changed_since_approval,
             enabled: !entry.disabled,
-            read_only: matches!(entry.scope, Scope::Managed | Scope::Plugin),
+            read_only: matches!(entry.scope, Scope::Managed | Scope::Plugin | Scope::Agent),
+            from_project: entry.from_project(),
             will_start: entry.will_start(),
             blocked: entry.blocked.clone(),
             standing: entry.standing(),
@@ -217,6 +221,9 @@ fn writable(scope: Scope) -> Result<(), ConfigError> {
         )),
         Scope::Plugin => Err(ConfigError::Invalid(
             "plugin servers are read-only: they come with their plugin (turn the plugin on or off, or disable the server for this project)".into(),
+        )),
+        Scope::Agent => Err(ConfigError::Invalid(
+            "a subagent's own servers are read-only here: they are defined in its agent file's frontmatter".into(),
         )),
         _ => Ok(()),
     }
@@ -412,6 +419,12 @@ pub fn set_enabled(
             name: name.to_string(),
             scope: None,
         })?;
+    if entry.scope == Scope::Agent {
+        return Err(ConfigError::Invalid(format!(
+            "\"{name}\" is a subagent's own server: Claude Code runs it only while that subagent runs, and no setting turns it on or off; approve it here to try it, or remove it from {}",
+            entry.path.display()
+        )));
+    }
     let path = locations.claude_json();
     let key = locations.project_key();
     document::update(&path, NewFileMode::Private, |value| {
@@ -448,6 +461,28 @@ pub fn set_approval(
 ) -> Result<Approval, ConfigError> {
     refuse_when_managed(locations, "approve")?;
     let catalog = Catalog::load(locations);
+    if let Some(entry) = catalog.named(name).find(|e| e.scope == Scope::Agent) {
+        // Claude Code asks nothing for a subagent's own server; the approval is ours, kept in
+        // the app's data and bound to the entry's content.
+        if approve && !entry.trusted_folder {
+            return Err(ConfigError::Untrusted {
+                folder: locations.project_root(),
+                what: format!(
+                    "\"{name}\" comes from one of its agent files and starts only once it is."
+                ),
+            });
+        }
+        approval::record_approved_hash(
+            locations,
+            name,
+            Some(&entry.hash).filter(|_| approve).map(String::as_str),
+        )?;
+        return Ok(if approve {
+            Approval::Approved
+        } else {
+            Approval::Pending
+        });
+    }
     if !catalog.named(name).any(CatalogEntry::from_project) {
         return Err(ConfigError::ServerNotFound {
             name: name.to_string(),

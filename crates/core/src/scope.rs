@@ -26,6 +26,10 @@ pub enum Scope {
     /// Declared by a Claude Code plugin (`plugin:<plugin>:<server>`); read-only here, turned
     /// on and off with its plugin.
     Plugin,
+    /// Defined inline in a subagent's frontmatter (`agent:<agent>:<server>` here); Claude Code
+    /// connects it only while that subagent runs. Read-only here; started here only once the
+    /// person approves it ([`crate::config::agents`]).
+    Agent,
 }
 
 impl Scope {
@@ -40,6 +44,7 @@ impl Scope {
             Scope::User => "user",
             Scope::Managed => "managed",
             Scope::Plugin => "plugin",
+            Scope::Agent => "agent",
         }
     }
 }

@@ -1183,6 +1183,24 @@ fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Out
         print_json(&serde_json::json!({ "name": name, "approval": status }));
     } else {
         let verb = if approve { "Approved" } else { "Rejected" };
+        let agent = api::list_servers(locations)
+            .servers
+            .iter()
+            .any(|s| s.name == name && s.scope == Scope::Agent);
+        if agent {
+            // A subagent's own server: the approval is ours, in the app's data; Claude Code's
+            // files are not touched.
+            let verb = if approve {
+                "Approved"
+            } else {
+                "Took back the approval of"
+            };
+            out!(
+                "{verb} subagent server \"{name}\" here\nFile modified: {}",
+                mcp_manager_core::config::approval::approvals_file(locations).display()
+            );
+            return Ok(());
+        }
         out!(
             "{verb} project MCP server \"{name}\"\nFile modified: {}",
             locations.project_local_settings().display()

@@ -193,3 +193,81 @@ fn a_subagent_gets_the_servers_mcpctl_agents_says_it_gets() {
         }
     }
 }
+
+fn mcpctl(home: &Home, args: &[&str]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+    env(&mut command, home);
+    command
+        .arg("--project")
+        .arg(&home.project)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A user's subagent's own server is tried here once approved, like any other; a project's
+/// waits for the folder's trust; approving touches none of Claude Code's files; no setting of
+/// Claude Code's turns one on or off.
+#[test]
+fn a_subagents_own_server_is_tried_once_approved() {
+    let home = home(false);
+    let edge = support::repo("tests/fixtures/servers/edge-server.mjs");
+    std::fs::write(
+        home.home.join(".claude/agents/writer.md"),
+        format!(
+            "---\nname: writer\nmcpServers:\n  - notes:\n      command: node\n      args: [\"{}\", \"notes\"]\n---\nYou write.\n",
+            edge.display()
+        ),
+    )
+    .unwrap();
+    let claude_json = std::fs::read(home.home.join(".claude.json")).unwrap();
+    let list = String::from_utf8(mcpctl(&home, &["list"]).stdout).unwrap();
+    assert!(
+        list.contains("agent:writer:notes") && list.contains("(pending)"),
+        "{list}"
+    );
+
+    // The project's agent's server waits for the folder's trust.
+    let refused = mcpctl(&home, &["approve", "agent:helper:inline1"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("trust"));
+
+    let approved = mcpctl(&home, &["approve", "agent:writer:notes"]);
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let tools = mcpctl(&home, &["tools", "agent:writer:notes"]);
+    assert!(
+        tools.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tools.stderr)
+    );
+    assert!(String::from_utf8_lossy(&tools.stdout).contains("huge"));
+    assert_eq!(
+        std::fs::read(home.home.join(".claude.json")).unwrap(),
+        claude_json
+    );
+    assert!(!home.project.join(".claude/settings.local.json").exists());
+
+    let toggled = mcpctl(&home, &["disable", "agent:writer:notes"]);
+    assert!(!toggled.status.success());
+    assert!(String::from_utf8_lossy(&toggled.stderr).contains("subagent's own server"));
+
+    // Its entry changes: the approval lapses.
+    std::fs::write(
+        home.home.join(".claude/agents/writer.md"),
+        format!(
+            "---\nname: writer\nmcpServers:\n  - notes:\n      command: node\n      args: [\"{}\", \"other\"]\n---\nYou write.\n",
+            edge.display()
+        ),
+    )
+    .unwrap();
+    let list = String::from_utf8(mcpctl(&home, &["list"]).stdout).unwrap();
+    let line = list
+        .lines()
+        .find(|l| l.starts_with("agent:writer:notes"))
+        .unwrap();
+    assert!(line.contains("(pending)"), "{line}");
+}

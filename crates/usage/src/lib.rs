@@ -42,7 +42,12 @@ pub enum UsageError {
 /// `agents`, also the servers subagents define in their frontmatter.
 pub fn configured(locations: &mcp_manager_core::Locations) -> Vec<String> {
     let list = mcp_manager_core::api::list_servers(locations);
-    let mut names: Vec<String> = list.servers.into_iter().map(|s| s.name).collect();
+    let mut names: Vec<String> = list
+        .servers
+        .into_iter()
+        .filter(|s| s.scope != mcp_manager_core::Scope::Agent)
+        .map(|s| s.name)
+        .collect();
     names.extend(list.plugins.into_iter().flat_map(|p| p.servers));
     names.sort();
     names.dedup();

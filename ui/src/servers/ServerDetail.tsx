@@ -136,6 +136,11 @@ export function ServerDetail({
   // A plugin server: read-only, but it can be disabled for this project (and a project skills
   // plugin's server approved), as in Claude Code.
   const isPlugin = server.scope === "plugin";
+  // A subagent's own server: read-only, approved here before it may be tried.
+  const isAgent = server.scope === "agent";
+  // Approving something the folder brought waits for the folder's trust; a user's own
+  // subagent's server does not.
+  const askTrust = !trusted && !!onAskTrust && server.fromProject;
 
   return (
     <section
@@ -152,7 +157,7 @@ export function ServerDetail({
           <span className="font-mono" title="The file this entry is in">
             {server.source}
           </span>{" "}
-          {server.scope !== "managed" && server.scope !== "plugin" && (
+          {server.scope !== "managed" && server.scope !== "plugin" && server.scope !== "agent" && (
             <button
               type="button"
               data-testid="open-file"
@@ -340,12 +345,12 @@ export function ServerDetail({
             {state === "failed" || state === "needs-auth" ? "Retry" : "Restart"}
           </Button>
         )}
-        {server.approval !== null && (server.approval !== "approved" || server.changedSinceApproval) && (!server.readOnly || isPlugin) && (
+        {server.approval !== null && (server.approval !== "approved" || server.changedSinceApproval) && (!server.readOnly || isPlugin || isAgent) && (
           <Button
             testId="approve"
             onClick={() => {
-              if (!trusted && onAskTrust) {
-                onAskTrust();
+              if (askTrust) {
+                onAskTrust?.();
                 return;
               }
               setConfirming("approve");
@@ -356,7 +361,7 @@ export function ServerDetail({
             }}
             tone="primary"
           >
-            {!trusted && onAskTrust ? "Trust the folder to approve…" : "Approve…"}
+            {askTrust ? "Trust the folder to approve…" : "Approve…"}
           </Button>
         )}
         {server.standing === "awaiting-trust" && onAskTrust && (

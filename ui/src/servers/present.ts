@@ -34,6 +34,11 @@ const SCOPES: ReadonlyArray<Omit<ScopeGroup, "servers">> = [
     title: "Plugins",
     description: "From Claude Code plugins — read-only; on and off with their plugin",
   },
+  {
+    scope: "agent",
+    title: "Subagents",
+    description: "Defined in subagents' files — Claude Code runs one only while its subagent runs; approve it to try it here",
+  },
 ];
 
 /**
@@ -45,7 +50,7 @@ export function groupByScope(servers: readonly ServerSummary[]): ScopeGroup[] {
   return SCOPES.map((group) => ({
     ...group,
     servers: servers.filter((server) => server.scope === group.scope),
-  })).filter((group) => !(group.scope === "managed" || group.scope === "plugin") || group.servers.length > 0);
+  })).filter((group) => !(group.scope === "managed" || group.scope === "plugin" || group.scope === "agent") || group.servers.length > 0);
 }
 
 /**

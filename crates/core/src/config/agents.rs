@@ -216,12 +216,23 @@ fn markdown_files(dir: &Path, depth: u32, into: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every agent with servers: the user's, the project's, the enabled plugins'.
-/// `configured` are the servers configured now (Claude Code's names).
-pub fn list(locations: &Locations, configured: &[String]) -> Agents {
+/// An agent file read: its name, file, source and frontmatter.
+#[derive(Debug, Clone)]
+pub struct AgentFile {
+    pub name: String,
+    pub file: PathBuf,
+    pub source: AgentSource,
+    pub frontmatter: Value,
+}
+
+/// Every agent file with a frontmatter `name` and `mcpServers`: the user's, the project's,
+/// and those of `plugins` that are on; and the files that could not be read.
+pub fn read_agents(
+    locations: &Locations,
+    plugins: &[crate::config::plugins::Plugin],
+) -> (Vec<AgentFile>, Vec<String>) {
     let mut agents = Vec::new();
     let mut problems = Vec::new();
-    let trusted = crate::config::trust::is_trusted(locations);
     let project_root = locations.project_root();
     let mut folders: Vec<(AgentSource, PathBuf, Option<PathBuf>)> = vec![
         (
@@ -235,7 +246,7 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
             Some(project_root.clone()),
         ),
     ];
-    for plugin in crate::api::list_servers(locations).plugins {
+    for plugin in plugins {
         if let (true, false, Some(root)) = (plugin.enabled, plugin.refused, plugin.root.as_ref()) {
             let root = PathBuf::from(root);
             folders.push((
@@ -273,7 +284,57 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
             let Some(name) = front.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let inline_allowed = if source == AgentSource::Project && !trusted {
+            if front
+                .get("mcpServers")
+                .and_then(Value::as_array)
+                .is_none_or(|l| l.is_empty())
+            {
+                continue;
+            }
+            agents.push(AgentFile {
+                name: name.to_string(),
+                file,
+                source: source.clone(),
+                frontmatter: front,
+            });
+        }
+    }
+    (agents, problems)
+}
+
+/// An agent's inline servers Claude Code would give it a session for (problems aside from
+/// the folder's trust): `(name, entry)`.
+pub fn inline_servers(agent: &AgentFile) -> Vec<(String, Value)> {
+    servers_of(&agent.frontmatter, Ok(()), &[])
+        .into_iter()
+        .filter(|s| s.inline && s.problem.is_none())
+        .filter_map(|s| {
+            let entry = agent.frontmatter["mcpServers"]
+                .as_array()?
+                .iter()
+                .find_map(|item| item.as_object()?.get(&s.name).cloned())?;
+            Some((s.name, entry))
+        })
+        .collect()
+}
+
+/// The name an agent's inline server has here, beside the configured servers:
+/// `agent:<agent>:<server>` (in Claude Code it has its own name only inside its subagent).
+pub fn entry_name(agent: &str, server: &str) -> String {
+    format!("agent:{agent}:{server}")
+}
+
+/// Every agent with servers, judged. `configured` are the servers configured now (Claude
+/// Code's names).
+pub fn list(locations: &Locations, configured: &[String]) -> Agents {
+    let plugins = crate::config::plugins::PluginSet::load(locations).plugins;
+    let (files, problems) = read_agents(locations, &plugins);
+    let trusted = crate::config::trust::is_trusted(locations);
+    let project_root = locations.project_root();
+    let agents = files
+        .into_iter()
+        .map(|agent| {
+            let inline_allowed = if agent.source == AgentSource::Project && !trusted {
                 Err(format!(
                     "the folder {} is not trusted: Claude Code skips this agent's own servers until it is",
                     project_root.display()
@@ -281,18 +342,14 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
             } else {
                 Ok(())
             };
-            let servers = servers_of(&front, inline_allowed, configured);
-            if servers.is_empty() {
-                continue;
+            Agent {
+                servers: servers_of(&agent.frontmatter, inline_allowed, configured),
+                name: agent.name,
+                file: agent.file.display().to_string(),
+                source: agent.source,
             }
-            agents.push(Agent {
-                name: name.to_string(),
-                file: file.display().to_string(),
-                source: source.clone(),
-                servers,
-            });
-        }
-    }
+        })
+        .collect();
     Agents { agents, problems }
 }
 

@@ -71,6 +71,8 @@ pub struct CatalogEntry {
     pub variables: Vec<(String, crate::secrets::Secret)>,
     /// [`ServerConfig::content_hash`].
     pub hash: String,
+    /// A subagent's own server whose agent file is the project's (project content).
+    pub agent_from_project: bool,
 }
 
 impl CatalogEntry {
@@ -83,6 +85,7 @@ impl CatalogEntry {
     pub fn from_project(&self) -> bool {
         self.scope == Scope::Project
             || self.plugin_origin == Some(super::plugins::PluginOrigin::ProjectSkills)
+            || self.agent_from_project
     }
 
     /// The entry with every `${VAR}` put in: its own [`CatalogEntry::variables`] first, then
@@ -311,6 +314,26 @@ impl Catalog {
                 entry.variables = server.secrets.clone();
             }
         }
+        // Subagents' own servers, each under its own name (`agent:<agent>:<server>`), so that
+        // none shadows or is shadowed by a configured server.
+        let (agents, agent_problems) = super::agents::read_agents(locations, &plugins.plugins);
+        for problem in agent_problems {
+            catalog.problems.push(CatalogProblem {
+                scope: Scope::Agent,
+                error: ConfigError::Invalid(problem),
+            });
+        }
+        for agent in &agents {
+            for (server, raw) in super::agents::inline_servers(agent) {
+                let name = super::agents::entry_name(&agent.name, &server);
+                let doc = serde_json::json!({ "mcpServers": { &name: raw } });
+                let before = catalog.entries.len();
+                catalog.add_entries(Scope::Agent, &agent.file, &doc, &["mcpServers"]);
+                if let Some(entry) = catalog.entries.get_mut(before) {
+                    entry.agent_from_project = agent.source == super::agents::AgentSource::Project;
+                }
+            }
+        }
         catalog.plugins = plugins.plugins;
 
         let approved_here = document::read(&super::approval::approvals_file(locations))
@@ -335,7 +358,22 @@ impl Catalog {
                 entry.plugin_origin == Some(super::plugins::PluginOrigin::Marketplace),
             );
             entry.trusted_folder = approvals.trusted;
-            if entry.from_project() {
+            if entry.scope == Scope::Agent {
+                // Claude Code asks nothing before a subagent's own server runs; here the person
+                // approves it first, bound to its content, and a project's agent's only in a
+                // trusted folder.
+                entry.trusted_folder = approvals.trusted || !entry.agent_from_project;
+                let approved = approved_here
+                    .as_ref()
+                    .and_then(|p| p.get(super::names::normalize(&entry.name)))
+                    .and_then(Value::as_str)
+                    .is_some_and(|hash| hash == entry.hash);
+                entry.approval = Some(if approved {
+                    Approval::Approved
+                } else {
+                    Approval::Pending
+                });
+            } else if entry.from_project() {
                 entry.approval = Some(approvals.status(&entry.name));
                 entry.waiting_for_trust = approvals
                     .waiting_for_trust(&entry.name)
@@ -366,7 +404,7 @@ impl Catalog {
         let mut seen: Vec<(String, String)> = self
             .entries
             .iter()
-            .filter(|e| e.scope != Scope::Plugin && e.shadowed_by.is_none())
+            .filter(|e| !matches!(e.scope, Scope::Plugin | Scope::Agent) && e.shadowed_by.is_none())
             .map(|e| (signature(e), e.name.clone()))
             .collect();
         for entry in self.entries.iter_mut().filter(|e| e.scope == Scope::Plugin) {
@@ -417,6 +455,7 @@ impl Catalog {
                     plugin_origin: None,
                     duplicate_of: None,
                     variables: Vec::new(),
+                    agent_from_project: false,
                 }),
                 Err(error) => self.problems.push(CatalogProblem { scope, error }),
             }

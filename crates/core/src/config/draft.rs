@@ -223,7 +223,7 @@ pub fn check(
     let (config, more) = to_config(draft);
     problems.extend(more);
     problems.extend(name_problems(&catalog, draft, original));
-    if matches!(draft.scope, Scope::Managed | Scope::Plugin) {
+    if matches!(draft.scope, Scope::Managed | Scope::Plugin | Scope::Agent) {
         problems.push(note(
             "scope",
             &format!(
@@ -620,8 +620,8 @@ pub(crate) fn servers_location(
             vec!["mcpServers".into()],
             NewFileMode::Private,
         ),
-        // Managed and plugin entries are never written (refused before); local's place.
-        Scope::Local | Scope::Managed | Scope::Plugin => (
+        // Managed, plugin and agent entries are never written (refused before); local's place.
+        Scope::Local | Scope::Managed | Scope::Plugin | Scope::Agent => (
             locations.claude_json(),
             vec![
                 "projects".into(),

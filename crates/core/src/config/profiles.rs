@@ -167,7 +167,8 @@ fn servers_now(locations: &Locations) -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = list
         .servers
         .iter()
-        .filter(|s| s.shadowed_by.is_none())
+        // A subagent's own servers are not Claude Code's to turn on or off.
+        .filter(|s| s.shadowed_by.is_none() && s.scope != crate::Scope::Agent)
         .map(|s| s.name.clone())
         .collect();
     names.dedup();

@@ -79,7 +79,7 @@ pub fn review(locations: &Locations, name: &str) -> Result<ServerReview, ConfigE
     let catalog = Catalog::load(locations);
     let entry = catalog
         .named(name)
-        .find(|e| e.from_project())
+        .find(|e| e.from_project() || e.scope == Scope::Agent)
         .ok_or_else(|| ConfigError::ServerNotFound {
             name: name.to_string(),
             scope: Some(Scope::Project),
