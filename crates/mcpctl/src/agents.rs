@@ -21,20 +21,25 @@ pub fn run(locations: &Locations, json: bool) -> Result<bool, ApiError> {
             AgentSource::Project => "project".to_string(),
             AgentSource::Plugin(id) => format!("plugin {id}"),
         };
-        shown!("{} ({source}, {})", agent.name, agent.file);
+        shown!(
+            "{} ({}, {})",
+            crate::one_line(&agent.name),
+            crate::one_line(&source),
+            crate::one_line(&agent.file)
+        );
         for server in &agent.servers {
             let what = match (&server.target, server.inline) {
-                (Some(target), true) => format!("inline: {target}"),
+                (Some(target), true) => format!("inline: {}", crate::one_line(target)),
                 (None, true) => "inline".to_string(),
                 (_, false) => "configured server".to_string(),
             };
             shown!(
                 "  {}  {what}{}",
-                server.name,
+                crate::one_line(&server.name),
                 server
                     .problem
                     .as_deref()
-                    .map(|p| format!("  ! {p}"))
+                    .map(|p| format!("  ! {}", crate::one_line(p)))
                     .unwrap_or_default()
             );
         }

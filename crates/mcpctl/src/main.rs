@@ -1378,6 +1378,14 @@ pub(crate) fn runtime_present(program: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
+/// A name read from a file or a record, on one line: every control character (carriage
+/// return, newline and tab included) becomes a space, so that it cannot rewrite or add lines.
+pub(crate) fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 pub(crate) fn print_json(value: &impl Serialize) {
     let text = serde_json::to_string_pretty(value).expect("our output types serialize");
     let _ = writeln!(std::io::stdout().lock(), "{text}");

@@ -55,7 +55,14 @@ pub enum ProfileCommand {
 pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result<bool, ApiError> {
     match command {
         ProfileCommand::List => {
-            let all = profiles::list(locations)?;
+            let mut all = profiles::list(locations)?;
+            if !json {
+                for p in &mut all.profiles {
+                    p.name = crate::one_line(&p.name);
+                    p.servers.iter_mut().for_each(|s| *s = crate::one_line(s));
+                    p.missing.iter_mut().for_each(|s| *s = crate::one_line(s));
+                }
+            }
             if json {
                 crate::print_json(&all);
                 return Ok(true);
@@ -98,7 +105,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                 crate::print_json(&profile);
             } else {
                 for server in &profile.servers {
-                    shown!("{server}");
+                    shown!("{}", crate::one_line(server));
                 }
             }
         }

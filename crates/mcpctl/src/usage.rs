@@ -34,10 +34,30 @@ pub fn run(locations: &Locations, days: u32, all: bool, json: bool) -> Result<bo
         if json {
             crate::print_json(&report);
         } else {
-            print_text(&report, pass.skipped_files);
+            print_text(&on_one_line(report), pass.skipped_files);
         }
         Ok(true)
     })
+}
+
+/// The report with every name on one line ([`crate::one_line`]).
+fn on_one_line(mut report: UsageReport) -> UsageReport {
+    let clean = |v: &mut String| *v = crate::one_line(v);
+    for server in &mut report.servers {
+        clean(&mut server.server);
+        server.shares_prefix_with.iter_mut().for_each(clean);
+        for tool in &mut server.tools {
+            clean(&mut tool.tool);
+        }
+        if let Some(c) = &mut server.connections {
+            c.skipped_tools.iter_mut().for_each(clean);
+            if let Some(words) = &mut c.last_failure {
+                clean(words);
+            }
+        }
+    }
+    report.never_used.iter_mut().for_each(clean);
+    report
 }
 
 fn counts(c: &Counts) -> String {

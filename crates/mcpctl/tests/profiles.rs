@@ -36,7 +36,12 @@ fn home(trusted: bool) -> Home {
     let edge = support::repo("tests/fixtures/servers/edge-server.mjs");
     let stdio = json!({"type": "stdio", "command": "node", "args": [edge.display().to_string()], "env": {}});
     let mut u2 = stdio.clone();
-    u2["env"] = json!({"GITHUB_TOKEN": SECRET});
+    u2["env"] = json!({"GITHUB_TOKEN": SECRET, "DB_URL": format!("postgres://u:{SECRET}@h/${{DB}}"),
+        "WITH_DEFAULT": format!("${{TOKEN:-{SECRET}}}"), "PLAIN_REF": "${HOME}"});
+    u2["args"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(format!("--api-key={SECRET}")));
     write(
         &project.join(".mcp.json"),
         &json!({"mcpServers": {"p1": stdio}}),
@@ -256,27 +261,46 @@ fn a_shared_profile_waits_for_trust_and_a_launch_file_holds_no_secret() {
     assert!(words.contains("trusted"), "{words}");
     assert!(claude_list(&home).1.is_empty(), "nothing was turned off");
 
-    let out = home.root.join("team.mcp.json");
+    // Launch: a shared profile waits for trust too; a private one leaves out the project
+    // server the folder's trust holds back, and copies no secret into a file whose folder
+    // keeps its mode.
+    let refused = mcpctl(&home, &["profile", "launch", "team"]);
+    assert!(!refused.status.success());
+    ok(mcpctl(
+        &home,
+        &["profile", "save", "mine", "--servers", "u1,u2,p1"],
+    ));
+    let folder = home.root.join("shared-folder");
+    std::fs::create_dir(&folder).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let out = folder.join("mine.mcp.json");
     let launch: Value = serde_json::from_str(&ok(mcpctl(
         &home,
         &[
             "profile",
             "launch",
-            "team",
+            "mine",
             "-o",
             out.to_str().unwrap(),
             "--json",
         ],
     )))
     .unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&folder), 0o1777, "the folder is left as it was");
+    assert_eq!(mode(&out), 0o600);
     let file = std::fs::read_to_string(&out).unwrap();
     assert!(!file.contains(SECRET), "{file}");
     let written: Value = serde_json::from_str(&file).unwrap();
-    assert_eq!(
-        written["mcpServers"]["u2"]["env"]["GITHUB_TOKEN"],
-        "${GITHUB_TOKEN}"
-    );
-    assert_eq!(launch["variables"], json!(["GITHUB_TOKEN"]));
+    let env = &written["mcpServers"]["u2"]["env"];
+    assert_eq!(env["GITHUB_TOKEN"], "${GITHUB_TOKEN}");
+    assert_eq!(env["DB_URL"], "${DB_URL}");
+    assert_eq!(env["WITH_DEFAULT"], "${WITH_DEFAULT}");
+    assert_eq!(env["PLAIN_REF"], "${HOME}", "a plain reference is kept");
+    assert!(written["mcpServers"].get("p1").is_none());
+    let left_out = launch["leftOut"].to_string();
+    assert!(left_out.contains("p1"), "{left_out}");
     assert!(launch["command"]
         .as_str()
         .unwrap()

@@ -250,4 +250,19 @@ fn usage_counts_what_claude_code_sessions_did_and_keeps_no_conversation() {
     assert_eq!(report["sessions"], 3, "{report:#}");
     assert_eq!(server(&report, "alpha")["month"]["calls"], 4);
     assert_eq!(report["skippedLines"], 1);
+
+    // A tool name with a carriage return and a newline cannot rewrite or add a line of the
+    // text output.
+    let mut more = std::fs::read(&transcript).unwrap();
+    let now = report["servers"][0]["lastUsedMs"].as_f64().unwrap() as i64;
+    let line = json!({"type": "assistant", "message": {"content": [{"type": "tool_use",
+        "id": "toolu_fake", "name": "mcp__alpha__y\rALL SERVERS VERIFIED\nmcp__z", "input": {}}]},
+        "timestamp": mcp_manager_usage::synthetic::time(now), "cwd": home.project.display().to_string(),
+        "sessionId": "s-fake"});
+    more.extend_from_slice(format!("{line}\n").as_bytes());
+    std::fs::write(&transcript, more).unwrap();
+    let text = mcpctl(&home, &["usage"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(!text.contains('\r'), "{text:?}");
+    assert!(!text.lines().any(|l| l.starts_with("mcp__z")), "{text}");
 }

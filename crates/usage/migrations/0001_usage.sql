@@ -10,6 +10,9 @@ CREATE TABLE files (
     size    INTEGER NOT NULL,
     -- Bytes read: the end of the last whole line.
     offset  INTEGER NOT NULL,
+    -- The hex of the last bytes read (at most 64): a file rewritten in place no longer has
+    -- them there, and is read again from its start.
+    tail    TEXT    NOT NULL DEFAULT '',
     -- Lines that could not be read (not JSON, too long, an unexpected shape).
     skipped INTEGER NOT NULL DEFAULT 0
 );
@@ -54,7 +57,7 @@ CREATE TABLE connections (
     outcome TEXT    NOT NULL,
     -- Claude Code's code for the failure: CONNECT_TIMEOUT, ECONNREFUSED, CONNECTION_CLOSED…
     code    TEXT,
-    -- Tools Claude Code skipped, by name, comma-separated.
-    skipped_tools TEXT NOT NULL DEFAULT ''
+    -- Tools Claude Code skipped, by name, as a JSON array.
+    skipped_tools TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX connections_by_slug ON connections (project, slug, at_ms);

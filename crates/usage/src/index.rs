@@ -52,10 +52,39 @@ pub struct Pass {
 /// The index in its SQLite file.
 pub struct Index {
     pub(crate) pool: SqlitePool,
+    batch: usize,
 }
 
 pub(crate) fn query_error(err: sqlx::Error) -> UsageError {
     UsageError::Query(err.to_string())
+}
+
+/// What the index knows of a file.
+struct Known {
+    inode: i64,
+    size: i64,
+    offset: i64,
+    /// The last bytes read (up to [`TAIL`]), hex: a file rewritten in place does not end its
+    /// read part with them any more.
+    tail: String,
+}
+
+/// How many bytes before the offset are kept to tell a file appended to from one rewritten.
+const TAIL: u64 = 64;
+
+/// The most calls one stretch of reading keeps in memory before they are written.
+const MAX_BATCH: usize = 10_000;
+
+/// The hex of the [`TAIL`] bytes before `offset`.
+fn tail_of(file: &std::fs::File, offset: u64) -> String {
+    use std::io::Read;
+    let from = offset.saturating_sub(TAIL);
+    let mut bytes = vec![0; (offset - from) as usize];
+    let mut reader = file;
+    if reader.seek(SeekFrom::Start(from)).is_err() || reader.read_exact(&mut bytes).is_err() {
+        return String::new();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A call found in a pass, with its result when the pass found that too.
@@ -73,6 +102,10 @@ struct NewCall {
 #[derive(Default)]
 struct Batch {
     offset: u64,
+    /// [`tail_of`] at `offset`.
+    tail: String,
+    /// It stopped at [`MAX_BATCH`] calls, before the file's end.
+    more: bool,
     bytes: u64,
     calls: Vec<NewCall>,
     /// Results of calls found in an earlier pass: id, outcome, duration.
@@ -110,7 +143,17 @@ impl Index {
             .run(&pool)
             .await
             .map_err(|err| failed(err.to_string()))?;
-        Ok(Index { pool })
+        Ok(Index {
+            pool,
+            batch: MAX_BATCH,
+        })
+    }
+
+    /// The same index, writing what it reads every `calls` calls (tests).
+    #[doc(hidden)]
+    pub fn with_batch(mut self, calls: usize) -> Index {
+        self.batch = calls.max(1);
+        self
     }
 
     /// Closes the file (its write-ahead log folded back in).
@@ -133,8 +176,8 @@ impl Index {
         Ok(pass)
     }
 
-    async fn known_files(&self) -> Result<HashMap<PathBuf, (i64, i64, i64)>, UsageError> {
-        let rows = sqlx::query("SELECT path, inode, size, offset FROM files")
+    async fn known_files(&self) -> Result<HashMap<PathBuf, Known>, UsageError> {
+        let rows = sqlx::query("SELECT path, inode, size, offset, tail FROM files")
             .fetch_all(&self.pool)
             .await
             .map_err(query_error)?;
@@ -143,7 +186,12 @@ impl Index {
             .map(|row| {
                 (
                     PathBuf::from(row.get::<String, _>(0)),
-                    (row.get(1), row.get(2), row.get(3)),
+                    Known {
+                        inode: row.get(1),
+                        size: row.get(2),
+                        offset: row.get(3),
+                        tail: row.get(4),
+                    },
                 )
             })
             .collect())
@@ -152,47 +200,90 @@ impl Index {
     async fn update_transcript(
         &self,
         path: &Path,
-        known: Option<&(i64, i64, i64)>,
+        known: Option<&Known>,
         pass: &mut Pass,
     ) -> Result<(), UsageError> {
+        let Some(key) = path.to_str().map(str::to_string) else {
+            // Claude Code names its records with UUIDs; a name that is not UTF-8 is not one.
+            pass.skipped_files += 1;
+            return Ok(());
+        };
         let Some((file, inode, size)) = open(path, pass) else {
             return Ok(());
         };
-        let key = path.display().to_string();
-        let start = match known {
-            Some(&(was_inode, was_size, offset)) if was_inode == inode && size >= offset => {
-                if size == was_size {
+        let mut start = match known {
+            Some(k) if k.inode == inode && size >= k.offset => {
+                if size == k.size {
                     return Ok(());
                 }
-                offset
+                k.offset
             }
             _ => 0,
         };
-        let pending: HashMap<String, i64> = if start == 0 {
-            HashMap::new()
-        } else {
-            sqlx::query("SELECT id, at_ms FROM calls WHERE file = ? AND outcome = 'pending'")
-                .bind(&key)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(query_error)?
-                .into_iter()
-                .map(|row| (row.get(0), row.get(1)))
-                .collect()
-        };
-        let batch =
-            tokio::task::spawn_blocking(move || read_transcript(file, start as u64, pending))
-                .await
-                .map_err(|err| UsageError::Query(err.to_string()))?;
-        pass.files_read += 1;
-        pass.bytes += batch.bytes as f64;
-        pass.skipped_lines += batch.skipped;
-        pass.calls += batch.calls.len() as u32;
+        // A file rewritten in place (the same inode, as long or longer) no longer ends its
+        // read part with the bytes it did: it is read again from its start.
+        if let (Some(k), true) = (known, start > 0) {
+            if tail_of(&file, start as u64) != k.tail {
+                start = 0;
+            }
+        }
+        let mut file = Some(file);
+        let mut offset = start as u64;
+        let mut first = true;
+        loop {
+            let pending: HashMap<String, i64> = if offset == 0 {
+                HashMap::new()
+            } else {
+                sqlx::query("SELECT id, at_ms FROM calls WHERE file = ? AND outcome = 'pending'")
+                    .bind(&key)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(query_error)?
+                    .into_iter()
+                    .map(|row| (row.get(0), row.get(1)))
+                    .collect()
+            };
+            let handle = match file.take() {
+                Some(handle) => handle,
+                None => match open(path, pass) {
+                    Some((handle, ..)) => handle,
+                    None => return Ok(()),
+                },
+            };
+            let most = self.batch;
+            let batch =
+                tokio::task::spawn_blocking(move || read_transcript(handle, offset, pending, most))
+                    .await
+                    .map_err(|err| UsageError::Query(err.to_string()))?;
+            if first {
+                pass.files_read += 1;
+            }
+            pass.bytes += batch.bytes as f64;
+            pass.skipped_lines += batch.skipped;
+            pass.calls += batch.calls.len() as u32;
+            self.write_batch(&key, inode, size, start == 0 && first, &batch)
+                .await?;
+            first = false;
+            offset = batch.offset;
+            if !batch.more {
+                return Ok(());
+            }
+        }
+    }
 
+    /// Writes what one stretch of a transcript gave, with the file's new offset.
+    async fn write_batch(
+        &self,
+        key: &str,
+        inode: i64,
+        size: i64,
+        from_start: bool,
+        batch: &Batch,
+    ) -> Result<(), UsageError> {
         let mut tx = self.pool.begin().await.map_err(query_error)?;
-        if start == 0 {
+        if from_start {
             sqlx::query("DELETE FROM calls WHERE file = ?")
-                .bind(&key)
+                .bind(key)
                 .execute(&mut *tx)
                 .await
                 .map_err(query_error)?;
@@ -206,7 +297,7 @@ impl Index {
                 "INSERT OR REPLACE INTO calls (file, id, session, project, at_ms, name, outcome, \
                  duration_ms, sidechain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
-            .bind(&key)
+            .bind(key)
             .bind(&call.id)
             .bind(&call.session)
             .bind(&call.project)
@@ -223,7 +314,7 @@ impl Index {
             sqlx::query("UPDATE calls SET outcome = ?, duration_ms = ? WHERE file = ? AND id = ?")
                 .bind(outcome.word())
                 .bind(duration)
-                .bind(&key)
+                .bind(key)
                 .bind(id)
                 .execute(&mut *tx)
                 .await
@@ -237,18 +328,27 @@ impl Index {
                 .await
                 .map_err(query_error)?;
         }
+        // The size is the file's only once its end is read: a stretch left for the next
+        // round keeps the file "grown" so that a pass cut short reads on from here.
+        let size = if batch.more {
+            batch.offset as i64
+        } else {
+            size
+        };
         sqlx::query(
-            "INSERT INTO files (path, kind, inode, size, offset, skipped) \
-             VALUES (?, 'session', ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET \
+            "INSERT INTO files (path, kind, inode, size, offset, tail, skipped) \
+             VALUES (?, 'session', ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET \
              inode = excluded.inode, size = excluded.size, offset = excluded.offset, \
-             skipped = CASE WHEN ? = 0 THEN excluded.skipped ELSE files.skipped + excluded.skipped END",
+             tail = excluded.tail, \
+             skipped = CASE WHEN ? THEN excluded.skipped ELSE files.skipped + excluded.skipped END",
         )
-        .bind(&key)
+        .bind(key)
         .bind(inode)
         .bind(size)
         .bind(batch.offset as i64)
+        .bind(&batch.tail)
         .bind(batch.skipped)
-        .bind(start)
+        .bind(from_start)
         .execute(&mut *tx)
         .await
         .map_err(query_error)?;
@@ -259,13 +359,13 @@ impl Index {
         &self,
         path: &Path,
         slug: &str,
-        known: Option<&(i64, i64, i64)>,
+        known: Option<&Known>,
         pass: &mut Pass,
     ) -> Result<(), UsageError> {
         let Some((file, inode, size)) = open(path, pass) else {
             return Ok(());
         };
-        if known.is_some_and(|&(was_inode, was_size, _)| was_inode == inode && was_size == size) {
+        if known.is_some_and(|k| k.inode == inode && k.size == size) {
             return Ok(());
         }
         let (connection, offset, skipped) =
@@ -297,13 +397,13 @@ impl Index {
         .bind(at_ms)
         .bind(outcome)
         .bind(connection.failed.as_deref())
-        .bind(connection.skipped_tools.join(","))
+        .bind(serde_json::to_string(&connection.skipped_tools).unwrap_or_default())
         .execute(&mut *tx)
         .await
         .map_err(query_error)?;
         sqlx::query(
-            "INSERT OR REPLACE INTO files (path, kind, inode, size, offset, skipped) \
-             VALUES (?, 'connection', ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO files (path, kind, inode, size, offset, tail, skipped) \
+             VALUES (?, 'connection', ?, ?, ?, '', ?)",
         )
         .bind(&key)
         .bind(inode)
@@ -397,6 +497,7 @@ fn read_transcript(
     mut file: std::fs::File,
     start: u64,
     mut pending: HashMap<String, i64>,
+    max_calls: usize,
 ) -> Batch {
     let mut batch = Batch {
         offset: start,
@@ -422,11 +523,8 @@ fn read_transcript(
         };
         batch.offset += used as u64;
         batch.bytes += used as u64;
-        let ids = pending
-            .keys()
-            .map(String::as_str)
-            .chain(fresh.keys().map(String::as_str));
-        if line.is_empty() || !filter.may_matter(&line, ids) {
+        let waiting = |id: &str| pending.contains_key(id) || fresh.contains_key(id);
+        if line.is_empty() || !filter.may_matter(&line, waiting) {
             continue;
         }
         let read = match records::session_line(&line) {
@@ -465,7 +563,12 @@ fn read_transcript(
                 result: None,
             });
         }
+        if batch.calls.len() >= max_calls {
+            batch.more = true;
+            break;
+        }
     }
+    batch.tail = tail_of(reader.get_ref(), batch.offset);
     batch
 }
 

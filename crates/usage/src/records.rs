@@ -30,6 +30,12 @@ use serde_json::value::RawValue;
 /// The longest name or id kept from a record: longer ones are not Claude Code's.
 pub const MAX_NAME: usize = 256;
 
+/// The most calls (or results) one line may carry.
+pub const MAX_PER_LINE: usize = 256;
+
+/// The most skipped tools kept of one connection.
+pub const MAX_SKIPPED: usize = 100;
+
 /// A call's end as its result line says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -192,6 +198,11 @@ pub fn session_line(line: &[u8]) -> Result<Option<SessionLine>, Unreadable> {
             }
         }
     }
+    // Claude Code's parallel calls are a handful to a message; a line with hundreds is not
+    // one of its records, and is not kept.
+    if out.uses.len() > MAX_PER_LINE || out.results.len() > MAX_PER_LINE {
+        return Err(Unreadable);
+    }
     if out.uses.is_empty() && out.results.is_empty() && out.attributed.is_none() {
         return Ok(None);
     }
@@ -215,9 +226,11 @@ impl Default for Filter {
 }
 
 impl Filter {
-    /// Whether `line` may name an MCP call, or answer one of `pending` (ids of calls whose
-    /// result has not been read).
-    pub fn may_matter<'a>(&self, line: &[u8], pending: impl Iterator<Item = &'a str>) -> bool {
+    /// Whether `line` may name an MCP call, or answer a call `pending` says is waiting for
+    /// its result. The ids a result line answers are found where Claude Code writes them
+    /// (`"tool_use_id":"…"`) and looked up, so the cost is the line's length whatever the
+    /// number of calls waiting.
+    pub fn may_matter(&self, line: &[u8], pending: impl Fn(&str) -> bool) -> bool {
         if self.mcp.find(line).is_some() || memchr::memmem::find(line, b"attributionMcp").is_some()
         {
             return true;
@@ -225,9 +238,12 @@ impl Filter {
         if self.result.find(line).is_none() {
             return false;
         }
-        pending
-            .into_iter()
-            .any(|id| memchr::memmem::find(line, id.as_bytes()).is_some())
+        const KEY: &[u8] = b"\"tool_use_id\":\"";
+        memchr::memmem::find_iter(line, KEY).any(|at| {
+            let rest = &line[at + KEY.len()..];
+            let end = memchr::memchr(b'"', rest).unwrap_or(rest.len());
+            std::str::from_utf8(&rest[..end]).is_ok_and(&pending)
+        })
     }
 }
 
@@ -265,10 +281,13 @@ impl Connection {
             self.at_ms = parsed.timestamp.as_deref().and_then(parse_time);
         }
         if self.session.is_none() {
-            self.session = parsed.session_id.map(Cow::into_owned);
+            self.session = parsed
+                .session_id
+                .filter(|v| v.len() <= 4096)
+                .map(Cow::into_owned);
         }
         if self.cwd.is_none() {
-            self.cwd = parsed.cwd.map(Cow::into_owned);
+            self.cwd = parsed.cwd.filter(|v| v.len() <= 4096).map(Cow::into_owned);
         }
         let text = parsed.debug.or(parsed.error).unwrap_or_default();
         if text.starts_with("Successfully connected") {
@@ -283,7 +302,7 @@ impl Connection {
         } else if let Some(rest) = text.strip_prefix("Skipping tool \"") {
             if let Some((name, _)) = rest.split_once('"') {
                 let name: String = name.chars().take(128).collect();
-                if !self.skipped_tools.contains(&name) {
+                if self.skipped_tools.len() < MAX_SKIPPED && !self.skipped_tools.contains(&name) {
                     self.skipped_tools.push(name);
                 }
             }
@@ -310,7 +329,13 @@ pub fn parse_time(text: &str) -> Option<i64> {
         Some(b'Z') => 0,
         _ => return None,
     };
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || !(0..=23).contains(&hour)
+        || !(0..=59).contains(&minute)
+        || !(0..=60).contains(&second)
+        || millis < 0
+    {
         return None;
     }
     // Days from the civil date (Howard Hinnant's algorithm).
@@ -338,6 +363,8 @@ mod tests {
         assert_eq!(parse_time("2026-12-05T21:10:37Z"), Some(1_796_505_037_000));
         assert_eq!(parse_time("2026-12-05 21:10:37Z"), None);
         assert_eq!(parse_time("yesterday"), None);
+        assert_eq!(parse_time("2026-12-05T-1:10:37Z"), None);
+        assert_eq!(parse_time("2026-12-05T21:10:99Z"), None);
     }
 
     // Lines as Claude Code 2.1.332 wrote them in a `claude -p` session (cut to what matters).
@@ -377,10 +404,10 @@ mod tests {
         assert_eq!(session_line(bash.as_bytes()), Ok(None));
         assert_eq!(session_line(b"{\"type\":"), Err(Unreadable));
         let filter = Filter::default();
-        assert!(!filter.may_matter(text.as_bytes(), std::iter::empty()));
-        assert!(!filter.may_matter(OK.as_bytes(), ["toolu_9"].into_iter()));
-        assert!(filter.may_matter(OK.as_bytes(), ["toolu_4"].into_iter()));
-        assert!(filter.may_matter(USE.as_bytes(), std::iter::empty()));
+        assert!(!filter.may_matter(text.as_bytes(), |_| true));
+        assert!(!filter.may_matter(OK.as_bytes(), |id| id == "toolu_9"));
+        assert!(filter.may_matter(OK.as_bytes(), |id| id == "toolu_4"));
+        assert!(filter.may_matter(USE.as_bytes(), |_| false));
     }
 
     #[test]

@@ -143,8 +143,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, call: &Call, week_start: i64) {
-        self.month.add(&call.outcome);
+    fn add(&mut self, call: &Call, week_start: i64, month_start: i64) {
+        if call.at_ms >= month_start {
+            self.month.add(&call.outcome);
+        }
         if call.at_ms >= week_start {
             self.week.add(&call.outcome);
         }
@@ -191,13 +193,14 @@ impl Index {
         query: &Query,
         configured: &[String],
     ) -> Result<UsageReport, UsageError> {
-        let month_start = query.now_ms - i64::from(query.days.max(1)) * DAY_MS;
+        let days = query.days.max(1);
+        let month_start = query.now_ms - i64::from(days) * DAY_MS;
         let week_start = query.now_ms - 7 * DAY_MS;
         let rows = sqlx::query(
             "SELECT session, at_ms, name, outcome, duration_ms FROM calls \
              WHERE at_ms >= ? AND (? IS NULL OR project = ?)",
         )
-        .bind(month_start)
+        .bind(month_start.min(week_start))
         .bind(query.project.as_deref())
         .bind(query.project.as_deref())
         .fetch_all(&self.pool)
@@ -243,7 +246,9 @@ impl Index {
         let mut servers: BTreeMap<String, (Tally, BTreeMap<String, Tally>)> = BTreeMap::new();
         let mut sessions = std::collections::HashSet::new();
         for call in &calls {
-            sessions.insert(call.session.as_str());
+            if call.at_ms >= month_start {
+                sessions.insert(call.session.as_str());
+            }
             let Some(rest) = call.name.strip_prefix("mcp__") else {
                 continue;
             };
@@ -257,11 +262,11 @@ impl Index {
                 .or_else(|| rest.split_once("__").map(|(p, t)| (p.to_string(), t)))
                 .unwrap_or((rest.to_string(), ""));
             let (server, tools) = servers.entry(prefix).or_default();
-            server.add(call, week_start);
+            server.add(call, week_start, month_start);
             tools
                 .entry(tool.to_string())
                 .or_default()
-                .add(call, week_start);
+                .add(call, week_start, month_start);
         }
         for name in configured {
             servers
@@ -363,7 +368,7 @@ impl Index {
             .get(0);
         Ok(UsageReport {
             project: query.project.clone(),
-            days: query.days,
+            days,
             servers: out,
             never_used,
             sessions: sessions.len() as u32,
@@ -391,14 +396,7 @@ impl Index {
                 failed: 0,
                 last_failure_ms: None,
                 last_failure: None,
-                skipped_tools: {
-                    let skipped: String = row.get(4);
-                    skipped
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                },
+                skipped_tools: serde_json::from_str(&row.get::<String, _>(4)).unwrap_or_default(),
             });
             if entry.sessions >= 10 {
                 continue;

@@ -143,3 +143,112 @@ async fn two_servers_named_alike_are_said_to_share_their_calls() {
     assert_eq!(report.servers[0].shares_prefix_with, ["my_db"]);
     assert!(time(NOW).starts_with("2026-12-05T21:10:37.415Z"));
 }
+
+#[tokio::test]
+async fn a_file_rewritten_in_place_is_read_again_and_calls_span_stretches_of_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("projects/-p");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("s.jsonl");
+    // Two calls a stretch: the third call's result comes in the stretch after its call.
+    let index = Index::open(&dir.path().join("usage.sqlite"))
+        .await
+        .unwrap()
+        .with_batch(2);
+    let src = sources(dir.path());
+    let calls: String = (0..5)
+        .map(|i| {
+            mcp_call(
+                "s",
+                "/p",
+                NOW - DAY + i,
+                &format!("c{i}"),
+                "db",
+                "q",
+                i == 2,
+            )
+        })
+        .collect();
+    std::fs::write(&file, &calls).unwrap();
+    let pass = index.update(&src).await.unwrap();
+    assert_eq!((pass.files_read, pass.calls), (1, 5));
+    let query = Query {
+        project: None,
+        days: 30,
+        now_ms: NOW,
+    };
+    let db = index.report(&query, &[]).await.unwrap().servers[0].clone();
+    assert_eq!((db.month.calls, db.month.failures), (5, 1));
+    assert_eq!(
+        db.median_ms,
+        Some(25),
+        "every result was matched to its call"
+    );
+
+    // Rewritten in place (same inode), longer than before: read again from its start.
+    let other: String = (0..6)
+        .map(|i| {
+            mcp_call(
+                "s",
+                "/p",
+                NOW - DAY + i,
+                &format!("d{i}"),
+                "cache",
+                "get",
+                false,
+            )
+        })
+        .collect();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, other.as_bytes()))
+        .unwrap();
+    index.update(&src).await.unwrap();
+    let report = index.report(&query, &[]).await.unwrap();
+    let names: Vec<(&str, u32)> = report
+        .servers
+        .iter()
+        .map(|s| (s.server.as_str(), s.month.calls))
+        .collect();
+    assert_eq!(
+        names,
+        [("cache", 6)],
+        "the old calls are gone, the new ones all read"
+    );
+}
+
+#[tokio::test]
+async fn a_line_with_hundreds_of_calls_is_not_kept_and_a_short_window_still_counts_its_week() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("projects/-p");
+    std::fs::create_dir_all(&folder).unwrap();
+    let blocks: Vec<String> = (0..300)
+        .map(|i| format!(r#"{{"type":"tool_use","id":"x{i}","name":"mcp__db__q","input":{{}}}}"#))
+        .collect();
+    let flood = format!(
+        r#"{{"type":"assistant","message":{{"content":[{}]}},"timestamp":"{}","cwd":"/p","sessionId":"s"}}"#,
+        blocks.join(","),
+        time(NOW - DAY)
+    );
+    let text = format!(
+        "{flood}\n{}",
+        mcp_call("s", "/p", NOW - 3 * DAY, "c", "db", "q", false)
+    );
+    std::fs::write(folder.join("s.jsonl"), text).unwrap();
+    let index = Index::open(&dir.path().join("usage.sqlite")).await.unwrap();
+    let pass = index.update(&sources(dir.path())).await.unwrap();
+    assert_eq!((pass.calls, pass.skipped_lines), (1, 1));
+    let query = Query {
+        project: None,
+        days: 1,
+        now_ms: NOW,
+    };
+    let report = index.report(&query, &[]).await.unwrap();
+    assert_eq!(
+        report.servers[0].week.calls, 1,
+        "three days ago is within 7 days"
+    );
+    assert_eq!(report.servers[0].month.calls, 0, "but not within 1");
+    assert_eq!(report.days, 1);
+}

@@ -300,15 +300,19 @@ export function ServerDetail({
             </>
           )}
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            It comes from {server.source}, a file anyone with access to the project can change.
+            {server.fromProject
+              ? `It comes from ${server.source}, a file anyone with access to the project can change.`
+              : `It comes from ${server.source}.`}
           </p>
           <div className="mt-3 flex gap-2">
             <Button testId="approve-confirm-yes" onClick={() => act(() => actions.setApproval(server.name, true))} tone="primary">
               Approve and start
             </Button>
-            <Button testId="approve-confirm-all" onClick={() => act(() => actions.approveAll())}>
-              Approve every server of this project, now and later
-            </Button>
+            {!isAgent && (
+              <Button testId="approve-confirm-all" onClick={() => act(() => actions.approveAll())}>
+                Approve every server of this project, now and later
+              </Button>
+            )}
             <Button testId="approve-confirm-no" onClick={() => setConfirming(null)}>
               Cancel
             </Button>
@@ -494,6 +498,8 @@ function StatusBlock({
               ? "Its entry changed since you approved it (command, URL, environment or headers): it does not start until you review it and approve it again."
             : server.approval === "pending" && server.waitingForTrust
               ? `${server.waitingForTrust} approves it, but this folder is not trusted, so that does not count yet: trust the folder to start it.`
+            : server.approval === "pending" && server.scope === "agent"
+              ? "A subagent's own server: Claude Code runs it while that subagent runs, without asking. Here it starts only once you approve it."
             : server.approval === "pending"
               ? "A project server nobody has approved yet: it does not start until you approve it."
               : server.approval === "rejected"

@@ -793,7 +793,7 @@ const SECRET_WORDS: [&str; 9] = [
 ];
 
 /// Whether a value is a credential written out (not already a `${VAR}` reference).
-fn looks_secret(key: &str, value: &str) -> bool {
+pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
     let value = value.trim();
     if value.is_empty() || value.contains("${") {
         return false;

@@ -123,6 +123,36 @@ fn invalid(message: String) -> ConfigError {
     ConfigError::Invalid(message)
 }
 
+/// `managed-mcp.json` has exclusive control (a link to it counts, even a dangling one).
+fn refuse_when_managed(locations: &Locations) -> Result<(), ConfigError> {
+    let managed = locations.managed_mcp_json();
+    if std::fs::symlink_metadata(&managed).is_ok() {
+        return Err(ConfigError::Managed {
+            path: managed,
+            verb: "change",
+        });
+    }
+    Ok(())
+}
+
+/// Writes the project's file of profiles: only inside the project, links that lead out of it
+/// refused at the moment of writing.
+fn write_shared(locations: &Locations, shelf: &Shelf) -> Result<(), ConfigError> {
+    let path = shared_path(locations);
+    let root = locations.project_root();
+    locations.confine(&path)?;
+    let text = serde_json::to_string_pretty(shelf).expect("profiles serialize") + "\n";
+    crate::files::write(
+        &path,
+        text.as_bytes(),
+        &crate::files::Write::new(crate::files::Mode::SharedOrKept).within(&root),
+    )
+    .map_err(|err| ConfigError::Write {
+        path: path.clone(),
+        source: err.into_io(),
+    })
+}
+
 fn private_path(locations: &Locations) -> std::path::PathBuf {
     locations.app_data_dir().join(PRIVATE_FILE)
 }
@@ -281,16 +311,9 @@ pub fn save(
         servers: servers.clone(),
     };
     if shared {
-        let path = shared_path(locations);
-        locations.confine(&path)?;
-        document::update(&path, NewFileMode::Shared, |value| {
-            let profiles = document::object_at(&path, value, &["profiles"])?;
-            profiles.insert(
-                name.to_string(),
-                serde_json::to_value(&stored).expect("serializes"),
-            );
-            Ok(())
-        })?;
+        let mut shelf = read_shelf(&shared_path(locations), Some(&locations.project_root()))?;
+        shelf.profiles.insert(name.to_string(), stored);
+        write_shared(locations, &shelf)?;
     } else {
         let path = private_path(locations);
         let mut shelf = read_shelf(&path, None)?;
@@ -311,16 +334,9 @@ pub fn delete(locations: &Locations, name: &str) -> Result<(), ConfigError> {
     if shelf.profiles.remove(name).is_some() {
         return write_private(&path, &shelf);
     }
-    let path = shared_path(locations);
-    if read_shelf(&path, Some(&locations.project_root()))?
-        .profiles
-        .contains_key(name)
-    {
-        locations.confine(&path)?;
-        return document::update(&path, NewFileMode::Shared, |value| {
-            document::object_at(&path, value, &["profiles"])?.remove(name);
-            Ok(())
-        });
+    let mut shelf = read_shelf(&shared_path(locations), Some(&locations.project_root()))?;
+    if shelf.profiles.remove(name).is_some() {
+        return write_shared(locations, &shelf);
     }
     Err(invalid(format!("no profile is named \"{name}\"")))
 }
@@ -396,12 +412,7 @@ pub fn apply(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErr
             ),
         });
     }
-    if locations.managed_mcp_json().exists() {
-        return Err(ConfigError::Managed {
-            path: locations.managed_mcp_json(),
-            verb: "change",
-        });
-    }
+    refuse_when_managed(locations)?;
     let plan = plan(locations, name)?;
     let path = locations.claude_json();
     let key = locations.project_key();
@@ -433,6 +444,7 @@ pub fn apply(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErr
 
 /// Puts back the project's `disabledMcpServers` as it was before the last apply.
 pub fn undo(locations: &Locations) -> Result<Undone, ConfigError> {
+    refuse_when_managed(locations)?;
     let key = locations.project_key();
     let mut records = undo_records(locations);
     let record = records
@@ -495,9 +507,21 @@ pub struct Launch {
     pub left_out: Vec<String>,
 }
 
-/// `value` as a `${NAME}` reference unless it already is one (or holds one).
+/// Whether `text` is exactly one `${NAME}` reference (no default, nothing around it).
+fn only_reference(text: &str) -> bool {
+    text.strip_prefix("${")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .is_some_and(|name| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// `value` as a `${NAME}` reference unless it is exactly one already: any text around a
+/// reference, or a default (`${X:-…}`), may hold a secret.
 fn reference(value: &Value, name: &str, variables: &mut Vec<String>) -> Value {
-    if value.as_str().is_some_and(|v| v.contains("${")) {
+    if value.as_str().is_some_and(only_reference) {
         return value.clone();
     }
     if !variables.iter().any(|v| v == name) {
@@ -524,16 +548,37 @@ fn variable_name(parts: &[&str]) -> String {
         .join("_")
 }
 
+/// A URL that carries a secret where it can: a user and password, or a query.
+fn url_may_hold_secret(url: &str) -> bool {
+    let authority = url
+        .split_once("://")
+        .map_or(url, |(_, rest)| rest)
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    authority.contains('@') || url.contains('?') || url.contains('#')
+}
+
 /// Writes profile `name` as a file of `mcpServers` (to `out`, else the app's data folder):
-/// each server's entry as configured, its `env` and `headers` values replaced by `${NAME}`
-/// references so that no secret is copied. Plugin servers are left out: a plugin brings its
-/// servers itself.
+/// each server's entry as configured, with every `env` and `headers` value, every argument
+/// that looks like a credential and a URL with a user or a query replaced by a `${NAME}`
+/// reference, so that no secret is copied. Only servers that may start are written: a project
+/// server not approved, one the folder's trust still holds back, one policy blocks, a
+/// subagent's own or a plugin's is left out, with why.
 pub fn launch(
     locations: &Locations,
     name: &str,
     out: Option<&std::path::Path>,
 ) -> Result<Launch, ConfigError> {
     let profile = find(locations, name)?;
+    if profile.shared && !crate::config::trust::is_trusted(locations) {
+        return Err(ConfigError::Untrusted {
+            folder: locations.project_root(),
+            what: format!(
+                "the profile \"{name}\" comes from its {SHARED_FILE} and is written for Claude Code only once the folder is trusted."
+            ),
+        });
+    }
     let catalog = crate::config::catalog::Catalog::load(locations);
     let mut servers = serde_json::Map::new();
     let (mut variables, mut left_out) = (Vec::new(), Vec::new());
@@ -548,6 +593,25 @@ pub fn launch(
             ));
             continue;
         }
+        if entry.scope == crate::Scope::Agent {
+            left_out.push(format!(
+                "{server}: a subagent's own server, which its subagent brings"
+            ));
+            continue;
+        }
+        // Everything that keeps it from starting, but being turned off for this project.
+        let may_start = !entry.awaits_trust()
+            && entry.blocked.is_none()
+            && !entry.changed_since_approval
+            && matches!(
+                entry.approval,
+                None | Some(crate::config::approval::Approval::Approved)
+            );
+        if !may_start {
+            let words = entry.standing().words().unwrap_or("it does not start");
+            left_out.push(format!("{server}: {words}"));
+            continue;
+        }
         let mut raw = entry.raw.clone();
         if let Some(env) = raw.get_mut("env").and_then(Value::as_object_mut) {
             for (key, value) in env.iter_mut() {
@@ -559,17 +623,61 @@ pub fn launch(
                 *value = reference(value, &variable_name(&["MCP", server, key]), &mut variables);
             }
         }
+        if let Some(url) = raw.get_mut("url") {
+            if url.as_str().is_some_and(url_may_hold_secret) {
+                *url = reference(url, &variable_name(&["MCP", server, "URL"]), &mut variables);
+            }
+        }
+        if let Some(args) = raw.get_mut("args").and_then(Value::as_array_mut) {
+            let mut previous = String::new();
+            for (i, arg) in args.iter_mut().enumerate() {
+                let Some(text) = arg.as_str().map(str::to_string) else {
+                    continue;
+                };
+                let variable = variable_name(&["MCP", server, &format!("ARG{i}")]);
+                if let Some((key, value)) = text.split_once('=') {
+                    if crate::config::draft::looks_secret(key.trim_start_matches('-'), value) {
+                        if !variables.contains(&variable) {
+                            variables.push(variable.clone());
+                        }
+                        *arg = Value::String(format!("{key}=${{{variable}}}"));
+                    }
+                } else if crate::config::draft::looks_secret(
+                    previous.trim_start_matches('-'),
+                    &text,
+                ) {
+                    *arg = reference(arg, &variable, &mut variables);
+                }
+                previous = text;
+            }
+        }
         servers.insert(server.clone(), raw);
     }
-    let path = match out {
-        Some(path) => path.to_path_buf(),
-        None => locations.app_data_dir().join("profiles").join(format!(
-            "{}.mcp.json",
-            variable_name(&[&profile.name]).to_ascii_lowercase()
-        )),
-    };
     let document = serde_json::json!({ "mcpServers": servers });
-    write_private(&path, &document)?;
+    let text = serde_json::to_string_pretty(&document).expect("serializes") + "\n";
+    let path = match out {
+        // The person's own file: written 0600, and its folder left as it is.
+        Some(path) => {
+            crate::files::write(
+                path,
+                text.as_bytes(),
+                &crate::files::Write::new(crate::files::Mode::Private).create_folder(false),
+            )
+            .map_err(|err| ConfigError::Write {
+                path: path.to_path_buf(),
+                source: err.into_io(),
+            })?;
+            path.to_path_buf()
+        }
+        None => {
+            let path = locations.app_data_dir().join("profiles").join(format!(
+                "{}.mcp.json",
+                variable_name(&[&profile.name]).to_ascii_lowercase()
+            ));
+            write_private(&path, &document)?;
+            path
+        }
+    };
     let quoted = format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
     Ok(Launch {
         command: format!("claude --mcp-config {quoted} --strict-mcp-config"),

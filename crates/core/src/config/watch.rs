@@ -181,6 +181,10 @@ fn watched_folders(locations: &Locations) -> Vec<PathBuf> {
         locations.managed_dir.clone(),
         locations.managed_dir.join("managed-settings.d"),
         super::plugins::plugins_root(locations),
+        // Subagents' files (their own servers), and the app's approvals of those servers.
+        locations.claude_dir().join("agents"),
+        locations.project_root().join(".claude/agents"),
+        locations.app_data_dir(),
     ];
     folders.extend(locations.project.ancestors().map(PathBuf::from));
     folders.sort();
@@ -189,8 +193,15 @@ fn watched_folders(locations: &Locations) -> Vec<PathBuf> {
 }
 
 fn is_relevant(locations: &Locations, paths: &[PathBuf]) -> bool {
+    let agents = [
+        locations.claude_dir().join("agents"),
+        locations.project_root().join(".claude/agents"),
+    ];
     paths.iter().any(|path| {
         crate::api::is_config_file(locations, path)
+            || path == &super::approval::approvals_file(locations)
+            || (path.extension().is_some_and(|e| e == "md")
+                && agents.iter().any(|folder| path.starts_with(folder)))
             // A `.claude` folder appearing may bring settings with it.
             || path.file_name().is_some_and(|n| n == ".claude")
     })
