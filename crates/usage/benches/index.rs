@@ -176,6 +176,14 @@ async fn main() {
 
     let calls: u32 = report.servers.iter().map(|s| s.month.calls).sum();
     println!(
+        "page cache: {}",
+        if cold {
+            "dropped before the first pass and before grep"
+        } else {
+            "warm (the records were just written)"
+        }
+    );
+    println!(
         "records: {:.0} MiB in {} files; {} MCP calls, {} in the last 30 days",
         total as f64 / 1048576.0,
         files.len(),
