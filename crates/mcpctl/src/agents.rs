@@ -2,10 +2,65 @@
 //! connect only while that subagent runs and which `claude mcp list` does not show, with what
 //! Claude Code does with each ([`mcp_manager_core::config::agents`]).
 
+use clap::Subcommand;
 use mcp_manager_core::config::agents::{self, AgentSource};
-use mcp_manager_core::{ApiError, Locations};
+use mcp_manager_core::{ApiError, Locations, Scope};
 
-pub fn run(locations: &Locations, json: bool) -> Result<bool, ApiError> {
+#[derive(Subcommand)]
+pub enum AgentsCommand {
+    /// Move a local, project or user server into an agent's frontmatter (--into AGENT), or an
+    /// agent's own server (agent:AGENT:SERVER) out into a scope (--to local|project|user). The
+    /// agent file's body and other keys are left as they are.
+    Move {
+        server: String,
+        #[arg(
+            long,
+            value_name = "AGENT",
+            conflicts_with = "to",
+            required_unless_present = "to"
+        )]
+        into: Option<String>,
+        #[arg(long, value_parser = ["local", "project", "user"])]
+        to: Option<String>,
+    },
+}
+
+pub fn run(
+    locations: &Locations,
+    command: Option<AgentsCommand>,
+    json: bool,
+) -> Result<bool, ApiError> {
+    if let Some(AgentsCommand::Move { server, into, to }) = command {
+        let moved = match (into, to) {
+            (Some(agent), _) => agents::move_into(locations, &server, &agent)?,
+            (None, Some(scope)) => {
+                let scope = match scope.as_str() {
+                    "local" => Scope::Local,
+                    "project" => Scope::Project,
+                    _ => Scope::User,
+                };
+                let mut parts = server.splitn(3, ':');
+                let (Some("agent"), Some(agent), Some(name)) =
+                    (parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(crate::runtime::failure(format!(
+                        "\"{server}\" is not an agent's own server: name it agent:AGENT:SERVER (`mcpctl agents` lists them)"
+                    )));
+                };
+                agents::move_out(locations, agent, name, scope)?
+            }
+            (None, None) => unreachable!("clap requires --into or --to"),
+        };
+        if json {
+            crate::print_json(&moved);
+        } else {
+            shown!("Moved: now \"{}\"", crate::one_line(&moved.name));
+            for file in &moved.files {
+                shown!("File modified: {}", crate::one_line(file));
+            }
+        }
+        return Ok(true);
+    }
     let configured = mcp_manager_usage::configured(locations);
     let found = agents::list(locations, &configured);
     if json {

@@ -380,8 +380,12 @@ enum Command {
         limit: u32,
     },
     /// The servers subagents name or define in their frontmatter (mcpServers), which connect
-    /// only while that subagent runs, and what Claude Code does with each.
-    Agents,
+    /// only while that subagent runs, and what Claude Code does with each; `agents move`
+    /// moves a server into an agent or out of one.
+    Agents {
+        #[command(subcommand)]
+        command: Option<agents::AgentsCommand>,
+    },
     /// Profiles: named sets of servers enabled for the project in one step, and undone in
     /// one step.
     Profile {
@@ -815,7 +819,7 @@ fn run(
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         Command::Usage { days, all } => return usage::run(locations, days, all, json),
         Command::Profile { command } => return profiles::run(locations, command, json),
-        Command::Agents => return agents::run(locations, json),
+        Command::Agents { command } => return agents::run(locations, command, json),
         _ => {}
     }
     run_config(locations, command, json, registry_flag).map(|()| true)
@@ -1051,7 +1055,7 @@ fn run_config(
         | Command::Logout { .. }
         | Command::Usage { .. }
         | Command::Profile { .. }
-        | Command::Agents => unreachable!("runtime verbs are handled by `run`"),
+        | Command::Agents { .. } => unreachable!("runtime verbs are handled by `run`"),
         Command::Export { to, file } => {
             let report = interop::export(locations, to, file.as_deref())?;
             if json {

@@ -271,3 +271,102 @@ fn a_subagents_own_server_is_tried_once_approved() {
         .unwrap();
     assert!(line.contains("(pending)"), "{line}");
 }
+
+fn claude_mcp_list(home: &Home) -> String {
+    let mut command = Command::new(support::repo(
+        "tests/reference/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+    ));
+    env(&mut command, home);
+    let out = command.args(["mcp", "list"]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A server moved into a subagent leaves Claude Code's list and becomes the subagent's own;
+/// moved back, the agent file is the same bytes. A secret never goes into a project's agent.
+#[test]
+fn a_server_moved_into_an_agent_and_back_leaves_the_agent_file_as_it_was() {
+    let home = home(true);
+    let writer = home.home.join(".claude/agents/writer.md");
+    let original = "---\nname: writer # mine\ndescription: >\n  Writes things.\nmcpServers:\n  # what it uses\n  - missing\ntools: Read\n---\nWrite well.\n---\nThe end.\n";
+    std::fs::write(&writer, original).unwrap();
+    assert!(claude_mcp_list(&home).contains("alpha:"));
+
+    let out = mcpctl(&home, &["agents", "move", "alpha", "--into", "writer"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !claude_mcp_list(&home).contains("alpha:"),
+        "no longer configured"
+    );
+    let report = agents(&home);
+    let mine = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "writer")
+        .unwrap();
+    let alpha = mine["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "alpha")
+        .unwrap();
+    assert_eq!(
+        (alpha["inline"].clone(), alpha["problem"].clone()),
+        (json!(true), Value::Null)
+    );
+    // The project's helper named alpha: now nothing configured is called that.
+    let helper = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "helper")
+        .unwrap();
+    assert!(helper["servers"][0]["problem"].is_string(), "{helper}");
+
+    let out = mcpctl(
+        &home,
+        &["agents", "move", "agent:writer:alpha", "--to", "user"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&writer).unwrap(),
+        original,
+        "byte for byte"
+    );
+    assert!(claude_mcp_list(&home).contains("alpha:"));
+
+    // A secret-looking value never goes into the project's agent file.
+    let add = mcpctl(
+        &home,
+        &[
+            "add",
+            "-s",
+            "user",
+            "-e",
+            "API_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ",
+            "keyed",
+            "--",
+            "node",
+            "x.js",
+        ],
+    );
+    assert!(
+        add.status.success(),
+        "{}",
+        String::from_utf8_lossy(&add.stderr)
+    );
+    let helper_file = home.project.join(".claude/agents/helper.md");
+    let before = std::fs::read(&helper_file).unwrap();
+    let refused = mcpctl(&home, &["agents", "move", "keyed", "--into", "helper"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("look secret"));
+    assert_eq!(std::fs::read(&helper_file).unwrap(), before);
+}

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::error::ConfigError;
 use crate::Locations;
 
 /// Where an agent file comes from.
@@ -353,6 +354,367 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
     Agents { agents, problems }
 }
 
+/// Where the frontmatter's text is in a file: the byte range between the opening `---` line
+/// and the closing one (its own newline included).
+fn frontmatter_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let open = if text.starts_with("---\n") {
+        4
+    } else if text.starts_with("---\r\n") {
+        5
+    } else {
+        return None;
+    };
+    let rest = &text[open..];
+    let end = rest.match_indices("\n---").map(|(at, _)| at).find(|&at| {
+        let after = &rest[at + 4..];
+        after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n")
+    })?;
+    Some(open..open + end + 1)
+}
+
+/// A top-level key's line in the frontmatter's lines: `key:` at the start of a line.
+fn key_line(lines: &[&str], key: &str) -> Option<usize> {
+    lines.iter().position(|l| {
+        l.strip_prefix(key)
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
+}
+
+/// The lines of the block under a top-level key at `at`: every following line that is
+/// indented, blank, a comment or a list item at the start of the line, up to the next key.
+fn block_end(lines: &[&str], at: usize) -> usize {
+    let mut end = at + 1;
+    while end < lines.len() {
+        let line = lines[end];
+        let starts_block = line.is_empty()
+            || line.starts_with(' ')
+            || line.starts_with('\t')
+            || line.starts_with('#')
+            || line.starts_with("- ")
+            || line == "-";
+        if !starts_block {
+            break;
+        }
+        end += 1;
+    }
+    // Trailing blank lines and comments belong to what follows.
+    while end > at + 1 && {
+        let l = lines[end - 1].trim_start();
+        l.is_empty() || l.starts_with('#')
+    } {
+        end -= 1;
+    }
+    end
+}
+
+/// The frontmatter with `server: entry` added to `mcpServers` as one more list item (written
+/// as JSON, which YAML reads as it is), every other line as it was.
+pub fn add_inline(text: &str, server: &str, entry: &Value) -> Result<String, String> {
+    let span = frontmatter_span(text).ok_or("the file has no frontmatter")?;
+    let front = &text[span.clone()];
+    let newline = if front.contains("\r\n") { "\r\n" } else { "\n" };
+    let lines: Vec<&str> = front
+        .split_inclusive('\n')
+        .map(|l| l.trim_end_matches(['\n', '\r']))
+        .collect();
+    let item = format!(
+        "{}: {}",
+        serde_json::to_string(server).expect("a string"),
+        serde_json::to_string(entry).expect("an entry")
+    );
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    match key_line(&lines, "mcpServers") {
+        None => {
+            out.push("mcpServers:".into());
+            out.push(format!("  - {item}"));
+        }
+        Some(at) => {
+            let value = lines[at]["mcpServers:".len()..].trim();
+            if value.is_empty() || value.starts_with('#') {
+                let end = block_end(&lines, at);
+                // The items' own indentation, or two spaces.
+                let indent = lines[at + 1..end]
+                    .iter()
+                    .find_map(|l| {
+                        let trimmed = l.trim_start();
+                        trimmed.starts_with('-').then(|| l.len() - trimmed.len())
+                    })
+                    .unwrap_or(2);
+                out.insert(end, format!("{}- {item}", " ".repeat(indent)));
+            } else if value == "[]" {
+                out[at] = format!("mcpServers:{newline}  - {item}");
+            } else {
+                return Err("its mcpServers is written on one line ([a, b]): write it as a list, one item a line, to move a server into it".into());
+            }
+        }
+    }
+    let rebuilt: String = out.iter().map(|l| format!("{l}{newline}")).collect();
+    Ok(format!(
+        "{}{}{}",
+        &text[..span.start],
+        rebuilt,
+        &text[span.end..]
+    ))
+}
+
+/// The frontmatter without inline server `server` in `mcpServers`, every other line as it
+/// was; the entry taken out.
+pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String> {
+    let span = frontmatter_span(text).ok_or("the file has no frontmatter")?;
+    let front_value = frontmatter(text)?.ok_or("the file has no frontmatter")?;
+    let entry = front_value
+        .get("mcpServers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find_map(|item| {
+            item.as_object()
+                .filter(|m| m.len() == 1)?
+                .get(server)
+                .cloned()
+        })
+        .ok_or_else(|| format!("the agent defines no server named \"{server}\""))?;
+    let front = &text[span.clone()];
+    let newline = if front.contains("\r\n") { "\r\n" } else { "\n" };
+    let lines: Vec<&str> = front
+        .split_inclusive('\n')
+        .map(|l| l.trim_end_matches(['\n', '\r']))
+        .collect();
+    let at = key_line(&lines, "mcpServers").ok_or("the agent has no mcpServers")?;
+    if !lines[at]["mcpServers:".len()..].trim().is_empty() {
+        return Err("its mcpServers is written on one line: write it as a list, one item a line, to move a server out of it".into());
+    }
+    let end = block_end(&lines, at);
+    // Each item: from its `-` line to the next item at that indentation.
+    let starts: Vec<usize> = (at + 1..end)
+        .filter(|&i| lines[i].trim_start().starts_with('-'))
+        .collect();
+    let indent = |i: usize| lines[i].len() - lines[i].trim_start().len();
+    let item_indent = starts.first().map(|&i| indent(i)).unwrap_or(2);
+    let items: Vec<usize> = starts
+        .into_iter()
+        .filter(|&i| indent(i) == item_indent)
+        .collect();
+    let mut found = None;
+    for (n, &start) in items.iter().enumerate() {
+        let stop = items.get(n + 1).copied().unwrap_or(end);
+        let piece: String = lines[start..stop]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
+        // The item alone, dedented, read as YAML: is it this server?
+        let dedented: String = piece
+            .lines()
+            .map(|l| l.get(item_indent..).unwrap_or(l.trim_start()))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let parsed = yaml_rust2::YamlLoader::load_from_str(&dedented)
+            .ok()
+            .and_then(|docs| docs.first().map(to_json));
+        if parsed.as_ref().and_then(|v| {
+            v.as_array()?
+                .first()?
+                .as_object()
+                .map(|m| m.len() == 1 && m.contains_key(server))
+        }) == Some(true)
+        {
+            found = Some(start..stop);
+            break;
+        }
+    }
+    let range = found.ok_or_else(|| {
+        format!("\"{server}\" could not be found line by line in the frontmatter")
+    })?;
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    out.drain(range);
+    if items.len() == 1 {
+        out[at] = "mcpServers: []".into();
+    }
+    let rebuilt: String = out.iter().map(|l| format!("{l}{newline}")).collect();
+    Ok((
+        format!("{}{}{}", &text[..span.start], rebuilt, &text[span.end..]),
+        entry,
+    ))
+}
+
+/// Checks an edit of an agent file: the body is the same bytes, the frontmatter still reads,
+/// and every key but `mcpServers` reads as before.
+fn same_but_servers(before: &str, after: &str) -> Result<Value, String> {
+    let (Some(a), Some(b)) = (frontmatter_span(before), frontmatter_span(after)) else {
+        return Err("the frontmatter was lost".into());
+    };
+    if before[a.end..] != after[b.end..] {
+        return Err("the body would change".into());
+    }
+    let mut old = frontmatter(before)?.unwrap_or(Value::Null);
+    let mut new = frontmatter(after)?.ok_or("the frontmatter no longer reads")?;
+    let servers = new.get("mcpServers").cloned().unwrap_or(Value::Null);
+    for v in [&mut old, &mut new] {
+        if let Some(map) = v.as_object_mut() {
+            map.remove("mcpServers");
+        }
+    }
+    if old != new {
+        return Err("another key of the frontmatter would change".into());
+    }
+    Ok(servers)
+}
+
+/// What a move did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Moved {
+    /// The server's name where it is now.
+    pub name: String,
+    /// The files written.
+    pub files: Vec<String>,
+}
+
+fn agent_file(locations: &Locations, agent: &str) -> Result<AgentFile, ConfigError> {
+    let plugins = crate::config::plugins::PluginSet::load(locations).plugins;
+    let (files, _) = read_agents(locations, &plugins);
+    let mut all = files;
+    // An agent without servers yet is an agent too.
+    for (source, folder) in [
+        (AgentSource::User, locations.claude_dir().join("agents")),
+        (
+            AgentSource::Project,
+            locations.project_root().join(".claude/agents"),
+        ),
+    ] {
+        let mut found = Vec::new();
+        markdown_files(&folder, 4, &mut found);
+        for file in found {
+            if all.iter().any(|a| a.file == file) {
+                continue;
+            }
+            let Ok(Some(text)) = read_agent_text(locations, &source, &file) else {
+                continue;
+            };
+            if let Ok(Some(front)) = frontmatter(&text) {
+                if let Some(name) = front.get("name").and_then(Value::as_str) {
+                    all.push(AgentFile {
+                        name: name.to_string(),
+                        file,
+                        source: source.clone(),
+                        frontmatter: front,
+                    });
+                }
+            }
+        }
+    }
+    all.into_iter()
+        .find(|a| a.name == agent && !matches!(a.source, AgentSource::Plugin(_)))
+        .ok_or_else(|| ConfigError::Invalid(format!(
+            "no agent of yours or of this project is named \"{agent}\" (a plugin's agents are its own)"
+        )))
+}
+
+/// An agent file's text: a project's read only inside the project.
+fn read_agent_text(
+    locations: &Locations,
+    source: &AgentSource,
+    file: &Path,
+) -> Result<Option<String>, ConfigError> {
+    let read = match source {
+        AgentSource::Project => {
+            crate::files::read_text_within(file, &locations.project_root(), 1024 * 1024)
+        }
+        _ => crate::files::read_text(file, 1024 * 1024),
+    };
+    read.map_err(|err| ConfigError::Invalid(err.to_string()))
+}
+
+fn write_agent(locations: &Locations, agent: &AgentFile, text: &str) -> Result<(), ConfigError> {
+    let root = match agent.source {
+        AgentSource::Project => locations.project_root(),
+        _ => locations.claude_dir(),
+    };
+    crate::files::write(
+        &agent.file,
+        text.as_bytes(),
+        &crate::files::Write::new(crate::files::Mode::SharedOrKept).within(&root),
+    )
+    .map_err(|err| ConfigError::Write {
+        path: agent.file.clone(),
+        source: err.into_io(),
+    })
+}
+
+/// Moves configured server `server` into agent `agent`'s frontmatter as its own server, and
+/// out of its scope. The agent file is checked before it is written: the body and every other
+/// key read as before. Nothing is written when a step would fail.
+pub fn move_into(locations: &Locations, server: &str, agent: &str) -> Result<Moved, ConfigError> {
+    let catalog = crate::config::catalog::Catalog::load(locations);
+    let entry = catalog.require(server)?;
+    if !matches!(
+        entry.scope,
+        crate::Scope::Local | crate::Scope::Project | crate::Scope::User
+    ) {
+        return Err(ConfigError::Invalid(format!(
+            "\"{server}\" is a {} server: only a local, project or user server can move into an agent",
+            entry.scope
+        )));
+    }
+    let target = agent_file(locations, agent)?;
+    if target.source == AgentSource::Project
+        && crate::config::draft::masked(&entry.raw) != entry.raw
+    {
+        return Err(ConfigError::Invalid(format!(
+            "\"{server}\" has values that look secret, and {} is shared with the project: put them in ${{VAR}}s first",
+            target.file.display()
+        )));
+    }
+    let before = read_agent_text(locations, &target.source, &target.file)?.unwrap_or_default();
+    let after = add_inline(&before, server, &entry.raw).map_err(ConfigError::Invalid)?;
+    let servers = same_but_servers(&before, &after).map_err(ConfigError::Invalid)?;
+    let added = servers
+        .as_array()
+        .and_then(|l| l.iter().find_map(|i| i.as_object()?.get(server).cloned()));
+    if added.as_ref() != Some(&entry.raw) {
+        return Err(ConfigError::Invalid(
+            "the entry would not read back as it is".into(),
+        ));
+    }
+    let scope = entry.scope;
+    write_agent(locations, &target, &after)?;
+    if let Err(err) = crate::api::remove_server(locations, server, Some(scope)) {
+        // Put the agent file back: the server stays where it was.
+        let _ = write_agent(locations, &target, &before);
+        return Err(err);
+    }
+    let (path, ..) = crate::config::draft::servers_location(locations, scope);
+    Ok(Moved {
+        name: entry_name(agent, server),
+        files: vec![
+            target.file.display().to_string(),
+            path.display().to_string(),
+        ],
+    })
+}
+
+/// Moves agent `agent`'s own server `server` out of its frontmatter into `scope`.
+pub fn move_out(
+    locations: &Locations,
+    agent: &str,
+    server: &str,
+    scope: crate::Scope,
+) -> Result<Moved, ConfigError> {
+    let target = agent_file(locations, agent)?;
+    let before = read_agent_text(locations, &target.source, &target.file)?.unwrap_or_default();
+    let (after, entry) = remove_inline(&before, server).map_err(ConfigError::Invalid)?;
+    same_but_servers(&before, &after).map_err(ConfigError::Invalid)?;
+    let written = crate::api::insert_entry(locations, server, scope, entry)?;
+    if let Err(err) = write_agent(locations, &target, &after) {
+        let _ = crate::api::remove_server(locations, server, Some(scope));
+        return Err(err);
+    }
+    Ok(Moved {
+        name: server.to_string(),
+        files: vec![written.path, target.file.display().to_string()],
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +730,35 @@ mod tests {
         assert_eq!(frontmatter("# no frontmatter").unwrap(), None);
         assert!(frontmatter("---\nname: [\n---\n").is_err());
         assert!(frontmatter("---\nname: x\n").is_err());
+    }
+
+    #[test]
+    fn a_server_moved_in_and_out_leaves_the_file_as_it_was() {
+        let original = "---\nname: helper # the name\ndescription: >\n  Helps, a lot.\nmcpServers:\n  # the ones it uses\n  - github\n  - local:\n      command: node   # keep\n      args: [a.js]\ntools: Read, Grep\n---\nBody with --- inside\n---\n";
+        let entry = json!({"type": "stdio", "command": "npx", "args": ["-y", "x@1.0.0"], "env": {"K": "${K}"}});
+        let added = add_inline(original, "db", &entry).unwrap();
+        let servers = same_but_servers(original, &added).unwrap();
+        assert_eq!(servers[2]["db"], entry);
+        assert!(added.ends_with("---\nBody with --- inside\n---\n"));
+        let (back, taken) = remove_inline(&added, "db").unwrap();
+        assert_eq!(taken, entry);
+        assert_eq!(back, original, "byte for byte");
+        // A hand-written item comes out too, its neighbours untouched.
+        let (without, taken) = remove_inline(original, "local").unwrap();
+        assert_eq!(taken, json!({"command": "node", "args": ["a.js"]}));
+        assert_eq!(
+            frontmatter(&without).unwrap().unwrap()["mcpServers"],
+            json!(["github"])
+        );
+        assert!(without.contains("# the ones it uses") && without.contains("tools: Read, Grep"));
+        // No mcpServers yet; one on a single line.
+        let bare = "---\nname: x\n---\nbody\n";
+        let added = add_inline(bare, "db", &entry).unwrap();
+        assert_eq!(
+            frontmatter(&added).unwrap().unwrap()["mcpServers"][0]["db"],
+            entry
+        );
+        assert!(add_inline("---\nname: x\nmcpServers: [a]\n---\n", "db", &entry).is_err());
     }
 
     #[test]
