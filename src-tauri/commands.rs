@@ -1290,3 +1290,44 @@ pub async fn subagents(
         &configured,
     ))
 }
+
+/// The agents (the person's and the project's) a server can move into.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_names(context: State<'_, Context>) -> Result<Vec<String>, ApiError> {
+    Ok(mcp_manager_core::config::agents::agent_names(
+        context.project().locations(),
+    ))
+}
+
+/// Moves a local, project or user server into an agent's frontmatter.
+#[tauri::command]
+#[specta::specta]
+pub async fn move_into_agent(
+    context: State<'_, Context>,
+    server: String,
+    agent: String,
+) -> Result<mcp_manager_core::config::agents::Moved, ApiError> {
+    Ok(mcp_manager_core::config::agents::move_into(
+        context.project().locations(),
+        &server,
+        &agent,
+    )?)
+}
+
+/// Moves an agent's own server out of its frontmatter into `scope`.
+#[tauri::command]
+#[specta::specta]
+pub async fn move_out_of_agent(
+    context: State<'_, Context>,
+    agent: String,
+    server: String,
+    scope: Scope,
+) -> Result<mcp_manager_core::config::agents::Moved, ApiError> {
+    Ok(mcp_manager_core::config::agents::move_out(
+        context.project().locations(),
+        &agent,
+        &server,
+        scope,
+    )?)
+}

@@ -78,3 +78,31 @@ test("a subagent's own server is shown in its group, approved, then tried like a
   assert.ok(approvals[box.project]?.agent_writer_notes, JSON.stringify(approvals));
   await waitForState(browser, "agent:reviewer:lint", "agent", "disabled");
 });
+
+test("a server moved into a subagent in the window leaves its scope, and moved back leaves the agent file as it was", async () => {
+  const writerFile = join(box.home, ".claude/agents/writer.md");
+  const original = readFileSync(writerFile, "utf8");
+  await open(browser, "alpha", "user");
+  await press(browser.$('[data-testid="move-open"]'));
+  const agent = browser.$('[data-testid="move-agent"]');
+  await agent.waitForDisplayed({ timeout: 10_000 });
+  const options = async () => browser.$$('[data-testid="move-agent"] option').map((o) => o.getAttribute("value"));
+  await browser.waitUntil(async () => (await options()).includes("writer"), { timeout: 10_000, timeoutMsg: "writer is offered" }).catch(async (e) => {
+    throw new Error(`${e.message}: ${JSON.stringify(await options())}`);
+  });
+  await browser.$('[data-testid="move-agent"]').selectByVisibleText("writer");
+  await press(browser.$('[data-testid="move-confirm"]'));
+  await browser.$('[data-testid="move-said"]').waitForExist({ timeout: 10_000 });
+  // The agent's file holds it now; the user scope does not.
+  await waitForState(browser, "agent:writer:alpha", "agent", "disabled");
+  await browser.waitUntil(async () => !(await row(browser, "alpha", "user").isExisting()), { timeout: 10_000, timeoutMsg: "alpha left the user scope" });
+  assert.ok(!JSON.parse(readFileSync(join(box.home, ".claude.json"), "utf8")).mcpServers?.alpha);
+  assert.match(readFileSync(writerFile, "utf8"), /- "alpha": \{"command":"node"/);
+
+  await open(browser, "agent:writer:alpha", "agent");
+  await press(browser.$('[data-testid="move-open"]'));
+  await browser.$('[data-testid="move-scope"]').selectByVisibleText("user");
+  await press(browser.$('[data-testid="move-confirm"]'));
+  await waitForState(browser, "alpha", "user", "connected");
+  assert.equal(readFileSync(writerFile, "utf8"), original, "the agent file is as it was, byte for byte");
+});

@@ -529,6 +529,7 @@ export function App({
                     });
                   }}
                   preflight={backend.preflight}
+                  agents={backend.agents}
                   onPinPackage={(server, args, note) => {
                     const original = { name: server.name, scope: server.scope };
                     void backend.drafts?.load(original).then((outcome) => {

@@ -112,6 +112,12 @@ export const commands = {
 	 *  does with each.
 	 */
 	subagents: () => typedError<Agents, ApiError>(__TAURI_INVOKE("subagents")),
+	/**  The agents (the person's and the project's) a server can move into. */
+	agentNames: () => typedError<string[], ApiError>(__TAURI_INVOKE("agent_names")),
+	/**  Moves a local, project or user server into an agent's frontmatter. */
+	moveIntoAgent: (server: string, agent: string) => typedError<Moved, ApiError>(__TAURI_INVOKE("move_into_agent", { server, agent })),
+	/**  Moves an agent's own server out of its frontmatter into `scope`. */
+	moveOutOfAgent: (agent: string, server: string, scope: Scope) => typedError<Moved, ApiError>(__TAURI_INVOKE("move_out_of_agent", { agent, server, scope })),
 	/**
 	 *  The tools a connected server listed that are not offered, with why (read after
 	 *  `list_tools`).
@@ -1301,6 +1307,14 @@ export type MissingVariable = {
 	variable: string,
 	/**  Where it was used: `command`, `args[1]`, `env.TOKEN`, `url`, `headers.Authorization`. */
 	field: string,
+};
+
+/**  What a move did. */
+export type Moved = {
+	/**  The server's name where it is now. */
+	name: string,
+	/**  The files written. */
+	files: string[],
 };
 
 /**  A newer version and how its required settings differ. */

@@ -29,6 +29,8 @@ import { NotificationsPanel } from "../session/NotificationsPanel";
 import { Words } from "../shared/Words";
 import type { ClientsApi } from "../clients/api";
 import { ClientsPanel } from "../clients/ClientsPanel";
+import type { AgentsApi } from "../agents/api";
+import { MoveServer } from "../agents/MoveServer";
 
 type Tab = "overview" | "tools" | "clients" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
 const TAB_LABEL: Record<Tab, string> = {
@@ -62,6 +64,7 @@ export function ServerDetail({
   clients,
   preflight,
   onPinPackage,
+  agents,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -83,6 +86,8 @@ export function ServerDetail({
   surfaces?: SurfacesApi;
   /** Its tools as each AI client sees them. */
   clients?: ClientsApi;
+  /** Moving it into a subagent's frontmatter, or out of one. */
+  agents?: AgentsApi;
   /** Before its package starts: what it fetches, and what the registry says. */
   preflight?: PreflightApi;
   /** Opens the editor on this entry with its package pinned (`args` replaced). */
@@ -417,6 +422,8 @@ export function ServerDetail({
           </Button>
         )}
       </div>
+      {/* Moved into a subagent it would run there without approval: offered once approved. */}
+      {agents && !(isProject && server.approval !== "approved") && <MoveServer key={`${server.scope}:${server.name}`} server={server} api={agents} />}
       {/* A copy in another scope would start without approval: offered once approved. */}
       {!server.readOnly && !(isProject && server.approval !== "approved") && (
         <div className="flex items-center gap-2 text-sm">

@@ -570,10 +570,11 @@ pub struct Moved {
     pub files: Vec<String>,
 }
 
-fn agent_file(locations: &Locations, agent: &str) -> Result<AgentFile, ConfigError> {
+/// Every agent of the person's and of the project (with servers or not), plugins' aside.
+fn own_agents(locations: &Locations) -> Vec<AgentFile> {
     let plugins = crate::config::plugins::PluginSet::load(locations).plugins;
-    let (files, _) = read_agents(locations, &plugins);
-    let mut all = files;
+    let (mut all, _) = read_agents(locations, &plugins);
+    all.retain(|a| !matches!(a.source, AgentSource::Plugin(_)));
     // An agent without servers yet is an agent too.
     for (source, folder) in [
         (AgentSource::User, locations.claude_dir().join("agents")),
@@ -603,8 +604,21 @@ fn agent_file(locations: &Locations, agent: &str) -> Result<AgentFile, ConfigErr
             }
         }
     }
-    all.into_iter()
-        .find(|a| a.name == agent && !matches!(a.source, AgentSource::Plugin(_)))
+    all
+}
+
+/// The agents a server can move into: the person's and the project's, by name.
+pub fn agent_names(locations: &Locations) -> Vec<String> {
+    let mut names: Vec<String> = own_agents(locations).into_iter().map(|a| a.name).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn agent_file(locations: &Locations, agent: &str) -> Result<AgentFile, ConfigError> {
+    own_agents(locations)
+        .into_iter()
+        .find(|a| a.name == agent)
         .ok_or_else(|| ConfigError::Invalid(format!(
             "no agent of yours or of this project is named \"{agent}\" (a plugin's agents are its own)"
         )))
@@ -654,6 +668,15 @@ pub fn move_into(locations: &Locations, server: &str, agent: &str) -> Result<Mov
         return Err(ConfigError::Invalid(format!(
             "\"{server}\" is a {} server: only a local, project or user server can move into an agent",
             entry.scope
+        )));
+    }
+    if entry.from_project()
+        && !(entry.approval == Some(crate::config::approval::Approval::Approved)
+            && entry.trusted_folder
+            && !entry.changed_since_approval)
+    {
+        return Err(ConfigError::Invalid(format!(
+            "\"{server}\" came with the project and is not approved here: in an agent it would run without approval. Approve it first"
         )));
     }
     let target = agent_file(locations, agent)?;
