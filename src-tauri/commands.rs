@@ -1211,19 +1211,22 @@ pub async fn profiles(context: State<'_, Context>) -> Result<profiles::Profiles,
     Ok(profiles::list(context.project().locations())?)
 }
 
-/// Saves a profile of `servers`, privately or in the project's `.mcp-profiles.json`.
+/// Saves a profile of `servers` (and tools it denies), privately or in the project's
+/// `.mcp-profiles.json`.
 #[tauri::command]
 #[specta::specta]
 pub async fn save_profile(
     context: State<'_, Context>,
     name: String,
     servers: Vec<String>,
+    denied_tools: Vec<String>,
     shared: bool,
 ) -> Result<profiles::Profile, ApiError> {
     Ok(profiles::save(
         context.project().locations(),
         &name,
         &servers,
+        &denied_tools,
         shared,
     )?)
 }

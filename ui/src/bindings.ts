@@ -95,8 +95,11 @@ export const commands = {
 	claudeCodeUsage: (days: number, all: boolean) => typedError<UsageReport, ApiError>(__TAURI_INVOKE("claude_code_usage", { days, all })),
 	/**  The project's profiles (named sets of servers) and its servers as they are now. */
 	profiles: () => typedError<Profiles, ApiError>(__TAURI_INVOKE("profiles")),
-	/**  Saves a profile of `servers`, privately or in the project's `.mcp-profiles.json`. */
-	saveProfile: (name: string, servers: string[], shared: boolean) => typedError<Profile, ApiError>(__TAURI_INVOKE("save_profile", { name, servers, shared })),
+	/**
+	 *  Saves a profile of `servers` (and tools it denies), privately or in the project's
+	 *  `.mcp-profiles.json`.
+	 */
+	saveProfile: (name: string, servers: string[], deniedTools: string[], shared: boolean) => typedError<Profile, ApiError>(__TAURI_INVOKE("save_profile", { name, servers, deniedTools, shared })),
 	/**  Deletes a profile. */
 	deleteProfile: (name: string) => typedError<null, ApiError>(__TAURI_INVOKE("delete_profile", { name })),
 	/**  What applying a profile would change; nothing is written. */
@@ -1586,6 +1589,8 @@ export type Profile = {
 	/**  Kept in the project's `.mcp-profiles.json` (else in the app's data, private). */
 	shared: boolean,
 	servers: string[],
+	/**  Tools it denies (Claude Code's `permissions.deny` rules, `mcp__server__tool`). */
+	deniedTools: string[],
 	/**  Its servers this project does not configure: ignored when it is applied. */
 	missing: string[],
 	/**  Whether exactly its servers are the ones enabled now. */
@@ -1603,6 +1608,10 @@ export type ProfilePlan = {
 	key: string,
 	before: string[],
 	after: string[],
+	/**  Deny rules it adds to `.claude/settings.local.json` (those not there yet). */
+	deny: string[],
+	/**  That file. */
+	denyPath: string,
 };
 
 /**  The project's profiles and its servers as they are now. */

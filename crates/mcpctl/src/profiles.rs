@@ -26,6 +26,10 @@ pub enum ProfileCommand {
         from_current: bool,
         #[arg(long)]
         from_usage: bool,
+        /// Tools to deny while it is in use (Claude Code's permissions.deny in
+        /// .claude/settings.local.json): mcp__server__tool, comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "TOOLS")]
+        deny: Vec<String>,
         /// Keep it in the project's .mcp-profiles.json (shared, names only) rather than
         /// privately.
         #[arg(long)]
@@ -114,6 +118,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
             servers,
             from_current,
             from_usage,
+            deny,
             shared,
         } => {
             let servers = if let Some(servers) = servers {
@@ -132,7 +137,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                     "name the servers: --servers A,B, --from-current or --from-usage",
                 ));
             };
-            let profile = profiles::save(locations, &name, &servers, shared)?;
+            let profile = profiles::save(locations, &name, &servers, &deny, shared)?;
             if json {
                 crate::print_json(&profile);
             } else {
@@ -194,7 +199,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
 fn print_plan(plan: &profiles::ProfilePlan, dry_run: bool) {
     let verb = if dry_run { "would write" } else { "wrote" };
     shown!("\"{}\" {verb} {} in {}", plan.profile, plan.key, plan.path);
-    if plan.turn_on.is_empty() && plan.turn_off.is_empty() {
+    if plan.turn_on.is_empty() && plan.turn_off.is_empty() && plan.deny.is_empty() {
         out!("  no server changes: they already match");
     }
     for server in &plan.turn_on {
@@ -205,6 +210,9 @@ fn print_plan(plan: &profiles::ProfilePlan, dry_run: bool) {
     }
     for server in &plan.missing {
         shown!("  ? {server}  (not configured in this project: ignored)");
+    }
+    for rule in &plan.deny {
+        shown!("  deny {rule}  (in {})", plan.deny_path);
     }
     if !dry_run {
         out!("`mcpctl profile undo` puts them back.");

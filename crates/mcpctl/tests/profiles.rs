@@ -222,11 +222,44 @@ fn an_applied_profile_is_what_claude_code_enables_and_undo_gives_the_file_back()
     let home = self::home(true);
     claude_list(&home);
     let before = std::fs::read(home.home.join(".claude.json")).unwrap();
+    let local = home.project.join(".claude/settings.local.json");
+    let local_before = std::fs::read(&local).unwrap();
     ok(mcpctl(
         &home,
-        &["profile", "save", "one", "--servers", "u1"],
+        &[
+            "profile",
+            "save",
+            "one",
+            "--servers",
+            "u1",
+            "--deny",
+            "mcp__u1__huge,mcp__u1__never",
+        ],
     ));
     ok(mcpctl(&home, &["profile", "apply", "one"]));
+    let settings: Value = serde_json::from_slice(&std::fs::read(&local).unwrap()).unwrap();
+    assert_eq!(
+        settings["permissions"]["deny"],
+        json!(["mcp__u1__huge", "mcp__u1__never"]),
+        "Claude Code's own deny rules"
+    );
+    assert!(
+        !mcpctl(
+            &home,
+            &[
+                "profile",
+                "save",
+                "bad",
+                "--servers",
+                "u1",
+                "--deny",
+                "Bash(rm:*)"
+            ]
+        )
+        .status
+        .success(),
+        "only MCP tools"
+    );
     assert_eq!(
         claude_list(&home).1,
         set(&["u2", "l1", "p1", "plugin:git:log"])
@@ -234,6 +267,11 @@ fn an_applied_profile_is_what_claude_code_enables_and_undo_gives_the_file_back()
     let undone: Value =
         serde_json::from_str(&ok(mcpctl(&home, &["profile", "undo", "--json"]))).unwrap();
     assert_eq!(undone["identical"], true, "{undone}");
+    assert_eq!(
+        std::fs::read(&local).unwrap(),
+        local_before,
+        "the deny rules are gone"
+    );
     assert_eq!(
         std::fs::read(home.home.join(".claude.json")).unwrap(),
         before

@@ -22,6 +22,7 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
   const [message, setMessage] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [shared, setShared] = useState(false);
+  const [deny, setDeny] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
   /** The servers ticked for a new profile: those on now, until the person changes them. */
   const [picked, setPicked] = useState<string[] | null>(null);
@@ -57,7 +58,10 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
   const apply = (profile: string) =>
     void run("apply", () => api.apply(profile), (value) => {
       setPlan(null);
-      setMessage(`"${value.profile}" applied: ${value.turnOff.length} turned off, ${value.turnOn.length} turned on, in ${value.path}.`);
+      setMessage(
+        `"${value.profile}" applied: ${value.turnOff.length} turned off, ${value.turnOn.length} turned on, in ${value.path}` +
+          (value.deny.length ? `; ${value.deny.length} denied in ${value.denyPath}.` : "."),
+      );
       void load();
     });
   const undo = () =>
@@ -67,9 +71,10 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
       void load();
     });
   const saveFrom = (servers: string[]) =>
-    void run("save", () => api.save(name, servers, shared), (value) => {
+    void run("save", () => api.save(name, servers, deny.split(",").map((t) => t.trim()).filter(Boolean), shared), (value) => {
       setMessage(`Saved "${value.name}": ${value.servers.join(", ") || "no server"}.`);
       setName("");
+      setDeny("");
       setPicked(null);
       void load();
     });
@@ -114,6 +119,7 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
                 {p.active && <span className="rounded bg-indigo-100 px-1 text-xs text-indigo-800 dark:bg-indigo-900 dark:text-indigo-200">in use</span>}
                 <span className="min-w-0 flex-1 truncate text-xs text-slate-500" title={p.servers.join(", ")}>
                   {p.servers.join(", ") || "no server"}
+                  {p.deniedTools.length > 0 ? ` · denies ${p.deniedTools.join(", ")}` : ""}
                   {p.shared ? " · shared" : ""}
                   {p.missing.length > 0 ? ` · not here: ${p.missing.join(", ")}` : ""}
                 </span>
@@ -136,7 +142,7 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
             <div data-testid="profile-plan" className="rounded border border-slate-200 p-2 dark:border-slate-800">
               <p className="font-semibold">Applying "{plan.profile}" writes {plan.key}</p>
               <p className="font-mono text-xs text-slate-500">{plan.path}</p>
-              {plan.turnOn.length + plan.turnOff.length === 0 && <p className="text-xs">No server changes: they already match.</p>}
+              {plan.turnOn.length + plan.turnOff.length + plan.deny.length === 0 && <p className="text-xs">No changes: they already match.</p>}
               <ul className="text-xs">
                 {plan.turnOn.map((s) => (
                   <li key={`on-${s}`} data-testid="plan-on" className="text-green-800 dark:text-green-300">
@@ -146,6 +152,11 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
                 {plan.turnOff.map((s) => (
                   <li key={`off-${s}`} data-testid="plan-off" className="text-red-800 dark:text-red-300">
                     − {s} (turned off)
+                  </li>
+                ))}
+                {plan.deny.map((s) => (
+                  <li key={`deny-${s}`} data-testid="plan-deny" className="text-amber-800 dark:text-amber-300">
+                    deny {s} (in {plan.denyPath})
                   </li>
                 ))}
                 {plan.missing.map((s) => (
@@ -228,6 +239,14 @@ export function ProfilePicker({ api, clients, usage, refreshKey }: { api: Profil
               value={name}
               onChange={(e) => setName(e.target.value)}
               className="w-40 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-xs dark:border-slate-700"
+            />
+            <input
+              data-testid="profile-deny"
+              aria-label="Tools to deny while it is in use (mcp__server__tool, comma-separated)"
+              placeholder="Tools to deny: mcp__server__tool, …"
+              value={deny}
+              onChange={(e) => setDeny(e.target.value)}
+              className="w-64 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-xs dark:border-slate-700"
             />
             <label className="flex items-center gap-1 text-xs">
               <input type="checkbox" data-testid="profile-shared" checked={shared} onChange={(e) => setShared(e.target.checked)} />

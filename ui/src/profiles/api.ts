@@ -5,7 +5,7 @@ import { call } from "../ipc/api";
 
 export const profilesApi = {
   list: () => call(() => commands.profiles()),
-  save: (name: string, servers: string[], shared: boolean) => call(() => commands.saveProfile(name, servers, shared)),
+  save: (name: string, servers: string[], deniedTools: string[], shared: boolean) => call(() => commands.saveProfile(name, servers, deniedTools, shared)),
   remove: (name: string) => call(() => commands.deleteProfile(name)),
   plan: (name: string) => call(() => commands.planProfile(name)),
   apply: (name: string) => call(() => commands.applyProfile(name)),

@@ -40,6 +40,10 @@ const UNDO_FILE: &str = "profiles-undo.json";
 #[serde(rename_all = "camelCase")]
 struct Stored {
     servers: Vec<String>,
+    /// Tools denied while the profile is in use (`mcp__server__tool`, or a server's
+    /// `mcp__server`): Claude Code's `permissions.deny` rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    denied_tools: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -56,6 +60,8 @@ pub struct Profile {
     /// Kept in the project's `.mcp-profiles.json` (else in the app's data, private).
     pub shared: bool,
     pub servers: Vec<String>,
+    /// Tools it denies (Claude Code's `permissions.deny` rules, `mcp__server__tool`).
+    pub denied_tools: Vec<String>,
     /// Its servers this project does not configure: ignored when it is applied.
     pub missing: Vec<String>,
     /// Whether exactly its servers are the ones enabled now.
@@ -95,6 +101,10 @@ pub struct ProfilePlan {
     pub key: String,
     pub before: Vec<String>,
     pub after: Vec<String>,
+    /// Deny rules it adds to `.claude/settings.local.json` (those not there yet).
+    pub deny: Vec<String>,
+    /// That file.
+    pub deny_path: String,
 }
 
 /// What undo did.
@@ -117,6 +127,19 @@ struct UndoRecord {
     previous: Option<Value>,
     sha256_before: Option<String>,
     sha256_after: Option<String>,
+    /// Deny rules the apply added to `.claude/settings.local.json`.
+    #[serde(default)]
+    deny_added: Vec<String>,
+    /// Whether that file existed before, and its checksums.
+    #[serde(default)]
+    local_existed: bool,
+    #[serde(default)]
+    local_before: Option<String>,
+    #[serde(default)]
+    local_after: Option<String>,
+    /// Its `permissions` before (rules only, never a secret), put back as they were.
+    #[serde(default)]
+    permissions_before: Option<Value>,
 }
 
 fn invalid(message: String) -> ConfigError {
@@ -270,6 +293,7 @@ pub fn list(locations: &Locations) -> Result<Profiles, ConfigError> {
                 name,
                 shared,
                 servers: stored.servers,
+                denied_tools: stored.denied_tools,
                 missing,
             });
         }
@@ -296,6 +320,7 @@ pub fn save(
     locations: &Locations,
     name: &str,
     servers: &[String],
+    denied_tools: &[String],
     shared: bool,
 ) -> Result<Profile, ConfigError> {
     let name = name.trim();
@@ -307,8 +332,23 @@ pub fn save(
     let mut servers: Vec<String> = servers.to_vec();
     servers.sort();
     servers.dedup();
+    let mut denied: Vec<String> = denied_tools.iter().map(|t| t.trim().to_string()).collect();
+    denied.retain(|t| !t.is_empty());
+    denied.sort();
+    denied.dedup();
+    if let Some(bad) = denied.iter().find(|t| {
+        !t.starts_with("mcp__")
+            || !t
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+    }) {
+        return Err(invalid(format!(
+            "\"{bad}\" is not a tool as Claude Code names it: write mcp__server__tool (or mcp__server for all its tools)"
+        )));
+    }
     let stored = Stored {
         servers: servers.clone(),
+        denied_tools: denied,
     };
     if shared {
         let mut shelf = read_shelf(&shared_path(locations), Some(&locations.project_root()))?;
@@ -380,7 +420,21 @@ pub fn plan(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErro
         .filter(|s| !before.contains(s) && after.contains(s))
         .cloned()
         .collect();
+    let local = crate::config::permissions::SettingsFile::Local.path(locations);
+    let present = document::read(&local)
+        .ok()
+        .flatten()
+        .map(|d| document::strings(d.value.get("permissions"), "deny"))
+        .unwrap_or_default();
+    let deny = profile
+        .denied_tools
+        .iter()
+        .filter(|t| !present.contains(t))
+        .cloned()
+        .collect();
     Ok(ProfilePlan {
+        deny,
+        deny_path: local.display().to_string(),
         profile: profile.name,
         turn_on,
         turn_off,
@@ -427,6 +481,22 @@ pub fn apply(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErr
         );
         Ok((had_project, previous))
     })?;
+    let sha256_after = sha256_of(&path);
+    let local = crate::config::permissions::SettingsFile::Local.path(locations);
+    let local_existed = std::fs::symlink_metadata(&local).is_ok();
+    let local_before = sha256_of(&local);
+    let permissions_before = document::read(&local)
+        .ok()
+        .flatten()
+        .and_then(|d| d.value.get("permissions").cloned());
+    for rule in &plan.deny {
+        crate::config::permissions::add_entry(
+            locations,
+            crate::config::permissions::SettingsFile::Local,
+            crate::config::permissions::Rule::Deny,
+            rule,
+        )?;
+    }
     let mut records = undo_records(locations);
     records.insert(
         key,
@@ -435,7 +505,12 @@ pub fn apply(locations: &Locations, name: &str) -> Result<ProfilePlan, ConfigErr
             had_project,
             previous,
             sha256_before,
-            sha256_after: sha256_of(&path),
+            sha256_after,
+            deny_added: plan.deny.clone(),
+            local_existed,
+            local_before,
+            local_after: sha256_of(&local),
+            permissions_before,
         },
     );
     write_private(&locations.app_data_dir().join(UNDO_FILE), &records)?;
@@ -476,8 +551,44 @@ pub fn undo(locations: &Locations) -> Result<Undone, ConfigError> {
         }
         Ok(())
     })?;
+    // The deny rules it added go; a file it made for them goes with them when nothing else
+    // was written to it since.
+    let local = crate::config::permissions::SettingsFile::Local.path(locations);
+    if !record.deny_added.is_empty() {
+        let untouched = sha256_of(&local) == record.local_after;
+        if !record.local_existed && untouched {
+            let _ = std::fs::remove_file(&local);
+        } else if !untouched {
+            // Written since (another rule, an approval): only the rules it added go.
+            for rule in &record.deny_added {
+                crate::config::permissions::remove_entry(
+                    locations,
+                    crate::config::permissions::SettingsFile::Local,
+                    crate::config::permissions::Rule::Deny,
+                    rule,
+                )?;
+            }
+        } else {
+            locations.confine(&local)?;
+            document::update(&local, NewFileMode::Shared, |value| {
+                let Some(map) = value.as_object_mut() else {
+                    return Ok(());
+                };
+                match &record.permissions_before {
+                    Some(before) => {
+                        map.insert("permissions".into(), before.clone());
+                    }
+                    None => {
+                        map.remove("permissions");
+                    }
+                }
+                Ok(())
+            })?;
+        }
+    }
     write_private(&locations.app_data_dir().join(UNDO_FILE), &records)?;
-    let identical = sha256_of(&path) == record.sha256_before;
+    let identical = sha256_of(&path) == record.sha256_before
+        && (record.deny_added.is_empty() || sha256_of(&local) == record.local_before);
     let note = (!identical).then(|| {
         if untouched {
             "the list of disabled servers is back as it was, but the file is not byte for byte what it was: it was written in another layout before".to_string()
