@@ -88,9 +88,74 @@ pub fn frontmatter(text: &str) -> Result<Option<Value>, String> {
         })
         .ok_or("its frontmatter has no closing ---")?;
     let yaml = &rest[..end];
+    if expanded_size(yaml)? > MAX_NODES {
+        return Err(format!(
+            "its frontmatter's aliases would make more than {MAX_NODES} values: not read"
+        ));
+    }
     let docs = yaml_rust2::YamlLoader::load_from_str(yaml)
         .map_err(|err| format!("its frontmatter is not YAML ({err})"))?;
     Ok(Some(docs.first().map(to_json).unwrap_or(Value::Null)))
+}
+
+/// The most values a frontmatter may stand for once its aliases are expanded: the YAML
+/// loader copies an anchored value at each alias, so ten aliases of ten aliases… would stand
+/// for billions.
+const MAX_NODES: u64 = 100_000;
+
+/// How many values `yaml` stands for with its aliases expanded, counted from the parser's
+/// events before anything is built.
+fn expanded_size(yaml: &str) -> Result<u64, String> {
+    use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+    use yaml_rust2::scanner::Marker;
+    #[derive(Default)]
+    struct Count {
+        /// Open collections: their anchor and their size so far.
+        open: Vec<(usize, u64)>,
+        anchors: std::collections::HashMap<usize, u64>,
+        total: u64,
+    }
+    impl Count {
+        fn add(&mut self, n: u64) {
+            match self.open.last_mut() {
+                Some((_, size)) => *size = size.saturating_add(n),
+                None => self.total = self.total.saturating_add(n),
+            }
+        }
+    }
+    impl MarkedEventReceiver for Count {
+        fn on_event(&mut self, event: Event, _mark: Marker) {
+            match event {
+                Event::Scalar(_, _, anchor, _) => {
+                    if anchor > 0 {
+                        self.anchors.insert(anchor, 1);
+                    }
+                    self.add(1);
+                }
+                Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                    self.open.push((anchor, 1));
+                }
+                Event::SequenceEnd | Event::MappingEnd => {
+                    if let Some((anchor, size)) = self.open.pop() {
+                        if anchor > 0 {
+                            self.anchors.insert(anchor, size);
+                        }
+                        self.add(size);
+                    }
+                }
+                Event::Alias(anchor) => {
+                    let size = self.anchors.get(&anchor).copied().unwrap_or(1);
+                    self.add(size);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut count = Count::default();
+    Parser::new_from_str(yaml)
+        .load(&mut count, true)
+        .map_err(|err| format!("its frontmatter is not YAML ({err})"))?;
+    Ok(count.total)
 }
 
 fn to_json(yaml: &yaml_rust2::Yaml) -> Value {
@@ -753,6 +818,22 @@ mod tests {
         assert_eq!(frontmatter("# no frontmatter").unwrap(), None);
         assert!(frontmatter("---\nname: [\n---\n").is_err());
         assert!(frontmatter("---\nname: x\n").is_err());
+        // Aliases of aliases standing for a billion values are not expanded.
+        let mut bomb = String::from("---\nname: x\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..10 {
+            let prev = format!("*a{}", level - 1);
+            bomb += &format!("a{level}: &a{level} [{}]\n", vec![prev; 10].join(", "));
+        }
+        bomb += "---\n";
+        let started = std::time::Instant::now();
+        assert!(frontmatter(&bomb).unwrap_err().contains("aliases"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // A few aliases are read as YAML reads them.
+        let fine = "---\nname: x\nbase: &b {command: node}\nmcpServers:\n  - s: *b\n---\n";
+        assert_eq!(
+            frontmatter(fine).unwrap().unwrap()["mcpServers"][0]["s"]["command"],
+            "node"
+        );
     }
 
     #[test]
@@ -802,5 +883,17 @@ mod tests {
             untrusted[0].problem, None,
             "a name is not held to the folder's trust"
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_crash() {
+        let text = format!("---\nname: x\nmcpServers: {}\n---\n", "[".repeat(200_000));
+        assert!(super::frontmatter(&text).is_err());
+        let closed = format!(
+            "---\nname: x\nmcpServers: {}{}\n---\n",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert!(super::frontmatter(&closed).is_err());
     }
 }
