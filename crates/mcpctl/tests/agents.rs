@@ -251,6 +251,14 @@ fn a_subagents_own_server_is_tried_once_approved() {
     );
     assert!(!home.project.join(".claude/settings.local.json").exists());
 
+    // Nor can it be moved out into a scope, where it would run without approval.
+    let moved = mcpctl(
+        &home,
+        &["agents", "move", "agent:helper:inline1", "--to", "local"],
+    );
+    assert!(!moved.status.success());
+    assert!(String::from_utf8_lossy(&moved.stderr).contains("not approved"));
+
     let toggled = mcpctl(&home, &["disable", "agent:writer:notes"]);
     assert!(!toggled.status.success());
     assert!(String::from_utf8_lossy(&toggled.stderr).contains("subagent's own server"));

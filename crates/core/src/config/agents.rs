@@ -126,11 +126,13 @@ fn expanded_size(yaml: &str) -> Result<u64, String> {
     impl MarkedEventReceiver for Count {
         fn on_event(&mut self, event: Event, _mark: Marker) {
             match event {
-                Event::Scalar(_, _, anchor, _) => {
+                Event::Scalar(text, _, anchor, _) => {
+                    // A long string weighs what it would cost to copy.
+                    let weight = 1 + text.len() as u64 / 16;
                     if anchor > 0 {
-                        self.anchors.insert(anchor, 1);
+                        self.anchors.insert(anchor, weight);
                     }
-                    self.add(1);
+                    self.add(weight);
                 }
                 Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                     self.open.push((anchor, 1));
@@ -789,6 +791,17 @@ pub fn move_out(
     scope: crate::Scope,
 ) -> Result<Moved, ConfigError> {
     let target = agent_file(locations, agent)?;
+    if target.source == AgentSource::Project {
+        let catalog = crate::config::catalog::Catalog::load(locations);
+        let approved = catalog.named(&entry_name(agent, server)).any(|e| {
+            e.approval == Some(crate::config::approval::Approval::Approved) && e.trusted_folder
+        });
+        if !approved {
+            return Err(ConfigError::Invalid(format!(
+                "\"{server}\" came with the project's agent \"{agent}\" and is not approved here: moved into a scope it would run without approval. Approve agent:{agent}:{server} first"
+            )));
+        }
+    }
     let before = read_agent_text(locations, &target.source, &target.file)?.unwrap_or_default();
     let (after, entry) = remove_inline(&before, server).map_err(ConfigError::Invalid)?;
     same_but_servers(&before, &after).map_err(ConfigError::Invalid)?;
@@ -828,6 +841,13 @@ mod tests {
         let started = std::time::Instant::now();
         assert!(frontmatter(&bomb).unwrap_err().contains("aliases"));
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // A long string copied by many aliases weighs its length.
+        let long = format!(
+            "---\nname: x\nb: &a \"{}\"\nl: [{}]\n---\n",
+            "x".repeat(500_000),
+            vec!["*a"; 200].join(", ")
+        );
+        assert!(frontmatter(&long).unwrap_err().contains("aliases"));
         // A few aliases are read as YAML reads them.
         let fine = "---\nname: x\nbase: &b {command: node}\nmcpServers:\n  - s: *b\n---\n";
         assert_eq!(
