@@ -100,7 +100,7 @@ pub fn run(
         }
     }
     for problem in &found.problems {
-        eprintln!("warning: {}", mcp_manager_connect::sanitize::strip(problem));
+        eout!("warning: {}", mcp_manager_connect::sanitize::strip(problem));
     }
     Ok(true)
 }

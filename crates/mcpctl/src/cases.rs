@@ -66,7 +66,7 @@ pub fn test(
     let reports = crate::runtime::block_on(async {
         let project = LiveProject::open(locations.clone(), crate::runtime::settings());
         if !json {
-            eprintln!("starting {}…", servers.join(", "));
+            eout!("starting {}…", servers.join(", "));
         }
         project
             .supervisor()

@@ -77,7 +77,7 @@ fn print_checkup(checkup: &Checkup) {
 /// Prints a login's record: each exchange with its step, RFC, status, the headers and bodies
 /// that matter (secrets concealed), and for a failed step what was expected and what came.
 pub fn print_trace(trace: &Trace) {
-    eprintln!("OAuth exchanges (secrets show only their length and last 4 characters):");
+    eout!("OAuth exchanges (secrets show only their length and last 4 characters):");
     for (i, exchange) in trace.exchanges.iter().enumerate() {
         let mark = match exchange.outcome {
             StepOutcome::Ok => "ok  ",
@@ -88,30 +88,32 @@ pub fn print_trace(trace: &Trace) {
             .status
             .map(|s| format!(" → {s}"))
             .unwrap_or_default();
-        eprintln!("{:>2}. {mark} {} ({})", i + 1, exchange.title, exchange.rfc);
-        eprintln!(
+        eout!("{:>2}. {mark} {} ({})", i + 1, exchange.title, exchange.rfc);
+        eout!(
             "      {} {}{status} ({} ms)",
-            exchange.method, exchange.url, exchange.millis
+            exchange.method,
+            exchange.url,
+            exchange.millis
         );
         for header in &exchange.request_headers {
-            eprintln!("      > {}: {}", header.name, header.value);
+            eout!("      > {}: {}", header.name, header.value);
         }
         if let Some(body) = &exchange.request_body {
             for line in body.lines() {
-                eprintln!("      > {line}");
+                eout!("      > {line}");
             }
         }
         for header in &exchange.response_headers {
-            eprintln!("      < {}: {}", header.name, header.value);
+            eout!("      < {}: {}", header.name, header.value);
         }
         if let Some(body) = exchange.response_body.as_ref().filter(|b| !b.is_empty()) {
             for line in body.lines() {
-                eprintln!("      < {line}");
+                eout!("      < {line}");
             }
         }
         if let (Some(expected), Some(came)) = (&exchange.expected, &exchange.came) {
-            eprintln!("      expected: {expected}");
-            eprintln!("      came:     {came}");
+            eout!("      expected: {expected}");
+            eout!("      came:     {came}");
         }
     }
 }

@@ -28,7 +28,7 @@ pub async fn keep(
     let history = match open(locations).await {
         Ok(history) => history,
         Err(err) => {
-            eprintln!("warning: {}", err.message);
+            eout!("warning: {}", err.message);
             return;
         }
     };
@@ -65,7 +65,7 @@ pub async fn keep(
         },
     };
     if let Err(err) = history.record(&call).await {
-        eprintln!("warning: {err}");
+        eout!("warning: {err}");
     }
     history.close().await;
 }

@@ -35,6 +35,13 @@ macro_rules! out {
     };
 }
 
+/// Prints one line to standard error, made safe for a terminal like [`out!`]'s.
+macro_rules! eout {
+    ($($arg:tt)*) => {
+        $crate::print_error_line(format_args!($($arg)*))
+    };
+}
+
 /// Prints what a server or a document wrote, with terminal control characters removed, so
 /// that an escape (OSC 52 writing the clipboard, a screen clear) is printed, never obeyed.
 macro_rules! shown {
@@ -46,10 +53,30 @@ macro_rules! shown {
 /// Writes one line to stdout. When the reader has gone (a closed pipe), the command ends
 /// there, quietly and with success: what it was asked for was read as far as wanted. Any
 /// other failure to write is said on stderr and the command fails.
+/// `text` as a terminal may be given it: no control or format character but newlines and
+/// tabs (a carriage return only before a newline), so that a name or a message from a file or
+/// a server cannot move the cursor, rewrite the line above or send an escape.
+pub(crate) fn for_terminal(text: &str) -> String {
+    let text = mcp_manager_connect::sanitize::strip(text);
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\r' || chars.peek() == Some(&'\n') {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn print_error_line(line: std::fmt::Arguments) {
+    let text = for_terminal(&line.to_string());
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 fn print_line(line: std::fmt::Arguments) {
     let mut stdout = std::io::stdout().lock();
     let written = stdout
-        .write_fmt(line)
+        .write_all(for_terminal(&line.to_string()).as_bytes())
         .and_then(|()| stdout.write_all(b"\n"))
         .and_then(|()| stdout.flush());
     match written {
@@ -619,7 +646,7 @@ fn main() -> ExitCode {
             if json {
                 print_json(&serde_json::json!({ "error": err }));
             } else {
-                eprintln!("mcpctl: {}", err.message);
+                eout!("mcpctl: {}", for_terminal(&err.message));
             }
             ExitCode::FAILURE
         }
@@ -1062,11 +1089,11 @@ fn run_config(
                 print_json(&report);
             } else {
                 for lost in &report.not_expressible {
-                    eprintln!("warning: {} cannot express {lost}", to.as_str());
+                    eout!("warning: {} cannot express {lost}", to.as_str());
                 }
                 match &report.printed {
                     Some(snippet) => {
-                        eprintln!(
+                        eout!(
                             "{} has comments, which a rewrite would lose; nothing was written. \
                              Paste this into it instead:",
                             report.target
@@ -1129,7 +1156,9 @@ fn import(
             if values.contains_key(&prompt.id) {
                 continue;
             }
-            let label = prompt.description.as_deref().unwrap_or(&prompt.id);
+            let label = one_line(&for_terminal(
+                prompt.description.as_deref().unwrap_or(&prompt.id),
+            ));
             let value = if prompt.password {
                 rpassword::prompt_password(format!("{label}: "))
             } else {
@@ -1218,7 +1247,7 @@ fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
     let target = args.command_or_url.clone();
     if kind == TransportKind::Stdio {
         if args.client_id.is_some() || args.client_secret || args.callback_port.is_some() {
-            eprintln!(
+            eout!(
                 "Warning: --client-id, --client-secret, and --callback-port are only supported \
                  for HTTP/SSE transports and will be ignored for stdio."
             );
@@ -1229,7 +1258,7 @@ fn add(locations: &Locations, args: AddArgs, json: bool) -> Outcome {
             || target.ends_with("/sse")
             || target.ends_with("/mcp");
         if args.transport.is_none() && looks_like_url {
-            eprintln!(
+            eout!(
                 "\nWarning: The command \"{target}\" looks like a URL, but is being interpreted as \
                  a stdio server as --transport was not specified.\nIf this is an HTTP server, use: \
                  mcpctl add --transport http {name} {target}\nIf this is an SSE server, use: mcpctl \
@@ -1397,11 +1426,14 @@ pub(crate) fn print_json(value: &impl Serialize) {
 
 fn print_list(list: &ServerList) {
     for problem in &list.problems {
-        eprintln!("warning: {}", problem.message);
+        eout!("warning: {}", for_terminal(&problem.message));
     }
     for server in list.servers.iter().filter(|s| s.shadowed_by.is_none()) {
         for missing in &server.missing_variables {
-            eprintln!("warning: {}: {missing}", server.name);
+            eout!(
+                "warning: {}",
+                for_terminal(&format!("{}: {missing}", server.name))
+            );
         }
     }
     if list.servers.is_empty() {
@@ -1457,14 +1489,14 @@ pub(crate) fn untrusted_notice(locations: &Locations) {
     if !trust.asks {
         return;
     }
-    eprintln!(
+    eout!(
         "note: this folder is not trusted, so nothing it brings runs or counts: none of its \
          servers starts (not even one your own settings approve) and its .claude settings do \
          not count. Read what it holds, then trust it with `mcpctl trust` (as Claude Code's \
          trust dialog does). Trusting it would let these run or count:"
     );
     for line in folder_contents(&trust) {
-        eprintln!("  {line}");
+        eout!("  {line}");
     }
 }
 

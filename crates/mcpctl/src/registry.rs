@@ -59,7 +59,7 @@ fn status_note(listed: &Listed) -> String {
 pub fn search(locations: &Locations, flag: Option<&str>, text: &str, json: bool) -> Outcome {
     let registry = open(locations, flag)?;
     if !json {
-        eprintln!("Asking {} …", registry.client.base());
+        eout!("Asking {} …", registry.client.base());
     }
     let listing = crate::runtime::block_on(registry.search(text, None));
     if json {
@@ -67,7 +67,7 @@ pub fn search(locations: &Locations, flag: Option<&str>, text: &str, json: bool)
         return Ok(());
     }
     if let Some(why) = &listing.offline {
-        eprintln!(
+        eout!(
             "warning: {why}\nShowing the cached listing as of {}.",
             listing
                 .as_of
@@ -108,7 +108,7 @@ pub fn search(locations: &Locations, flag: Option<&str>, text: &str, json: bool)
 pub fn refresh(locations: &Locations, flag: Option<&str>, json: bool) -> Outcome {
     let registry = open(locations, flag)?;
     if !json {
-        eprintln!(
+        eout!(
             "Refreshing the cached listing of {} …",
             registry.client.base()
         );
@@ -341,7 +341,7 @@ pub fn install(
 ) -> Outcome {
     let registry = open(locations, flag)?;
     if !json {
-        eprintln!("Reading {} from {} …", args.name, registry.client.base());
+        eout!("Reading {} from {} …", args.name, registry.client.base());
     }
     let (server, official) =
         crate::runtime::block_on(registry.installable(&args.name, args.version.as_deref()))
@@ -408,14 +408,14 @@ pub fn install(
         written.path
     );
     if !plan.runtime_options.is_empty() {
-        eprintln!(
+        eout!(
             "warning: the registry document adds options to {} itself: {} — they change what runs and what it may touch (a shell command, a mounted folder, privileges); read them, and remove the entry if you did not expect them",
             plan.runtime.as_deref().unwrap_or("the runtime"),
             plan.runtime_options.join(" ")
         );
     }
     if official.status == registry::Status::Deprecated {
-        eprintln!(
+        eout!(
             "warning: the registry marks it deprecated{}",
             official
                 .status_message
@@ -435,7 +435,7 @@ pub fn install(
         );
     }
     for name in &plan.already_set {
-        eprintln!(
+        eout!(
             "warning: {name} is already set in this environment: the server will receive its value"
         );
     }
@@ -447,7 +447,7 @@ pub fn install(
     }
     if let Some(runtime) = &plan.runtime {
         if !crate::runtime_present(runtime) {
-            eprintln!(
+            eout!(
                 "warning: {runtime} is not installed here; {}",
                 mcp_manager_connect::doctor::local::runtime_hint(runtime)
             );

@@ -105,7 +105,7 @@ pub fn status(locations: &Locations, json: bool, find_eras: bool) -> Result<bool
         supervisor.start(&catalog).await;
         let finding = supervisor.finding_eras();
         if !finding.is_empty() {
-            eprintln!(
+            eout!(
                 "waiting for server/discover, asked beside {}: which protocol era each speaks…",
                 finding.join(", ")
             );
@@ -229,7 +229,7 @@ pub fn login(
         .map(|s| s.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
     if !json {
-        eprintln!(
+        eout!(
             "Logging in to \"{name}\" (the login is kept in {})…",
             where_kept(&target, &mcp_manager_core::secrets::configured_store().1)
         );
@@ -332,6 +332,8 @@ pub fn ask(
                         "\"{name}\": {}",
                         mcp_manager_connect::project::why_not_started(entry).unwrap_or_default()
                     )
+                } else if entry.scope == mcp_manager_core::Scope::Agent {
+                    format!("\"{name}\" is a subagent's own server nobody approved here: run `mcpctl approve {name}`")
                 } else {
                     format!("\"{name}\" is a project server nobody approved: run `mcpctl approve {name}`")
                 };
@@ -422,7 +424,7 @@ async fn run_ask(
                     Err(err) if names.len() == 1 => return Err(err),
                     Err(err) => {
                         if !json {
-                            eprintln!("warning: {}", err.message);
+                            eout!("warning: {}", err.message);
                         }
                         complete = false;
                         continue;
@@ -450,9 +452,10 @@ async fn run_ask(
                 let tools = tried(&conn, name, conn.list_tools().await).await?;
                 // Not silently missing: stderr, so that --json's stdout stays one document.
                 for dropped in conn.dropped_tools() {
-                    eprintln!(
+                    eout!(
                         "warning: {name} lists {} but it is not offered: {}",
-                        dropped.name, dropped.reason
+                        dropped.name,
+                        dropped.reason
                     );
                 }
                 if !json {
@@ -521,12 +524,12 @@ async fn run_ask(
             let sent = serde_json::Value::Object(arguments.clone().unwrap_or_default());
             let at_ms = mcp_manager_history::now_ms();
             if task && !conn.info().capabilities.tasks {
-                eprintln!(
+                eout!(
                     "note: {server} does not offer tasks (2026-07-28's tasks extension): \
                      the call runs as a plain one"
                 );
             } else if task && conn.info().era == mcp_manager_connect::era::Era::Legacy {
-                eprintln!(
+                eout!(
                     "note: {server}'s session was opened with initialize, whose era has no \
                      tasks: the call runs as a plain one. To find out whether it speaks \
                      2026-07-28, run `mcpctl status --find-eras` once (or set \"protocol\": \
@@ -559,13 +562,15 @@ async fn run_ask(
             } else {
                 print_content(&outcome.result);
                 if let Some(task) = &outcome.task {
-                    eprintln!(
+                    eout!(
                         "(task {}: {}, polled {} times)",
-                        task.task_id, task.status, task.polls
+                        task.task_id,
+                        task.status,
+                        task.polls
                     );
                 }
                 if std::io::stderr().is_terminal() {
-                    eprintln!("({} ms)", outcome.elapsed_ms);
+                    eout!("({} ms)", outcome.elapsed_ms);
                 }
             }
             Ok(!outcome.is_error)
@@ -678,7 +683,8 @@ async fn progress_bar(
             }
             _ => format!("{}", p.progress),
         };
-        eprint!("\r{line} {}\x1b[K", p.message.unwrap_or_default());
+        let message = crate::one_line(&crate::for_terminal(&p.message.unwrap_or_default()));
+        eprint!("\r{line} {message}\x1b[K");
     }
     eprint!("\r\x1b[K");
 }
@@ -750,7 +756,7 @@ fn write_resource(result: &Value, output: Option<&PathBuf>, json: bool) -> Resul
         crate::print_json(&serde_json::json!({ "result": result, "files": written }));
     } else {
         for path in written {
-            eprintln!("written: {path}");
+            eout!("written: {path}");
         }
     }
     Ok(())
@@ -874,9 +880,9 @@ async fn save_case(
     collection.put(case);
     let root = model::write_root(&path, &locations.project);
     collection.save(&path, &root, false)?;
-    eprintln!("saved as case \"{name}\" of {}", path.display());
+    eout!("saved as case \"{name}\" of {}", path.display());
     for variable in introduced {
-        eprintln!(
+        eout!(
             "note: a secret argument was not written: it is ${{{variable}}}; set {variable} when you run `mcpctl test`"
         );
     }

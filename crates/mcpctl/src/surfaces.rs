@@ -66,9 +66,9 @@ pub fn snapshot(
             let how = files::Write::new(files::Mode::SharedOrKept);
             files::write(path, text(&surface).as_bytes(), &how)
                 .map_err(|err| failure(format!("the surface was not written: {err}")))?;
-            eprintln!("wrote the surface of \"{server}\" to {}", path.display());
+            eout!("wrote the surface of \"{server}\" to {}", path.display());
         }
-        None => print!("{}", text(&surface)),
+        None => print!("{}", crate::for_terminal(&text(&surface))),
     }
     Ok(true)
 }

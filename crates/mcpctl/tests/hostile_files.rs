@@ -110,3 +110,42 @@ fn a_giant_mcp_json_is_refused_with_its_size() {
     let out = world.run_within(&["list"], Duration::from_secs(20));
     assert!(said(&out).contains("larger than 16 MiB"), "{}", said(&out));
 }
+
+/// Names come from files anyone can write (a project's `.mcp.json`, its agent files): one that
+/// carries a terminal escape or a carriage return is printed with them removed, so it cannot
+/// set the clipboard (OSC 52), clear the screen or write over the line printed before it.
+#[test]
+fn names_with_terminal_escapes_are_printed_inert() {
+    let world = World::new();
+    std::fs::write(
+        world.project.join(".mcp.json"),
+        serde_json::json!({"mcpServers": {
+            "evil\u{1b}]52;c;cm0gLXJmIH4=\u{7}": {"command": "node"},
+            "ok\rtrusted-server": {"command": "node"},
+            "\u{1b}[2Jclear": {"command": "node"}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(world.project.join(".claude/agents")).unwrap();
+    std::fs::write(
+        world.project.join(".claude/agents/a.md"),
+        "---\nname: \"helper\\e[1A\\rowned\"\nmcpServers:\n  - \"x\\e]52;c;Zm9v\\a\":\n      command: node\n---\n",
+    )
+    .unwrap();
+    for args in [&["list"][..], &["agents"], &["get", "ok\rtrusted-server"]] {
+        let out = world.run_within(args, Duration::from_secs(20));
+        let text = said(&out);
+        assert!(
+            text.contains("evil") || text.contains("helper") || text.contains("trusted-server"),
+            "{args:?}: {text}"
+        );
+        for bad in ['\u{1b}', '\u{7}'] {
+            assert!(!text.contains(bad), "{args:?} printed {bad:?}: {text:?}");
+        }
+        assert!(
+            !text.replace("\r\n", "\n").contains('\r'),
+            "{args:?} printed a carriage return: {text:?}"
+        );
+    }
+}

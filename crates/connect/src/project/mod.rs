@@ -400,6 +400,9 @@ pub fn why_not_started(entry: &CatalogEntry) -> Option<String> {
                 "{} approves it, but this folder is not trusted, so that approval does not count yet; trust the folder first (mcpctl trust)",
                 file.display()
             ),
+            None if entry.scope == mcp_manager_core::Scope::Agent => {
+                "nobody has approved this subagent's own server here yet; approve it first".into()
+            }
             None => "nobody has approved this project server yet; approve it first".into(),
         }),
         Some(Approval::Rejected) => {
