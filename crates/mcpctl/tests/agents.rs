@@ -50,6 +50,16 @@ fn home(trusted: bool) -> Home {
         ),
     )
     .unwrap();
+    // The person's agent of the same name: Claude Code runs the project's instead.
+    std::fs::write(
+        home.join(".claude/agents/helper.md"),
+        format!(
+            "---\nname: helper\ndescription: Mine\nmcpServers:\n  - fromuser:\n      command: node\n      args: [\"{}\", \"user\"]\n      env:\n        EDGE_TOOLS_FROM: {}\n---\nYou help too.\n",
+            edge.display(),
+            tools.display()
+        ),
+    )
+    .unwrap();
     Home {
         _dir: dir,
         root,
@@ -137,10 +147,19 @@ fn agents(home: &Home) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The project's agent `helper` in a report (the person's has the same name).
+fn project_helper(report: &Value) -> &Value {
+    report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "helper" && a["source"] == "project")
+        .unwrap()
+}
+
 /// The servers `mcpctl agents` says the helper gets (no problem), as MCP tool names.
 fn ours(report: &Value) -> Vec<String> {
-    let helper = &report["agents"][0];
-    assert_eq!(helper["name"], "helper");
+    let helper = project_helper(report);
     let mut tools: Vec<String> = helper["servers"]
         .as_array()
         .unwrap()
@@ -173,8 +192,21 @@ fn a_subagent_gets_the_servers_mcpctl_agents_says_it_gets() {
         sub.sort();
         let report = agents(&home);
         assert_eq!(ours(&report), sub, "trusted: {trusted}: {report:#}");
+        let users = report["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == "helper" && a["source"] == "user")
+            .unwrap();
+        assert!(
+            users["servers"][0]["problem"]
+                .as_str()
+                .unwrap()
+                .contains("Claude Code runs that one"),
+            "{users}"
+        );
         let problem = |name: &str| {
-            report["agents"][0]["servers"]
+            project_helper(&report)["servers"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -226,11 +258,23 @@ fn a_subagents_own_server_is_tried_once_approved() {
         list.contains("agent:writer:notes") && list.contains("(pending)"),
         "{list}"
     );
+    assert!(
+        !list.contains("agent:helper:fromuser"),
+        "the person's helper never runs: {list}"
+    );
 
     // The project's agent's server waits for the folder's trust.
     let refused = mcpctl(&home, &["approve", "agent:helper:inline1"]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("trust"));
+
+    let early = mcpctl(&home, &["tools", "agent:writer:notes"]);
+    assert!(!early.status.success());
+    assert!(
+        String::from_utf8_lossy(&early.stderr).contains("subagent's own server nobody approved"),
+        "{}",
+        String::from_utf8_lossy(&early.stderr)
+    );
 
     let approved = mcpctl(&home, &["approve", "agent:writer:notes"]);
     assert!(
@@ -258,6 +302,29 @@ fn a_subagents_own_server_is_tried_once_approved() {
     );
     assert!(!moved.status.success());
     assert!(String::from_utf8_lossy(&moved.stderr).contains("not approved"));
+
+    // Two names Claude Code's normalisation would make one are two approvals here, even for
+    // the same entry.
+    for (agent, server) in [("a", "b_c"), ("a_b", "c")] {
+        std::fs::write(
+            home.home.join(format!(".claude/agents/{agent}.md")),
+            format!(
+                "---\nname: {agent}\nmcpServers:\n  - {server}:\n      command: node\n      args: [\"{}\"]\n---\n",
+                edge.display()
+            ),
+        )
+        .unwrap();
+    }
+    assert!(mcpctl(&home, &["approve", "agent:a:b_c"]).status.success());
+    let list = String::from_utf8(mcpctl(&home, &["list"]).stdout).unwrap();
+    let line = |name: &str| {
+        list.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {list}"))
+            .to_string()
+    };
+    assert!(!line("agent:a:b_c").contains("(pending)"), "{list}");
+    assert!(line("agent:a_b:c").contains("(pending)"), "{list}");
 
     let toggled = mcpctl(&home, &["disable", "agent:writer:notes"]);
     assert!(!toggled.status.success());
@@ -327,12 +394,7 @@ fn a_server_moved_into_an_agent_and_back_leaves_the_agent_file_as_it_was() {
         (json!(true), Value::Null)
     );
     // The project's helper named alpha: now nothing configured is called that.
-    let helper = report["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "helper")
-        .unwrap();
+    let helper = project_helper(&report);
     assert!(helper["servers"][0]["problem"].is_string(), "{helper}");
 
     let out = mcpctl(
@@ -375,6 +437,57 @@ fn a_server_moved_into_an_agent_and_back_leaves_the_agent_file_as_it_was() {
     let before = std::fs::read(&helper_file).unwrap();
     let refused = mcpctl(&home, &["agents", "move", "keyed", "--into", "helper"]);
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("look secret"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("env.API_TOKEN"));
     assert_eq!(std::fs::read(&helper_file).unwrap(), before);
+    // Nor one written as an argument, or in a URL's query.
+    for (name, args) in [
+        (
+            "argued",
+            vec!["node", "x.js", "--token", "abcdefgh12345678"],
+        ),
+        (
+            "queried",
+            vec![
+                "--transport",
+                "http",
+                "https://mcp.example/mcp?api_key=abcdef123456",
+            ],
+        ),
+    ] {
+        let mut command = vec!["add", "-s", "user", name];
+        if name == "queried" {
+            command = vec!["add", "-s", "user", args[0], args[1], name, args[2]];
+        } else {
+            command.push("--");
+            command.extend(&args);
+        }
+        let add = mcpctl(&home, &command);
+        assert!(
+            add.status.success(),
+            "{}",
+            String::from_utf8_lossy(&add.stderr)
+        );
+        let refused = mcpctl(&home, &["agents", "move", name, "--into", "helper"]);
+        assert!(!refused.status.success(), "{name}");
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains("looks like a credential"),
+            "{}",
+            String::from_utf8_lossy(&refused.stderr)
+        );
+        assert_eq!(std::fs::read(&helper_file).unwrap(), before);
+    }
+    // A user agent's server with a credential does not go into .mcp.json either.
+    let out = mcpctl(&home, &["agents", "move", "argued", "--into", "writer"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refused = mcpctl(
+        &home,
+        &["agents", "move", "agent:writer:argued", "--to", "project"],
+    );
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("args[2]"));
+    assert!(!home.project.join(".mcp.json").exists());
 }

@@ -57,15 +57,17 @@ pub fn configured(locations: &mcp_manager_core::Locations) -> Vec<String> {
 /// [`configured`], and the servers subagents define in their frontmatter (they connect while
 /// their subagent runs, and their calls are in the subagent's transcript).
 pub fn configured_with_agents(locations: &mcp_manager_core::Locations) -> Vec<String> {
+    use mcp_manager_core::config::{agents, plugins::PluginSet};
     let mut names = configured(locations);
-    let agents = mcp_manager_core::config::agents::list(locations, &names);
+    let plugins = PluginSet::load(locations).plugins;
+    // The agents Claude Code runs (not one another file of the same name overrides), and of
+    // each the servers it would start.
+    let (files, _) = agents::read_agents(locations, &plugins);
     names.extend(
-        agents
-            .agents
-            .into_iter()
-            .flat_map(|a| a.servers)
-            .filter(|s| s.inline)
-            .map(|s| s.name),
+        files
+            .iter()
+            .flat_map(agents::inline_servers)
+            .map(|(name, _)| name),
     );
     names.sort();
     names.dedup();

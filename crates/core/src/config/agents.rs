@@ -235,7 +235,10 @@ fn servers_of(
             Value::Object(map) if map.len() == 1 => {
                 let (name, entry) = map.iter().next().expect("one key");
                 let kind = entry.get("type").and_then(Value::as_str).unwrap_or("stdio");
-                let problem = if let Err(why) = &inline_allowed {
+                let twice = out.iter().any(|s: &AgentServer| s.inline && &s.name == name);
+                let problem = if twice {
+                    Some(format!("\"{name}\" is defined twice in this agent: Claude Code starts both and offers the tools of each, while here only the first can be tried or moved. Give one another name"))
+                } else if let Err(why) = &inline_allowed {
                     Some(why.clone())
                 } else if matches!(kind, "sdk" | "sse-ide" | "ws-ide") {
                     Some(format!("Claude Code skips its transport \"{kind}\" here: only Claude Code's host provides it"))
@@ -287,33 +290,41 @@ fn markdown_files(dir: &Path, depth: u32, into: &mut Vec<PathBuf>) {
 /// An agent file read: its name, file, source and frontmatter.
 #[derive(Debug, Clone)]
 pub struct AgentFile {
+    /// The agent's name as Claude Code calls it: the frontmatter's `name`, and for a plugin's
+    /// agent `<plugin>:<subfolders…>:<name>`.
     pub name: String,
     pub file: PathBuf,
     pub source: AgentSource,
     pub frontmatter: Value,
+    /// Another file of the same name that Claude Code loads instead (a project's agent wins
+    /// over the person's of the same name); this one never runs.
+    pub overridden_by: Option<PathBuf>,
 }
 
-/// Every agent file with a frontmatter `name` and `mcpServers`: the user's, the project's,
-/// and those of `plugins` that are on; and the files that could not be read.
-pub fn read_agents(
+impl AgentFile {
+    fn has_servers(&self) -> bool {
+        self.frontmatter
+            .get("mcpServers")
+            .and_then(Value::as_array)
+            .is_some_and(|l| !l.is_empty())
+    }
+}
+
+/// Every agent file with a frontmatter `name`: the person's, the project's, and those of
+/// `plugins` that are on, each marked when another of its name wins; and the files that could
+/// not be read.
+///
+/// Claude Code 2.1.332 keeps one agent per name, the last of plugins', the person's, then the
+/// project's (`T8`): the project's wins. A plugin's agents are named `<plugin>:<name>`, so they
+/// never meet the others.
+fn read_all(
     locations: &Locations,
     plugins: &[crate::config::plugins::Plugin],
 ) -> (Vec<AgentFile>, Vec<String>) {
-    let mut agents = Vec::new();
+    let mut agents: Vec<AgentFile> = Vec::new();
     let mut problems = Vec::new();
     let project_root = locations.project_root();
-    let mut folders: Vec<(AgentSource, PathBuf, Option<PathBuf>)> = vec![
-        (
-            AgentSource::User,
-            locations.claude_dir().join("agents"),
-            None,
-        ),
-        (
-            AgentSource::Project,
-            project_root.join(".claude/agents"),
-            Some(project_root.clone()),
-        ),
-    ];
+    let mut folders: Vec<(AgentSource, PathBuf, Option<PathBuf>, Option<String>)> = Vec::new();
     for plugin in plugins {
         if let (true, false, Some(root)) = (plugin.enabled, plugin.refused, plugin.root.as_ref()) {
             let root = PathBuf::from(root);
@@ -321,10 +332,23 @@ pub fn read_agents(
                 AgentSource::Plugin(plugin.id.clone()),
                 root.join("agents"),
                 Some(root),
+                Some(plugin.name.clone()),
             ));
         }
     }
-    for (source, folder, within) in folders {
+    folders.push((
+        AgentSource::User,
+        locations.claude_dir().join("agents"),
+        None,
+        None,
+    ));
+    folders.push((
+        AgentSource::Project,
+        project_root.join(".claude/agents"),
+        Some(project_root.clone()),
+        None,
+    ));
+    for (source, folder, within, plugin) in folders {
         let mut files = Vec::new();
         markdown_files(&folder, 4, &mut files);
         for file in files {
@@ -352,27 +376,58 @@ pub fn read_agents(
             let Some(name) = front.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            if front
-                .get("mcpServers")
-                .and_then(Value::as_array)
-                .is_none_or(|l| l.is_empty())
-            {
-                continue;
+            let name = match &plugin {
+                Some(plugin) => {
+                    let folders = file
+                        .parent()
+                        .and_then(|p| p.strip_prefix(&folder).ok())
+                        .map(|p| {
+                            p.components()
+                                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                                .collect::<Vec<_>>()
+                        })
+                        .unwrap_or_default();
+                    std::iter::once(plugin.clone())
+                        .chain(folders)
+                        .chain(std::iter::once(name.to_string()))
+                        .collect::<Vec<_>>()
+                        .join(":")
+                }
+                None => name.to_string(),
+            };
+            // A later file of the same name wins (the project's over the person's).
+            for earlier in agents.iter_mut().filter(|a| a.name == name) {
+                earlier.overridden_by = Some(file.clone());
             }
             agents.push(AgentFile {
-                name: name.to_string(),
+                name,
                 file,
                 source: source.clone(),
                 frontmatter: front,
+                overridden_by: None,
             });
         }
     }
     (agents, problems)
 }
 
+/// Every agent file with a `name` and servers in `mcpServers` (see [`read_all`]), those
+/// another file overrides included and marked.
+pub fn read_agents(
+    locations: &Locations,
+    plugins: &[crate::config::plugins::Plugin],
+) -> (Vec<AgentFile>, Vec<String>) {
+    let (mut agents, problems) = read_all(locations, plugins);
+    agents.retain(AgentFile::has_servers);
+    (agents, problems)
+}
+
 /// An agent's inline servers Claude Code would give it a session for (problems aside from
 /// the folder's trust): `(name, entry)`.
 pub fn inline_servers(agent: &AgentFile) -> Vec<(String, Value)> {
+    if agent.overridden_by.is_some() {
+        return Vec::new();
+    }
     servers_of(&agent.frontmatter, Ok(()), &[])
         .into_iter()
         .filter(|s| s.inline && s.problem.is_none())
@@ -410,8 +465,17 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
             } else {
                 Ok(())
             };
+            let mut servers = servers_of(&agent.frontmatter, inline_allowed, configured);
+            if let Some(winner) = &agent.overridden_by {
+                for server in &mut servers {
+                    server.problem = Some(format!(
+                        "{} defines an agent of the same name, and Claude Code runs that one: this file's servers never start",
+                        winner.display()
+                    ));
+                }
+            }
             Agent {
-                servers: servers_of(&agent.frontmatter, inline_allowed, configured),
+                servers,
                 name: agent.name,
                 file: agent.file.display().to_string(),
                 source: agent.source,
@@ -424,10 +488,12 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
 /// Where the frontmatter's text is in a file: the byte range between the opening `---` line
 /// and the closing one (its own newline included).
 fn frontmatter_span(text: &str) -> Option<std::ops::Range<usize>> {
-    let open = if text.starts_with("---\n") {
-        4
-    } else if text.starts_with("---\r\n") {
-        5
+    // A byte-order mark before it is kept where it is (Claude Code reads such a file).
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let open = if text[bom..].starts_with("---\n") {
+        bom + 4
+    } else if text[bom..].starts_with("---\r\n") {
+        bom + 5
     } else {
         return None;
     };
@@ -474,26 +540,36 @@ fn block_end(lines: &[&str], at: usize) -> usize {
     end
 }
 
+/// A frontmatter's lines without their ends; each line with its own end, to edit and write
+/// back (a line keeps the end it had); and the end new lines get (`\r\n` when any line has it).
+#[allow(clippy::type_complexity)]
+fn frontmatter_lines(front: &str) -> (Vec<&str>, Vec<(String, String)>, &'static str) {
+    let newline = if front.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut lines = Vec::new();
+    let mut kept = Vec::new();
+    for line in front.split_inclusive('\n') {
+        let text = line.trim_end_matches(['\n', '\r']);
+        lines.push(text);
+        kept.push((text.to_string(), line[text.len()..].to_string()));
+    }
+    (lines, kept, newline)
+}
+
 /// The frontmatter with `server: entry` added to `mcpServers` as one more list item (written
 /// as JSON, which YAML reads as it is), every other line as it was.
 pub fn add_inline(text: &str, server: &str, entry: &Value) -> Result<String, String> {
     let span = frontmatter_span(text).ok_or("the file has no frontmatter")?;
     let front = &text[span.clone()];
-    let newline = if front.contains("\r\n") { "\r\n" } else { "\n" };
-    let lines: Vec<&str> = front
-        .split_inclusive('\n')
-        .map(|l| l.trim_end_matches(['\n', '\r']))
-        .collect();
+    let (lines, mut out, newline) = frontmatter_lines(front);
     let item = format!(
         "{}: {}",
         serde_json::to_string(server).expect("a string"),
         serde_json::to_string(entry).expect("an entry")
     );
-    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     match key_line(&lines, "mcpServers") {
         None => {
-            out.push("mcpServers:".into());
-            out.push(format!("  - {item}"));
+            out.push(("mcpServers:".into(), newline.into()));
+            out.push((format!("  - {item}"), newline.into()));
         }
         Some(at) => {
             let value = lines[at]["mcpServers:".len()..].trim();
@@ -507,15 +583,20 @@ pub fn add_inline(text: &str, server: &str, entry: &Value) -> Result<String, Str
                         trimmed.starts_with('-').then(|| l.len() - trimmed.len())
                     })
                     .unwrap_or(2);
-                out.insert(end, format!("{}- {item}", " ".repeat(indent)));
+                out.insert(
+                    end,
+                    (format!("{}- {item}", " ".repeat(indent)), newline.into()),
+                );
             } else if value == "[]" {
-                out[at] = format!("mcpServers:{newline}  - {item}");
+                let end = out[at].1.clone();
+                out[at].0 = "mcpServers:".into();
+                out.insert(at + 1, (format!("  - {item}"), end));
             } else {
                 return Err("its mcpServers is written on one line ([a, b]): write it as a list, one item a line, to move a server into it".into());
             }
         }
     }
-    let rebuilt: String = out.iter().map(|l| format!("{l}{newline}")).collect();
+    let rebuilt: String = out.iter().map(|(l, end)| format!("{l}{end}")).collect();
     Ok(format!(
         "{}{}{}",
         &text[..span.start],
@@ -542,11 +623,7 @@ pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String
         })
         .ok_or_else(|| format!("the agent defines no server named \"{server}\""))?;
     let front = &text[span.clone()];
-    let newline = if front.contains("\r\n") { "\r\n" } else { "\n" };
-    let lines: Vec<&str> = front
-        .split_inclusive('\n')
-        .map(|l| l.trim_end_matches(['\n', '\r']))
-        .collect();
+    let (lines, mut out, _) = frontmatter_lines(front);
     let at = key_line(&lines, "mcpServers").ok_or("the agent has no mcpServers")?;
     if !lines[at]["mcpServers:".len()..].trim().is_empty() {
         return Err("its mcpServers is written on one line: write it as a list, one item a line, to move a server out of it".into());
@@ -592,12 +669,11 @@ pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String
     let range = found.ok_or_else(|| {
         format!("\"{server}\" could not be found line by line in the frontmatter")
     })?;
-    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     out.drain(range);
     if items.len() == 1 {
-        out[at] = "mcpServers: []".into();
+        out[at].0 = "mcpServers: []".into();
     }
-    let rebuilt: String = out.iter().map(|l| format!("{l}{newline}")).collect();
+    let rebuilt: String = out.iter().map(|(l, end)| format!("{l}{end}")).collect();
     Ok((
         format!("{}{}{}", &text[..span.start], rebuilt, &text[span.end..]),
         entry,
@@ -605,8 +681,9 @@ pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String
 }
 
 /// Checks an edit of an agent file: the body is the same bytes, the frontmatter still reads,
-/// and every key but `mcpServers` reads as before.
-fn same_but_servers(before: &str, after: &str) -> Result<Value, String> {
+/// every key but `mcpServers` reads as before, and `mcpServers` reads as `servers`, the list
+/// the edit meant to make (so no other item was changed by a line moved or lost).
+fn same_but_servers(before: &str, after: &str, servers: &Value) -> Result<(), String> {
     let (Some(a), Some(b)) = (frontmatter_span(before), frontmatter_span(after)) else {
         return Err("the frontmatter was lost".into());
     };
@@ -615,7 +692,9 @@ fn same_but_servers(before: &str, after: &str) -> Result<Value, String> {
     }
     let mut old = frontmatter(before)?.unwrap_or(Value::Null);
     let mut new = frontmatter(after)?.ok_or("the frontmatter no longer reads")?;
-    let servers = new.get("mcpServers").cloned().unwrap_or(Value::Null);
+    if new.get("mcpServers") != Some(servers) {
+        return Err("another of the agent's servers would read differently after the edit (a block or comment the edit cannot keep apart): move it by hand".into());
+    }
     for v in [&mut old, &mut new] {
         if let Some(map) = v.as_object_mut() {
             map.remove("mcpServers");
@@ -624,7 +703,14 @@ fn same_but_servers(before: &str, after: &str) -> Result<Value, String> {
     if old != new {
         return Err("another key of the frontmatter would change".into());
     }
-    Ok(servers)
+    Ok(())
+}
+
+/// The `mcpServers` items of an agent's text, as read.
+fn servers_list(text: &str) -> Result<Vec<Value>, String> {
+    Ok(frontmatter(text)?
+        .and_then(|f| f.get("mcpServers").and_then(Value::as_array).cloned())
+        .unwrap_or_default())
 }
 
 /// What a move did.
@@ -637,40 +723,12 @@ pub struct Moved {
     pub files: Vec<String>,
 }
 
-/// Every agent of the person's and of the project (with servers or not), plugins' aside.
+/// Every agent of the person's and of the project (with servers or not), plugins' aside,
+/// but those another file of the same name overrides.
 fn own_agents(locations: &Locations) -> Vec<AgentFile> {
     let plugins = crate::config::plugins::PluginSet::load(locations).plugins;
-    let (mut all, _) = read_agents(locations, &plugins);
-    all.retain(|a| !matches!(a.source, AgentSource::Plugin(_)));
-    // An agent without servers yet is an agent too.
-    for (source, folder) in [
-        (AgentSource::User, locations.claude_dir().join("agents")),
-        (
-            AgentSource::Project,
-            locations.project_root().join(".claude/agents"),
-        ),
-    ] {
-        let mut found = Vec::new();
-        markdown_files(&folder, 4, &mut found);
-        for file in found {
-            if all.iter().any(|a| a.file == file) {
-                continue;
-            }
-            let Ok(Some(text)) = read_agent_text(locations, &source, &file) else {
-                continue;
-            };
-            if let Ok(Some(front)) = frontmatter(&text) {
-                if let Some(name) = front.get("name").and_then(Value::as_str) {
-                    all.push(AgentFile {
-                        name: name.to_string(),
-                        file,
-                        source: source.clone(),
-                        frontmatter: front,
-                    });
-                }
-            }
-        }
-    }
+    let (mut all, _) = read_all(locations, &plugins);
+    all.retain(|a| !matches!(a.source, AgentSource::Plugin(_)) && a.overridden_by.is_none());
     all
 }
 
@@ -747,25 +805,22 @@ pub fn move_into(locations: &Locations, server: &str, agent: &str) -> Result<Mov
         )));
     }
     let target = agent_file(locations, agent)?;
-    if target.source == AgentSource::Project
-        && crate::config::draft::masked(&entry.raw) != entry.raw
-    {
-        return Err(ConfigError::Invalid(format!(
-            "\"{server}\" has values that look secret, and {} is shared with the project: put them in ${{VAR}}s first",
-            target.file.display()
-        )));
+    if target.source == AgentSource::Project {
+        refuse_written_secrets(server, &entry.raw, &target.file)?;
     }
     let before = read_agent_text(locations, &target.source, &target.file)?.unwrap_or_default();
     let after = add_inline(&before, server, &entry.raw).map_err(ConfigError::Invalid)?;
-    let servers = same_but_servers(&before, &after).map_err(ConfigError::Invalid)?;
-    let added = servers
-        .as_array()
-        .and_then(|l| l.iter().find_map(|i| i.as_object()?.get(server).cloned()));
-    if added.as_ref() != Some(&entry.raw) {
-        return Err(ConfigError::Invalid(
-            "the entry would not read back as it is".into(),
-        ));
+    let mut servers = servers_list(&before).map_err(ConfigError::Invalid)?;
+    if servers
+        .iter()
+        .any(|i| i.as_object().is_some_and(|m| m.contains_key(server)))
+    {
+        return Err(ConfigError::Invalid(format!(
+            "agent \"{agent}\" already has a server named \"{server}\""
+        )));
     }
+    servers.push(serde_json::json!({ server: entry.raw }));
+    same_but_servers(&before, &after, &Value::Array(servers)).map_err(ConfigError::Invalid)?;
     let scope = entry.scope;
     write_agent(locations, &target, &after)?;
     if let Err(err) = crate::api::remove_server(locations, server, Some(scope)) {
@@ -781,6 +836,20 @@ pub fn move_into(locations: &Locations, server: &str, agent: &str) -> Result<Mov
             path.display().to_string(),
         ],
     })
+}
+
+/// Refuses to copy an entry that holds a credential written out into `file`, a file shared
+/// with the project: it names the fields to turn into `${VAR}`s first.
+fn refuse_written_secrets(server: &str, entry: &Value, file: &Path) -> Result<(), ConfigError> {
+    let fields = crate::config::draft::written_secrets(entry);
+    if fields.is_empty() {
+        return Ok(());
+    }
+    Err(ConfigError::Invalid(format!(
+        "\"{server}\" holds what looks like a credential ({}), and {} is shared with the project: put it in a ${{VAR}} first",
+        fields.join(", "),
+        file.display()
+    )))
 }
 
 /// Moves agent `agent`'s own server `server` out of its frontmatter into `scope`.
@@ -803,8 +872,23 @@ pub fn move_out(
         }
     }
     let before = read_agent_text(locations, &target.source, &target.file)?.unwrap_or_default();
+    let mut servers = servers_list(&before).map_err(ConfigError::Invalid)?;
+    let defines = |i: &Value| {
+        i.as_object()
+            .is_some_and(|m| m.len() == 1 && m.contains_key(server))
+    };
+    if servers.iter().filter(|i| defines(i)).count() > 1 {
+        return Err(ConfigError::Invalid(format!(
+            "agent \"{agent}\" defines \"{server}\" twice: give one another name first"
+        )));
+    }
+    servers.retain(|i| !defines(i));
     let (after, entry) = remove_inline(&before, server).map_err(ConfigError::Invalid)?;
-    same_but_servers(&before, &after).map_err(ConfigError::Invalid)?;
+    same_but_servers(&before, &after, &Value::Array(servers)).map_err(ConfigError::Invalid)?;
+    if scope == crate::Scope::Project {
+        let (path, ..) = crate::config::draft::servers_location(locations, scope);
+        refuse_written_secrets(server, &entry, &path)?;
+    }
     let written = crate::api::insert_entry(locations, server, scope, entry)?;
     if let Err(err) = write_agent(locations, &target, &after) {
         let _ = crate::api::remove_server(locations, server, Some(scope));
@@ -861,8 +945,9 @@ mod tests {
         let original = "---\nname: helper # the name\ndescription: >\n  Helps, a lot.\nmcpServers:\n  # the ones it uses\n  - github\n  - local:\n      command: node   # keep\n      args: [a.js]\ntools: Read, Grep\n---\nBody with --- inside\n---\n";
         let entry = json!({"type": "stdio", "command": "npx", "args": ["-y", "x@1.0.0"], "env": {"K": "${K}"}});
         let added = add_inline(original, "db", &entry).unwrap();
-        let servers = same_but_servers(original, &added).unwrap();
-        assert_eq!(servers[2]["db"], entry);
+        let mut expected = frontmatter(original).unwrap().unwrap()["mcpServers"].clone();
+        expected.as_array_mut().unwrap().push(json!({"db": entry}));
+        same_but_servers(original, &added, &expected).unwrap();
         assert!(added.ends_with("---\nBody with --- inside\n---\n"));
         let (back, taken) = remove_inline(&added, "db").unwrap();
         assert_eq!(taken, entry);
@@ -883,6 +968,70 @@ mod tests {
             entry
         );
         assert!(add_inline("---\nname: x\nmcpServers: [a]\n---\n", "db", &entry).is_err());
+    }
+
+    #[test]
+    fn an_edit_that_would_change_another_server_is_caught() {
+        // The last item keeps its trailing blank line (`|+`): a line added after it would
+        // take that line from its value.
+        let text = "---\nname: x\nmcpServers:\n  - a:\n      command: node\n      args:\n        - |+\n          kept\n\ntools: Read\n---\nbody\n";
+        let before = frontmatter(text).unwrap().unwrap()["mcpServers"].clone();
+        assert_eq!(before[0]["a"]["args"][0], "kept\n\n");
+        let entry = json!({"command": "y"});
+        let added = add_inline(text, "b", &entry).unwrap();
+        let mut expected = before.clone();
+        expected.as_array_mut().unwrap().push(json!({"b": entry}));
+        let err = same_but_servers(text, &added, &expected).unwrap_err();
+        assert!(err.contains("another of the agent's servers"), "{err}");
+        // The same edit where nothing else changes passes.
+        let plain = text.replace("|+", "|");
+        let added = add_inline(&plain, "b", &entry).unwrap();
+        let mut expected = frontmatter(&plain).unwrap().unwrap()["mcpServers"].clone();
+        expected.as_array_mut().unwrap().push(json!({"b": entry}));
+        same_but_servers(&plain, &added, &expected).unwrap();
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_mixed_line_ends_survive_a_round_trip() {
+        let original = "\u{feff}---\r\nname: x\r\ndescription: one LF line\nmcpServers:\r\n  - github\r\n---\r\nBody\n";
+        assert_eq!(frontmatter(original).unwrap().unwrap()["name"], "x");
+        let entry = json!({"command": "node"});
+        let added = add_inline(original, "db", &entry).unwrap();
+        assert!(added.starts_with('\u{feff}'));
+        assert!(added.contains("description: one LF line\nmcpServers:\r\n"));
+        let (back, _) = remove_inline(&added, "db").unwrap();
+        assert_eq!(back, original, "byte for byte");
+    }
+
+    #[test]
+    fn a_server_defined_twice_is_flagged_and_only_the_first_is_offered() {
+        let front = json!({"mcpServers": [
+            {"dup": {"command": "first"}},
+            {"dup": {"command": "second"}},
+        ]});
+        let servers = servers_of(&front, Ok(()), &[]);
+        assert_eq!(servers[0].problem, None);
+        assert!(servers[1]
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("defined twice"));
+        let agent = AgentFile {
+            name: "x".into(),
+            file: "x.md".into(),
+            source: AgentSource::User,
+            frontmatter: front,
+            overridden_by: None,
+        };
+        assert_eq!(
+            inline_servers(&agent),
+            [("dup".to_string(), json!({"command": "first"}))]
+        );
+        let overridden = AgentFile {
+            overridden_by: Some("y.md".into()),
+            ..agent
+        };
+        assert!(inline_servers(&overridden).is_empty());
     }
 
     #[test]

@@ -210,6 +210,17 @@ pub fn approvals_file(locations: &Locations) -> PathBuf {
     locations.app_data_dir().join("approvals.json")
 }
 
+/// The key an entry's approved hash is kept under: a configured server's name compared as
+/// Claude Code compares names ([`normalize`]), a subagent's own server's `agent:<agent>:<server>`
+/// exactly, so that `agent:a:b_c` and `agent:a_b:c` are two approvals.
+pub fn hash_key(name: &str) -> String {
+    if name.starts_with("agent:") {
+        name.to_string()
+    } else {
+        normalize(name)
+    }
+}
+
 /// Records (or, with `None`, forgets) the hash of the entry the person approved.
 pub fn record_approved_hash(
     locations: &Locations,
@@ -223,10 +234,10 @@ pub fn record_approved_hash(
         let project = document::object_at(&path, value, &[&key])?;
         match hash {
             Some(hash) => {
-                project.insert(normalize(name), Value::String(hash.to_string()));
+                project.insert(hash_key(name), Value::String(hash.to_string()));
             }
             None => {
-                project.shift_remove(&normalize(name));
+                project.shift_remove(&hash_key(name));
             }
         }
         Ok(())
@@ -252,7 +263,7 @@ pub fn record_first_starts<'a>(
         .and_then(|doc| doc.value.get(&key).cloned());
     let missing: Vec<(String, String)> = started
         .into_iter()
-        .map(|(name, hash)| (normalize(name), hash.to_string()))
+        .map(|(name, hash)| (hash_key(name), hash.to_string()))
         .filter(|(name, _)| kept.as_ref().and_then(|p| p.get(name)).is_none())
         .collect();
     if missing.is_empty() {

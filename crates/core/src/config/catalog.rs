@@ -365,7 +365,7 @@ impl Catalog {
                 entry.trusted_folder = approvals.trusted || !entry.agent_from_project;
                 let approved = approved_here
                     .as_ref()
-                    .and_then(|p| p.get(super::names::normalize(&entry.name)))
+                    .and_then(|p| p.get(super::approval::hash_key(&entry.name)))
                     .and_then(Value::as_str)
                     .is_some_and(|hash| hash == entry.hash);
                 entry.approval = Some(if approved {
@@ -381,7 +381,7 @@ impl Catalog {
                 entry.changed_since_approval = entry.approval == Some(Approval::Approved)
                     && approved_here
                         .as_ref()
-                        .and_then(|p| p.get(super::names::normalize(&entry.name)))
+                        .and_then(|p| p.get(super::approval::hash_key(&entry.name)))
                         .and_then(Value::as_str)
                         .is_some_and(|hash| hash != entry.hash);
             }

@@ -792,22 +792,21 @@ const SECRET_WORDS: [&str; 9] = [
     "AUTH",
 ];
 
-/// Whether a value is a credential written out (not already a `${VAR}` reference).
-pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
-    let value = value.trim();
-    if value.is_empty() || value.contains("${") {
-        return false;
-    }
-    let upper = key.to_ascii_uppercase().replace('-', "_");
-    let named = SECRET_WORDS.iter().any(|w| upper.contains(w));
-    let bare = value
-        .strip_prefix("Bearer ")
-        .or_else(|| value.strip_prefix("bearer "))
-        .or_else(|| value.strip_prefix("Basic "))
-        .unwrap_or(value);
-    let known_prefix = [
+/// Whether a key's name says its value is a credential (`GITHUB_TOKEN`, `--api-key`).
+fn secret_named(key: &str) -> bool {
+    let upper = key
+        .trim_start_matches('-')
+        .to_ascii_uppercase()
+        .replace('-', "_");
+    SECRET_WORDS.iter().any(|w| upper.contains(w))
+}
+
+/// Whether a value starts the way issued tokens do (`ghp_`, `sk-`, `AKIA`…).
+fn known_token_prefix(value: &str) -> bool {
+    [
         "ghp_",
         "gho_",
+        "ghs_",
         "github_pat_",
         "glpat-",
         "sk-",
@@ -816,14 +815,131 @@ pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
         "AKIA",
     ]
     .iter()
-    .any(|p| bare.starts_with(p));
+    .any(|p| value.starts_with(p))
+}
+
+/// Whether a value is a credential written out (not already a `${VAR}` reference).
+pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() || value.contains("${") {
+        return false;
+    }
+    let bare = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .or_else(|| value.strip_prefix("Basic "))
+        .unwrap_or(value);
     let tokenish = bare.len() >= 20
         && !bare.contains(char::is_whitespace)
         && bare.chars().any(|c| c.is_ascii_digit())
         && bare.chars().any(|c| c.is_ascii_alphabetic())
         && !bare.contains("://")
         && !bare.starts_with('/');
-    (named && bare.len() >= 8) || known_prefix || tokenish
+    (secret_named(key) && bare.len() >= 8) || known_token_prefix(bare) || tokenish
+}
+
+/// Whether a URL carries a credential: a user (and password) before the host, or a query or
+/// fragment parameter that looks like one (`?api_key=…`, `#token=…`).
+pub(crate) fn url_holds_secret(url: &str) -> bool {
+    if url.contains("${") {
+        return false;
+    }
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return true;
+    }
+    let Some(at) = rest.find(['?', '#']) else {
+        return false;
+    };
+    rest[at + 1..]
+        .split(['&', ';', '?', '#'])
+        .filter_map(|pair| pair.split_once('='))
+        .any(|(key, value)| looks_secret(key, value))
+}
+
+/// Whether command-line argument `arg` (coming after `previous`) is a credential written out:
+/// the value of `--token=…`, the argument after `--api-key`, one that starts as issued tokens
+/// do, or a URL that holds one. Gives how many leading bytes are not secret (`--token=`), so
+/// that only the value is replaced. A package name or a path is not a secret, whatever its
+/// shape: arguments are judged by their flag, not by how random they look.
+pub(crate) fn secret_in_arg(previous: &str, arg: &str) -> Option<usize> {
+    if arg.contains("${") || arg.trim().is_empty() {
+        return None;
+    }
+    if arg.contains("://") {
+        return url_holds_secret(arg).then_some(0);
+    }
+    if arg.starts_with('-') {
+        let (key, value) = arg.split_once('=')?;
+        let bare = value.strip_prefix("Bearer ").unwrap_or(value);
+        return ((secret_named(key) && value.len() >= 8) || known_token_prefix(bare))
+            .then_some(key.len() + 1);
+    }
+    let flag_names_secret = previous.starts_with('-') && !previous.contains('=');
+    ((flag_names_secret && secret_named(previous) && arg.len() >= 8)
+        || known_token_prefix(arg.strip_prefix("Bearer ").unwrap_or(arg)))
+    .then_some(0)
+}
+
+/// Every field of a server entry that holds a credential written out, named as the editor
+/// names fields (`env.GITHUB_TOKEN`, `headers.Authorization`, `args[3]`, `url`): what must be
+/// a `${VAR}` before the entry goes into a file shared with the project.
+pub fn written_secrets(raw: &Value) -> Vec<String> {
+    fn walk(path: &str, value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    let field = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    match v {
+                        Value::String(text) if path.is_empty() && key == "url" => {
+                            if url_holds_secret(text) {
+                                out.push(field);
+                            }
+                        }
+                        Value::String(text) if looks_secret(key, text) => out.push(field),
+                        Value::Array(items) if path.is_empty() && key == "args" => {
+                            let mut previous = "";
+                            for (i, item) in items.iter().enumerate() {
+                                match item.as_str() {
+                                    Some(text) => {
+                                        if secret_in_arg(previous, text).is_some() {
+                                            out.push(format!("args[{i}]"));
+                                        }
+                                        previous = text;
+                                    }
+                                    None => walk(&format!("args[{i}]"), item, out),
+                                }
+                            }
+                        }
+                        other => walk(&field, other, out),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let field = format!("{path}[{i}]");
+                    match item {
+                        Value::String(text)
+                            if known_token_prefix(text)
+                                || (text.contains("://") && url_holds_secret(text)) =>
+                        {
+                            out.push(field)
+                        }
+                        other => walk(&field, other, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk("", raw, &mut out);
+    out
 }
 
 /// A `${VAR}` name for a secret: the key in capitals, with the server's name for headers.
@@ -939,6 +1055,43 @@ mod tests {
         );
         assert!(!looks_secret("LOG_LEVEL", "debug"), "a plain setting");
         assert!(!looks_secret("ROOT", "/home/ada/projects/2026"), "a path");
+    }
+
+    #[test]
+    fn credentials_are_found_in_arguments_and_urls_not_in_package_names() {
+        let entry = serde_json::json!({
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8", "--token", "abcdefgh12345678",
+                     "--api-key=s3cr3tvalue", "--verbose", "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+                     "https://u:p@db.example/x", "/home/ada/projects/2026-notes"],
+            "env": {"LOG_LEVEL": "debug", "GITHUB_TOKEN": "abc123def456"},
+            "nested": {"options": [{"password": "hunter2hunter2"}]}
+        });
+        assert_eq!(
+            written_secrets(&entry),
+            [
+                "args[3]",
+                "args[4]",
+                "args[6]",
+                "args[7]",
+                "env.GITHUB_TOKEN",
+                "nested.options[0].password"
+            ]
+        );
+        assert_eq!(
+            secret_in_arg("", "--api-key=s3cr3tvalue"),
+            Some("--api-key=".len())
+        );
+        assert_eq!(secret_in_arg("--token", "${GH}"), None, "a reference");
+        assert_eq!(secret_in_arg("-y", "@scope/package-name@1.2.3"), None);
+        let url = |u: &str| written_secrets(&serde_json::json!({"type": "http", "url": u}));
+        assert_eq!(url("https://mcp.example/mcp?api_key=abcdef123456"), ["url"]);
+        assert_eq!(
+            url("https://ghp_16C7e42F292c6912E77@mcp.example/mcp"),
+            ["url"]
+        );
+        assert!(url("https://mcp.example/mcp?ref=docs&page=2").is_empty());
+        assert!(url("${BASE}/mcp?token=${TOKEN}").is_empty());
     }
 
     #[test]

@@ -659,21 +659,10 @@ fn variable_name(parts: &[&str]) -> String {
         .join("_")
 }
 
-/// A URL that carries a secret where it can: a user and password, or a query.
-fn url_may_hold_secret(url: &str) -> bool {
-    let authority = url
-        .split_once("://")
-        .map_or(url, |(_, rest)| rest)
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or("");
-    authority.contains('@') || url.contains('?') || url.contains('#')
-}
-
 /// Writes profile `name` as a file of `mcpServers` (to `out`, else the app's data folder):
 /// each server's entry as configured, with every `env` and `headers` value, every argument
-/// that looks like a credential and a URL with a user or a query replaced by a `${NAME}`
-/// reference, so that no secret is copied. Only servers that may start are written: a project
+/// that is a credential and a URL that carries one replaced by a `${NAME}` reference, so that
+/// no secret is copied. Only servers that may start are written: a project
 /// server not approved, one the folder's trust still holds back, one policy blocks, a
 /// subagent's own or a plugin's is left out, with why.
 pub fn launch(
@@ -735,7 +724,10 @@ pub fn launch(
             }
         }
         if let Some(url) = raw.get_mut("url") {
-            if url.as_str().is_some_and(url_may_hold_secret) {
+            if url
+                .as_str()
+                .is_some_and(crate::config::draft::url_holds_secret)
+            {
                 *url = reference(url, &variable_name(&["MCP", server, "URL"]), &mut variables);
             }
         }
@@ -745,19 +737,12 @@ pub fn launch(
                 let Some(text) = arg.as_str().map(str::to_string) else {
                     continue;
                 };
-                let variable = variable_name(&["MCP", server, &format!("ARG{i}")]);
-                if let Some((key, value)) = text.split_once('=') {
-                    if crate::config::draft::looks_secret(key.trim_start_matches('-'), value) {
-                        if !variables.contains(&variable) {
-                            variables.push(variable.clone());
-                        }
-                        *arg = Value::String(format!("{key}=${{{variable}}}"));
+                if let Some(kept) = crate::config::draft::secret_in_arg(&previous, &text) {
+                    let variable = variable_name(&["MCP", server, &format!("ARG{i}")]);
+                    if !variables.contains(&variable) {
+                        variables.push(variable.clone());
                     }
-                } else if crate::config::draft::looks_secret(
-                    previous.trim_start_matches('-'),
-                    &text,
-                ) {
-                    *arg = reference(arg, &variable, &mut variables);
+                    *arg = Value::String(format!("{}${{{variable}}}", &text[..kept]));
                 }
                 previous = text;
             }
