@@ -75,7 +75,7 @@ test("a subagent's own server is shown in its group, approved, then tried like a
   assert.deepEqual(readFileSync(join(box.home, ".claude.json")), claudeJson);
   assert.ok(!existsSync(join(box.project, ".claude/settings.local.json")));
   const approvals = JSON.parse(readFileSync(join(box.home, ".local/share/dev.mcp-manager.app/approvals.json"), "utf8"));
-  assert.ok(approvals[box.project]?.agent_writer_notes, JSON.stringify(approvals));
+  assert.ok(approvals[box.project]?.["agent:writer:notes"], JSON.stringify(approvals));
   await waitForState(browser, "agent:reviewer:lint", "agent", "disabled");
 });
 
