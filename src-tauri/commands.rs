@@ -5,8 +5,6 @@ use mcp_manager_apps::AppOpening;
 use mcp_manager_collections::surface::SurfaceDiff;
 use mcp_manager_collections::{AddedCase, Case, CaseReport, CollectionView};
 use mcp_manager_connect::asks::{PendingAsk, Reply};
-use mcp_manager_connect::doctor::Checkup;
-use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::param_headers::DroppedTool;
 use mcp_manager_connect::project::clients::{ProjectBudget, ServerClientView};
 use mcp_manager_connect::project::pins::PinCheck;
@@ -25,9 +23,11 @@ use mcp_manager_core::config::review::{self, ServerReview};
 use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
+use mcp_manager_doctor::Checkup;
 use mcp_manager_guard::quarantine::QuarantineChoice;
 use mcp_manager_history::SurfaceRecord;
 use mcp_manager_history::{CallFilter, CallRecord};
+use mcp_manager_oauth::claude_store::LoginStore;
 use mcp_manager_registry::preflight::Preflight;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -560,7 +560,7 @@ pub async fn examine_server(
     context: State<'_, Context>,
     name: String,
 ) -> Result<Checkup, ApiError> {
-    context.project().examine(&name).await
+    mcp_manager_doctor::examine_in(&context.project(), &name).await
 }
 
 /// Opens the authorization page of the login that waits for the browser, in the browser.

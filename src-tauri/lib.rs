@@ -682,7 +682,7 @@ fn forward_asks(handle: AppHandle, asks: &Asks) {
 /// Each change of an OAuth journal of one of this project's servers becomes an
 /// `login-activity-changed` event per server it belongs to, until the project is closed.
 fn forward_oauth(handle: AppHandle, project: &Arc<LiveProject>) {
-    let mut changes = mcp_manager_connect::oauth::trace::changes();
+    let mut changes = mcp_manager_oauth::trace::changes();
     let project = Arc::downgrade(project);
     tauri::async_runtime::spawn(async move {
         use tokio::sync::broadcast::error::RecvError;

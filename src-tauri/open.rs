@@ -9,10 +9,10 @@
 //! server sent, opened only on the person's click) or "this saved result" (a file of the
 //! results folder, checked), and this module resolves those here.
 
-use mcp_manager_connect::oauth::Phase;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ErrorCode, Scope};
+use mcp_manager_oauth::Phase;
 use tauri::AppHandle;
 use tauri_plugin_opener::OpenerExt;
 

@@ -1,7 +1,7 @@
 //! The HTTP client under every remote session, and the 60 s limit on each POST.
 //!
-//! One `reqwest::Client` is shared: building one loads the system's root certificates, which
-//! costs tens of milliseconds and serialised connecting to many servers.
+//! One `reqwest::Client` is shared with the logins: building one loads the system's root
+//! certificates, which costs tens of milliseconds and serialised connecting to many servers.
 //!
 //! A POST that gets no answer must not hold its caller for ever, yet the GET event stream and
 //! a streamed (SSE) answer to a POST may stay open as long as the server likes, so a timeout on
@@ -25,10 +25,9 @@ use sse_stream::Sse;
 /// Claude Code's limit on each HTTP POST.
 pub const POST_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The client every remote session shares.
+/// The client every remote session shares (OAuth's own, see [`mcp_manager_oauth::shared_client`]).
 pub(crate) fn shared() -> reqwest::Client {
-    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
-    CLIENT.get_or_init(reqwest::Client::new).clone()
+    mcp_manager_oauth::shared_client()
 }
 
 /// The shared client with a limit on how long each POST may wait for its answer, noting the

@@ -11,8 +11,6 @@
 //! - [`connection`]: a live session with one server — discovery, tool calls, shutdown.
 //! - [`era`]: which protocol era a server speaks (`initialize` or 2026-07-28), negotiated per
 //!   server and remembered.
-//! - [`doctor`]: why a server does not work, one check per step from the entry to a session.
-//! - [`oauth`]: logins, tokens and the OAuth debugger's record ([`oauth::trace`]).
 //! - [`login`]: logging in to a server through the person's browser, for both doors.
 //! - [`project`]: one project's configuration with its supervisor, as the app hosts it and
 //!   `mcpctl` builds it for one command.
@@ -21,19 +19,19 @@
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
 //! - [`sanitize`]: control and format characters stripped from what servers describe.
 //!
-//! This crate never links Tauri: the app forwards its events, `mcpctl` prints them.
+//! Logins and their tokens are `mcp_manager_oauth`'s, which this crate builds on; the doctor
+//! (`mcp_manager_doctor`) builds on both. This crate never links Tauri: the app forwards its
+//! events, `mcpctl` prints them.
 
 pub mod answer;
 pub mod asks;
 pub mod connection;
-pub mod doctor;
 pub mod era;
 mod handler;
 pub mod headers;
 pub mod http_client;
 pub mod login;
 pub mod needs_auth;
-pub mod oauth;
 pub mod param_headers;
 pub mod project;
 pub mod protocol_log;

@@ -17,9 +17,9 @@ use mcp_manager_core::{ApiError, ErrorCode, Locations};
 use tokio_util::sync::CancellationToken;
 
 use crate::connection::{ConnectError, Connection, Limits, ServerLogs};
-use crate::oauth::claude_store::{LoginStore, LoginStores};
-use crate::oauth::{self, Granted, Loopback, OAuthError, Opener, Target};
 use crate::supervisor::Settings;
+use mcp_manager_oauth::claude_store::{LoginStore, LoginStores};
+use mcp_manager_oauth::{self as oauth, Granted, Loopback, OAuthError, Opener, Target};
 
 /// The OAuth target of a remote server of the configuration, and the unencrypted secrets
 /// file when that, not the OS keychain, keeps the tokens.

@@ -177,7 +177,7 @@ pub struct Supervisor {
     secrets: Mutex<Option<Arc<dyn SecretStore>>>,
     /// Claude Code's credential store and the person's choice of store per server; `None`:
     /// every login is in `secrets`.
-    login_stores: Mutex<Option<crate::oauth::claude_store::LoginStores>>,
+    login_stores: Mutex<Option<mcp_manager_oauth::claude_store::LoginStores>>,
     /// Claude Code's needs-auth cache; `None`: every start asks every server.
     needs_auth: Mutex<Option<NeedsAuthCache>>,
     /// The protocol era found for each entry, by content hash; `None`: every start probes.
@@ -438,12 +438,12 @@ impl Supervisor {
         &self,
         entry: &CatalogEntry,
         config: &ServerConfig,
-    ) -> Option<crate::oauth::Target> {
+    ) -> Option<mcp_manager_oauth::Target> {
         let secrets = self.secrets.lock().expect("secrets lock").clone()?;
         let Transport::Remote { url, .. } = &config.transport else {
             return None;
         };
-        let target = crate::oauth::Target::of(&entry.name, &entry.config, url, secrets)?
+        let target = mcp_manager_oauth::Target::of(&entry.name, &entry.config, url, secrets)?
             .from_entry(entry.scope, &entry.path);
         Some(
             match self
@@ -463,7 +463,7 @@ impl Supervisor {
 
     /// Lets logins live in Claude Code's store where the person chose so, or where Claude
     /// Code already logged in.
-    pub fn set_login_stores(&self, stores: crate::oauth::claude_store::LoginStores) {
+    pub fn set_login_stores(&self, stores: mcp_manager_oauth::claude_store::LoginStores) {
         *self.login_stores.lock().expect("login stores lock") = Some(stores);
     }
 
@@ -928,10 +928,11 @@ impl Supervisor {
             let mut opened = open().await;
             // A server authorized without a person gets its token now, and one more try.
             if let (Err(ConnectError::NeedsAuth { .. }), Some(target)) = (&opened, &auth) {
-                if crate::oauth::machine::is_machine(target) {
-                    opened = match crate::oauth::machine::obtain(
+                if mcp_manager_oauth::machine::is_machine(target) {
+                    opened = match mcp_manager_oauth::machine::obtain(
                         target,
-                        &crate::oauth::journal(target).begin(crate::oauth::TraceKind::Connect),
+                        &mcp_manager_oauth::journal(target)
+                            .begin(mcp_manager_oauth::TraceKind::Connect),
                     )
                     .await
                     {

@@ -9,12 +9,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use mcp_manager_connect::oauth::{self, Browser, Loopback, OAuthError, Opener, Recorder, Target};
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::secrets::SecretStore;
 use mcp_manager_core::Scope;
+use mcp_manager_oauth as oauth;
+use mcp_manager_oauth::{Browser, Loopback, OAuthError, Opener, Recorder, Target};
 use serde_json::json;
 use support::OAuthServer;
 
@@ -250,7 +251,7 @@ async fn a_legacy_sse_server_takes_the_same_login_refresh_and_needs_auth() {
 
 #[tokio::test]
 async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
-    use mcp_manager_connect::oauth::trace::{Step, StepOutcome};
+    use mcp_manager_oauth::trace::{Step, StepOutcome};
     let server = OAuthServer::start(2);
     let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
     let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);

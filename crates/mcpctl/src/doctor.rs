@@ -1,11 +1,11 @@
 //! `mcpctl doctor` and `mcpctl login --verbose`: the checkup and the OAuth record, printed as
 //! the window shows them.
 
-use mcp_manager_connect::doctor::{self, Checkup, Verdict};
-use mcp_manager_connect::oauth::trace::{StepOutcome, Trace};
 use mcp_manager_connect::Settings;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::{ApiError, ConfigError, Locations};
+use mcp_manager_doctor::{Checkup, Verdict};
+use mcp_manager_oauth::trace::{StepOutcome, Trace};
 
 /// `mcpctl doctor [SERVER]`: one server's checkup, or every configured server's; exit 1 when
 /// any is unhealthy.
@@ -33,7 +33,7 @@ pub fn doctor(locations: &Locations, server: Option<&str>, json: bool) -> Result
     let checkups: Vec<Checkup> = crate::runtime::block_on(async {
         let mut checkups = Vec::new();
         for name in &names {
-            checkups.push(doctor::examine(locations, name, timeout).await?);
+            checkups.push(mcp_manager_doctor::examine(locations, name, timeout).await?);
         }
         Ok::<_, ApiError>(checkups)
     })?;

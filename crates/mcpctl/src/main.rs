@@ -14,7 +14,6 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use std::collections::BTreeMap;
 
-use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::config::interop::{self, Client};
@@ -23,6 +22,7 @@ use mcp_manager_core::config::snippet::AddCommand;
 use mcp_manager_core::config::trust::FolderTrust;
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
+use mcp_manager_oauth::claude_store::LoginStore;
 use serde::Serialize;
 
 /// `println!` for everything `mcpctl` prints on stdout: see [`print_line`].

@@ -449,7 +449,7 @@ pub fn install(
         if !crate::runtime_present(runtime) {
             eout!(
                 "warning: {runtime} is not installed here; {}",
-                mcp_manager_connect::doctor::local::runtime_hint(runtime)
+                mcp_manager_doctor::local::runtime_hint(runtime)
             );
         }
     }

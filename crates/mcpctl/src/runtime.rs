@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
-use mcp_manager_connect::oauth::claude_store::LoginStore;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::{Catalog, Standing};
 use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_oauth::claude_store::LoginStore;
 use serde_json::Value;
 
 /// Where `mcpctl call --save-to` keeps the call.
@@ -206,20 +206,20 @@ pub fn login(
         mcp_manager_connect::login::choose_store(locations, name, store)?;
     }
     let (target, _) = oauth_target(locations, name)?;
-    let journal = mcp_manager_connect::oauth::journal(&target);
+    let journal = mcp_manager_oauth::journal(&target);
     let show_record = || {
         if verbose {
             if let Some(trace) = journal
                 .traces()
                 .into_iter()
                 .rev()
-                .find(|t| t.kind == mcp_manager_connect::oauth::TraceKind::Login)
+                .find(|t| t.kind == mcp_manager_oauth::TraceKind::Login)
             {
                 crate::doctor::print_trace(&trace);
             }
         }
     };
-    use mcp_manager_connect::oauth::Opener;
+    use mcp_manager_oauth::Opener;
     let opener = if no_browser {
         Opener::Print
     } else {
@@ -289,7 +289,7 @@ pub fn logout(locations: &Locations, name: &str, json: bool) -> Result<bool, Api
     let (target, unencrypted) = oauth_target(locations, name)?;
     runtime().block_on(async {
         let had = target.secrets.tokens().await.ok().flatten().is_some();
-        let revoked = mcp_manager_connect::oauth::logout(&target)
+        let revoked = mcp_manager_oauth::logout(&target)
             .await
             .map_err(oauth_failure)?;
         if json {

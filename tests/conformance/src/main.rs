@@ -17,11 +17,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_manager_connect::answer::{Answer, Answerer};
-use mcp_manager_connect::oauth::{self, Headless, Target};
 use mcp_manager_connect::stderr::StderrLog;
 use mcp_manager_connect::{ConnectError, Connection, Limits};
 use mcp_manager_core::config::entry::{OAuthConfig, ServerConfig, TransportKind};
 use mcp_manager_core::secrets::{Secret, SecretStore};
+use mcp_manager_oauth as oauth;
+use mcp_manager_oauth::{Headless, Target};
 use serde_json::{json, Map, Value};
 
 /// Where the suite's authorization server sends the browser (nothing listens: the headless

@@ -53,8 +53,9 @@ pub use rmcp::ServiceError;
 
 pub use listen::{ListenState, REOPENS, STEADY};
 pub use process::keep_from_servers;
+pub use process::server_process;
 use process::Process;
-pub(crate) use process::{exit_detail, server_process, without_own_settings};
+pub(crate) use process::{exit_detail, without_own_settings};
 pub use requests::CANCELLED;
 pub use tasks::TaskRun;
 

@@ -15,7 +15,7 @@ struct Fallback<'a> {
     url: &'a str,
     headers: &'a [(String, String)],
     limits: Limits,
-    auth: Option<&'a crate::oauth::Target>,
+    auth: Option<&'a mcp_manager_oauth::Target>,
 }
 
 /// Opening a transport (`what`) failed for `err`.
@@ -214,7 +214,7 @@ pub(super) struct Opening<'a> {
     pub(super) project: &'a Path,
     pub(super) limits: Limits,
     pub(super) stderr: &'a StderrLog,
-    pub(super) auth: Option<&'a crate::oauth::Target>,
+    pub(super) auth: Option<&'a mcp_manager_oauth::Target>,
 }
 
 /// A failure that says nothing of the era: the server could not be reached or started, or
@@ -351,7 +351,7 @@ impl Connection {
         logs: impl Into<ServerLogs>,
         answerer: std::sync::Arc<dyn Answerer>,
         roots: crate::handler::Roots,
-        auth: Option<&crate::oauth::Target>,
+        auth: Option<&mcp_manager_oauth::Target>,
     ) -> Result<Connection, ConnectError> {
         let ServerLogs { stderr, protocol } = logs.into();
         let (changes_tx, changes) = tokio::sync::mpsc::unbounded_channel();
@@ -462,7 +462,7 @@ impl Connection {
         url: &str,
         headers: &[(String, String)],
         limits: Limits,
-        auth: Option<&crate::oauth::Target>,
+        auth: Option<&mcp_manager_oauth::Target>,
         handshake: Handshake,
     ) -> Result<(RunningService<RoleClient, Handler>, ProbeWatch), Failed> {
         let legacy = |opened: Result<RunningService<RoleClient, Handler>, ConnectError>| {
@@ -492,7 +492,7 @@ impl Connection {
                 let client =
                     TimedPosts::new(limits.http_post).noting_dropped(handler.dropped.clone());
                 let authorized = match auth {
-                    Some(target) => crate::oauth::authorized(target, client.clone())
+                    Some(target) => mcp_manager_oauth::authorized(target, client.clone())
                         .await
                         .map_err(|err| Failed::Other(ConnectError::Auth(err.to_string())))?,
                     None => None,
@@ -637,10 +637,10 @@ impl Connection {
         url: &str,
         headers: &[(String, String)],
         limits: Limits,
-        auth: Option<&crate::oauth::Target>,
+        auth: Option<&mcp_manager_oauth::Target>,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError> {
         let bearer = match auth {
-            Some(target) => crate::oauth::authorized(target, ())
+            Some(target) => mcp_manager_oauth::authorized(target, ())
                 .await
                 .map_err(|err| ConnectError::Auth(err.to_string()))?,
             None => None,

@@ -55,7 +55,7 @@ pub(crate) fn without_own_settings(cmd: &mut tokio::process::Command) {
 /// How a local server's process is started, by a session and by the doctor alike: in the
 /// project folder, with the entry's `env` over ours, its three pipes taken, killed when
 /// dropped.
-pub(crate) fn server_process(
+pub fn server_process(
     program: &std::ffi::OsStr,
     args: &[String],
     env: &[(String, String)],

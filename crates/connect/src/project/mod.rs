@@ -28,10 +28,10 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::needs_auth::NeedsAuthCache;
-use crate::oauth::{Phase, TokenState, Trace};
 use crate::protocol_log::LoggedMessage;
 use crate::status::{ServerStatus, StatusEvent};
 use crate::supervisor::{Reconciled, Settings, Supervisor};
+use mcp_manager_oauth::{Phase, TokenState, Trace};
 
 /// The stderr of a local server as kept: the last 64 KiB, split into lines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
@@ -106,7 +106,7 @@ impl LiveProject {
     pub fn open(locations: Locations, settings: Settings) -> Arc<LiveProject> {
         let supervisor = Supervisor::new(locations.project.clone(), settings);
         supervisor.set_secrets(mcp_manager_core::secrets::configured_store().0);
-        supervisor.set_login_stores(crate::oauth::claude_store::LoginStores::of(&locations));
+        supervisor.set_login_stores(mcp_manager_oauth::claude_store::LoginStores::of(&locations));
         supervisor.set_needs_auth_cache(NeedsAuthCache::in_dir(&locations.claude_dir()));
         supervisor.set_era_cache(crate::era::EraCache::in_dir(&locations.app_data_dir()));
         supervisor.set_approvals(locations.clone());
@@ -244,7 +244,7 @@ impl LiveProject {
         let result = crate::login::log_in_until(
             &self.locations,
             server,
-            crate::oauth::Opener::System,
+            mcp_manager_oauth::Opener::System,
             &[],
             cancel.clone(),
         )
@@ -260,7 +260,7 @@ impl LiveProject {
         }
         let logged_in = result?;
         self.restart(server).await?;
-        let journal = crate::oauth::journal(&logged_in.target);
+        let journal = mcp_manager_oauth::journal(&logged_in.target);
         let status = self
             .statuses()
             .into_iter()
@@ -296,28 +296,19 @@ impl LiveProject {
     /// A remote server's login phase, stored token (without its value) and OAuth exchanges.
     pub async fn oauth_activity(&self, server: &str) -> Result<OAuthActivity, ApiError> {
         let (target, unencrypted) = crate::login::oauth_target(&self.locations, server)?;
-        let journal = crate::oauth::journal(&target);
-        let token =
-            crate::oauth::token_state(&target, crate::login::where_kept(&target, &unencrypted))
-                .await
-                .map_err(crate::login::oauth_failure)?;
+        let journal = mcp_manager_oauth::journal(&target);
+        let token = mcp_manager_oauth::token_state(
+            &target,
+            crate::login::where_kept(&target, &unencrypted),
+        )
+        .await
+        .map_err(crate::login::oauth_failure)?;
         Ok(OAuthActivity {
             server: server.to_string(),
             phase: journal.login_phase(),
             token,
             traces: journal.traces(),
         })
-    }
-
-    /// Runs the doctor on `server`: each step from its entry to a session, up to the first
-    /// that fails.
-    pub async fn examine(&self, server: &str) -> Result<crate::doctor::Checkup, ApiError> {
-        crate::doctor::examine(
-            &self.locations,
-            server,
-            Settings::from_env().connect_timeout,
-        )
-        .await
     }
 
     /// The remote servers of this project whose OAuth journal is the one under `key`.
@@ -342,11 +333,11 @@ impl LiveProject {
     pub async fn set_login_store(
         &self,
         server: &str,
-        store: crate::oauth::claude_store::LoginStore,
+        store: mcp_manager_oauth::claude_store::LoginStore,
     ) -> Result<(), ApiError> {
         crate::login::choose_store(&self.locations, server, store)?;
         let (target, _) = crate::login::oauth_target(&self.locations, server)?;
-        crate::oauth::journal(&target).changed();
+        mcp_manager_oauth::journal(&target).changed();
         self.restart(server).await
     }
 
@@ -354,12 +345,10 @@ impl LiveProject {
     /// registers a new one (the old one may be unknown there now).
     pub async fn forget_registration(&self, server: &str) -> Result<(), ApiError> {
         let (target, _) = crate::login::oauth_target(&self.locations, server)?;
-        target
-            .secrets
-            .forget_registration()
-            .await
-            .map_err(|err| crate::login::oauth_failure(crate::oauth::OAuthError::Keychain(err)))?;
-        crate::oauth::journal(&target).changed();
+        target.secrets.forget_registration().await.map_err(|err| {
+            crate::login::oauth_failure(mcp_manager_oauth::OAuthError::Keychain(err))
+        })?;
+        mcp_manager_oauth::journal(&target).changed();
         Ok(())
     }
 
@@ -367,7 +356,7 @@ impl LiveProject {
     /// starts it again without them. Returns whether the server revoked them.
     pub async fn log_out(&self, server: &str) -> Result<bool, ApiError> {
         let (target, _) = crate::login::oauth_target(&self.locations, server)?;
-        let revoked = crate::oauth::logout(&target)
+        let revoked = mcp_manager_oauth::logout(&target)
             .await
             .map_err(crate::login::oauth_failure)?;
         self.restart(server).await?;

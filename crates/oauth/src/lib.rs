@@ -1,10 +1,12 @@
-//! OAuth for remote servers, on rmcp's `auth` feature.
+//! OAuth for remote servers, on rmcp's `auth` feature: this crate owns logins, their tokens and
+//! the debugger's record; it knows nothing of connections, the supervisor or the doctor (they
+//! build on it, never the reverse).
 //!
 //! rmcp implements the protocol: RFC 9728 protected-resource discovery (from the challenge's
 //! `resource_metadata`, then the path-inserted and root well-known URLs, with the `resource`
 //! check), RFC 8414 and OpenID discovery, dynamic client registration, PKCE S256, `state`, the
 //! RFC 8707 `resource` parameter, the RFC 9207 `iss` check, scope selection, and refresh on a
-//! 401 decided by the token that was sent. This module fills what it leaves to its user:
+//! 401 decided by the token that was sent. This crate fills what it leaves to its user:
 //! - where things are kept: tokens and registrations in the OS keychain ([`store`]);
 //! - who the client is: the configured client id (secret from the keychain), else a Client ID
 //!   Metadata Document when the server supports one and one is configured, else the client
@@ -34,6 +36,14 @@ use rmcp::transport::auth::{
 pub use browser::{Browser, Headless, Loopback, Opener};
 pub use store::{Registration, ServerSecrets, TokenStore};
 pub use trace::{Phase, Recorder, Trace, TraceKind};
+
+/// The HTTP client every remote request shares, logins' and sessions' alike: building one
+/// loads the system's root certificates, which costs tens of milliseconds and serialised
+/// connecting to many servers.
+pub fn shared_client() -> reqwest::Client {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    CLIENT.get_or_init(reqwest::Client::new).clone()
+}
 
 /// The name this app registers under.
 pub const CLIENT_NAME: &str = "MCP Manager";
@@ -295,7 +305,7 @@ async fn configured_metadata(
             "`oauth.authServerMetadataUrl` must be an https:// URL".into(),
         ));
     }
-    let request = crate::http_client::shared()
+    let request = crate::shared_client()
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json");
     let (status, _, body) = recorder
@@ -396,7 +406,7 @@ async fn publishes_resource_metadata(url: &str, recorder: &Recorder) -> bool {
         let mut probe = parsed.clone();
         probe.set_path(&candidate);
         probe.set_query(None);
-        if let Ok((status, _, _)) = recorder.send(crate::http_client::shared().get(probe)).await {
+        if let Ok((status, _, _)) = recorder.send(crate::shared_client().get(probe)).await {
             if status.is_success() {
                 return true;
             }
@@ -410,10 +420,7 @@ async fn legacy_root_metadata(url: &str, recorder: &Recorder) -> Option<Authoriz
     let mut root = url::Url::parse(url).ok()?;
     root.set_path("/.well-known/oauth-authorization-server");
     root.set_query(None);
-    let (status, _, body) = recorder
-        .send(crate::http_client::shared().get(root))
-        .await
-        .ok()?;
+    let (status, _, body) = recorder.send(crate::shared_client().get(root)).await.ok()?;
     if !status.is_success() {
         return None;
     }
@@ -781,7 +788,7 @@ async fn revoke(
     ];
     for (value, hint) in tokens.into_iter().flatten() {
         let mut form = vec![("token", value), ("token_type_hint", hint.to_string())];
-        let mut request = crate::http_client::shared().post(endpoint);
+        let mut request = crate::shared_client().post(endpoint);
         match &secret {
             Some(secret) => request = request.basic_auth(&stored.client_id, Some(secret)),
             None => form.push(("client_id", stored.client_id.clone())),

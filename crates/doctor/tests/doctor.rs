@@ -1,11 +1,13 @@
 //! The doctor against real servers that fail in the ways servers do: each checkup must end at
 //! the step that is wrong, with the evidence and the sentence that says what to do.
 
+#[path = "../../connect/tests/support/mod.rs"]
 mod support;
 
 use std::time::Duration;
 
-use mcp_manager_connect::doctor::{self, Checkup, Verdict};
+use mcp_manager_doctor as doctor;
+use mcp_manager_doctor::{Checkup, Verdict};
 use serde_json::json;
 use support::{EdgeHttp, OAuthServer, World};
 

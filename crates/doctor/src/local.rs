@@ -61,20 +61,26 @@ pub(crate) async fn examine(
         .chain(args.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ");
-    let mut child =
-        match crate::connection::server_process(resolved.as_os_str(), args, env, project).spawn() {
-            Ok(child) => child,
-            Err(err) => {
-                checks.push(Check::failed(
+    let mut child = match mcp_manager_connect::connection::server_process(
+        resolved.as_os_str(),
+        args,
+        env,
+        project,
+    )
+    .spawn()
+    {
+        Ok(child) => child,
+        Err(err) => {
+            checks.push(Check::failed(
                 "start",
                 "The process starts",
                 vec![format!("{line}: {err}")],
                 "Check that the command is a program you may run (permissions, interpreter line)."
                     .into(),
             ));
-                return;
-            }
-        };
+            return;
+        }
+    };
     let pid = child.id();
     let stderr = child.stderr.take().map(|mut pipe| {
         tokio::spawn(async move {
@@ -452,13 +458,13 @@ async fn end(child: &mut Child, pid: Option<u32>) {
     }
 }
 
-/// One line of a server's stdout, read at most [`crate::connection::MAX_MESSAGE`] bytes long:
+/// One line of a server's stdout, read at most [`mcp_manager_connect::connection::MAX_MESSAGE`] bytes long:
 /// `None` at the end of the stream or when a line is longer (an endless line must not take the
 /// app's memory; the session could not go on in step anyway).
 async fn read_bounded_line<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
 ) -> std::io::Result<Option<String>> {
-    read_line_within(reader, crate::connection::MAX_MESSAGE).await
+    read_line_within(reader, mcp_manager_connect::connection::MAX_MESSAGE).await
 }
 
 async fn read_line_within<R: tokio::io::AsyncBufRead + Unpin>(

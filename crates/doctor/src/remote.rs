@@ -357,15 +357,15 @@ async fn stored_target(
     raw: &ServerConfig,
     url: &str,
     locations: &Locations,
-) -> Option<crate::oauth::Target> {
+) -> Option<mcp_manager_oauth::Target> {
     let (store, _) = mcp_manager_core::secrets::configured_store();
-    let stores = crate::oauth::claude_store::LoginStores::of(locations);
+    let stores = mcp_manager_oauth::claude_store::LoginStores::of(locations);
     let (expanded, _) = mcp_manager_core::config::expand::expand_config(
         raw,
         &mcp_manager_core::config::expand::process_env,
     );
     let kept = stores.store_of(name, raw, &expanded);
-    let mut target = crate::oauth::Target::of(name, raw, url, store)?
+    let mut target = mcp_manager_oauth::Target::of(name, raw, url, store)?
         .kept_in(&stores, kept, name, raw, &expanded);
     if let Some(entry) = mcp_manager_core::config::catalog::Catalog::load(locations).effective(name)
     {
@@ -575,9 +575,12 @@ async fn oauth(
         ));
         return;
     };
-    let state = crate::oauth::token_state(
+    let state = mcp_manager_oauth::token_state(
         &target,
-        crate::login::where_kept(&target, &mcp_manager_core::secrets::configured_store().1),
+        mcp_manager_connect::login::where_kept(
+            &target,
+            &mcp_manager_core::secrets::configured_store().1,
+        ),
     )
     .await;
     let evidence = match state {
@@ -668,13 +671,15 @@ async fn connect_session(
     name: &str,
     config: &ServerConfig,
     locations: &Locations,
-    auth: Option<&crate::oauth::Target>,
+    auth: Option<&mcp_manager_oauth::Target>,
 ) {
-    let connection = match crate::login::open_once(name, config, locations, auth).await {
+    let connection = match mcp_manager_connect::login::open_once(name, config, locations, auth)
+        .await
+    {
         Ok(connection) => connection,
         Err(err) => {
             let next = match &err {
-                crate::ConnectError::NeedsAuth { .. } => {
+                mcp_manager_connect::ConnectError::NeedsAuth { .. } => {
                     format!("Log in again: press Log in, or run `mcpctl login {name}`.")
                 }
                 _ => "Read the error: the server took the request but the session did not start."
@@ -720,7 +725,7 @@ async fn connect_session(
     }
 }
 
-fn offered(capabilities: &crate::status::Capabilities) -> Vec<String> {
+fn offered(capabilities: &mcp_manager_connect::status::Capabilities) -> Vec<String> {
     let mut names = Vec::new();
     for (on, name) in [
         (capabilities.tools, "tools"),

@@ -1,5 +1,9 @@
 //! The doctor: why a server does not work, found by trying each thing it needs in order.
 //!
+//! It builds on the connection engine (`mcp_manager_connect`) and on the logins
+//! (`mcp_manager_oauth`), and nothing builds on it but the app and `mcpctl`: the engine never
+//! needs to know why a server fails beyond its own status.
+//!
 //! A failed connection says what broke last ("Transport closed", "connection refused"). A
 //! person fixing it needs the first thing that is wrong, the evidence, and what to do. So the
 //! doctor walks the server's path from the entry to a working session, one [`Check`] per step,
@@ -13,7 +17,7 @@
 //! The stdio path speaks JSON-RPC to the process itself rather than through rmcp: what rmcp
 //! skips or hides (lines on stdout that are not JSON-RPC, the exit status of a process that
 //! dies before answering) is the evidence. The remote path uses raw requests up to the
-//! session, then the product's own [`Connection`](crate::Connection) with the stored token,
+//! session, then the product's own [`Connection`](mcp_manager_connect::Connection) with the stored token,
 //! so a server that passes the doctor connects in the app.
 
 pub mod local;
@@ -111,6 +115,15 @@ impl Checks {
     }
 }
 
+/// Examines server `name` of an open project, with the connection timeout its sessions use.
+pub async fn examine_in(
+    project: &mcp_manager_connect::project::LiveProject,
+    name: &str,
+) -> Result<Checkup, ApiError> {
+    let timeout = mcp_manager_connect::Settings::from_env().connect_timeout;
+    examine(project.locations(), name, timeout).await
+}
+
 /// Examines server `name` of `locations`' project, waiting `timeout` at most for each answer.
 pub async fn examine(
     locations: &Locations,
@@ -126,7 +139,7 @@ pub async fn examine(
     };
     // The doctor runs the command and sends the URL and headers, as starting would: a server
     // that may not start (a project server nobody approved, above all) is not examined.
-    if let Some(why) = crate::project::why_not_started(entry) {
+    if let Some(why) = mcp_manager_connect::project::why_not_started(entry) {
         checks.push(Check::failed(
             "allowed",
             "Allowed to start",

@@ -386,7 +386,7 @@ mod tests {
     }
 
     fn recorder() -> Recorder {
-        crate::oauth::trace::journal("browser-test").begin(crate::oauth::TraceKind::Login)
+        crate::trace::journal("browser-test").begin(crate::TraceKind::Login)
     }
 
     async fn listening() -> Loopback {
@@ -556,8 +556,8 @@ mod tests {
     #[tokio::test]
     async fn while_it_waits_the_login_shows_the_url_and_whether_a_browser_took_it() {
         let browser = listening().await;
-        let journal = crate::oauth::trace::journal("browser-phase-test");
-        let recorder = journal.begin(crate::oauth::TraceKind::Login);
+        let journal = crate::trace::journal("browser-phase-test");
+        let recorder = journal.begin(crate::TraceKind::Login);
         let cancel = browser.cancel_token();
         let waiting = tokio::spawn({
             let journal = std::sync::Arc::clone(&journal);
