@@ -8,7 +8,7 @@
 //! starts every one; a server of 2026-07-28 only refuses it with -32022 and is sent
 //! `server/discover` on the same process, and whether one that answered also speaks 2026-07-28
 //! is asked in a second process beside its session, for the next start
-//! (`connection/first_start.rs`, which says why: no fixed wait, no second start, one stderr, no
+//! (`connection/open/first_start.rs`, which says why: no fixed wait, no second start, one stderr, no
 //! two processes sharing the CPU while the session starts). A remote server is probed on its
 //! connection ([`Handshake::Probe`]: `server/discover` first; a correlated JSON-RPC error, or
 //! no answer in 10 s, means the `initialize` era on the same connection). The opening

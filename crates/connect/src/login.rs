@@ -126,7 +126,7 @@ pub async fn log_in_until(
     let entry = catalog.effective(name).expect("found above").clone();
     // Logging in contacts the server and its authorization server with the entry's headers:
     // not for a server that may not start.
-    if let Some(why) = crate::project::why_not_started(&entry) {
+    if let Some(why) = entry.why_not_started() {
         return Err(ApiError {
             code: ErrorCode::NotAllowed,
             message: format!("\"{name}\" may not start, so it was not contacted: {why}"),

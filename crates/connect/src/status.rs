@@ -61,7 +61,7 @@ pub struct ConnectedInfo {
     pub counts: ListCounts,
     /// On a 2026-07-28 session, where its `subscriptions/listen` stream stands (show what is
     /// followed live, or why nothing is); `None` in the initialize era.
-    pub listening: Option<crate::connection::ListenState>,
+    pub listening: Option<ListenState>,
 }
 
 /// The sizes of a server's lists. `None`: the server lacks that capability, or listing failed.
@@ -160,4 +160,25 @@ mod tests {
         eprintln!("a status event: {size} bytes");
         assert!(size <= 64, "a status event takes {size} bytes");
     }
+}
+
+/// Where a session's `subscriptions/listen` stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum ListenState {
+    /// Nothing to listen for (the server declares no list changes and nothing is followed).
+    Idle,
+    /// Opening the stream (attempt 1 is the first).
+    Opening { attempt: u32 },
+    /// The server acknowledged; these are what it will send. `refused`: resources asked for
+    /// that its acknowledgment left out.
+    Listening {
+        lists: Vec<ListKind>,
+        resources: Vec<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[specta(optional)]
+        refused: Vec<String>,
+    },
+    /// No more attempts: why, in words.
+    GaveUp { reason: String },
 }

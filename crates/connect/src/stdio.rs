@@ -270,7 +270,7 @@ impl Calls {
         id: i64,
         name: &str,
         arguments: Option<&Map<String, Value>>,
-        input: Option<&crate::connection::InputRound>,
+        input: Option<&InputRound>,
         timeout: Option<Duration>,
         as_task: bool,
     ) -> Result<Value, ServiceError> {
@@ -684,4 +684,11 @@ mod tests {
         assert!(parse(b"this is not JSON-RPC\n", &none, &detached()).is_none());
         assert!(parse(br#"{"jsonrpc": "2.0", "bogus": true}"#, &none, &detached()).is_none());
     }
+}
+
+/// The answers of one round after `input_required`, and the state to echo.
+#[derive(Debug, Clone)]
+pub struct InputRound {
+    pub responses: serde_json::Map<String, Value>,
+    pub state: Option<String>,
 }

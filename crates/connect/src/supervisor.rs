@@ -46,7 +46,7 @@ pub struct Settings {
     pub http_post_timeout: Duration,
     /// On a local server's first start, which `initialize` answered: ask `server/discover` in
     /// a second process beside the session and remember the answer for the next start
-    /// (`connection/first_start.rs`). Off in `mcpctl`, whose commands end before the answer.
+    /// (`connection/open/first_start.rs`). Off in `mcpctl`, whose commands end before the answer.
     pub ask_era_beside: bool,
 }
 

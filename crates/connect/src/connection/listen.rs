@@ -23,10 +23,9 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{ServerNotification, SubscriptionFilter};
 use rmcp::service::ServiceError;
-use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
-use crate::status::{Capabilities, ListKind};
+use crate::status::{Capabilities, ListKind, ListenState};
 
 /// Attempts in a row that fail (or end before [`STEADY`]) before listening is given up.
 pub const REOPENS: u32 = 6;
@@ -34,27 +33,6 @@ pub const REOPENS: u32 = 6;
 pub const STEADY: Duration = Duration::from_secs(30);
 /// How long [`Listener::follow`] waits for the server to acknowledge a new filter.
 const ACK_WAIT: Duration = Duration::from_secs(10);
-
-/// Where a session's `subscriptions/listen` stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-#[serde(tag = "state", rename_all = "kebab-case")]
-pub enum ListenState {
-    /// Nothing to listen for (the server declares no list changes and nothing is followed).
-    Idle,
-    /// Opening the stream (attempt 1 is the first).
-    Opening { attempt: u32 },
-    /// The server acknowledged; these are what it will send. `refused`: resources asked for
-    /// that its acknowledgment left out.
-    Listening {
-        lists: Vec<ListKind>,
-        resources: Vec<String>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        #[specta(optional)]
-        refused: Vec<String>,
-    },
-    /// No more attempts: why, in words.
-    GaveUp { reason: String },
-}
 
 /// What a listener needs of its session.
 pub(crate) struct Sinks {

@@ -3,8 +3,9 @@
 //!
 //! - [`open`](self::open): opening a session per transport (stdio with our own fast path for
 //!   calls, streamable HTTP with its fallback to legacy SSE, SSE), the OAuth-authorized open,
-//!   and why an open failed in words (the stderr tail of a local server that died).
-//! - [`first_start`]: the first start of a local server of unknown era: `initialize`, and `server/discover` asked beside.
+//!   and why an open failed in words (the stderr tail of a local server that died); inside it,
+//!   the first start of a local server of unknown era (`initialize`, and `server/discover`
+//!   asked beside), which only opening uses.
 //! - [`process`]: a local server's process. It runs in its own process group with the
 //!   expanded `env` on top of ours and the project as working folder; its stderr goes to a
 //!   bounded [`StderrLog`] whose tail is attached to a start-up failure. We own the child
@@ -17,7 +18,6 @@
 //! - this module: the [`Connection`] itself, its facts (info, counts, the stderr tail), how
 //!   a failed request is told to a person ([`Connection::explain`]), and shutdown.
 
-mod first_start;
 mod listen;
 mod open;
 mod process;
@@ -51,7 +51,8 @@ use crate::stderr::StderrLog;
 /// An error from a request on an open session (rmcp's).
 pub use rmcp::ServiceError;
 
-pub use listen::{ListenState, REOPENS, STEADY};
+pub use crate::status::ListenState;
+pub use listen::{REOPENS, STEADY};
 pub use process::keep_from_servers;
 pub use process::server_process;
 use process::Process;
@@ -165,12 +166,7 @@ pub struct CallOutcome {
     pub task: Option<TaskRun>,
 }
 
-/// The answers of one round after `input_required`, and the state to echo.
-#[derive(Debug, Clone)]
-pub struct InputRound {
-    pub responses: serde_json::Map<String, Value>,
-    pub state: Option<String>,
-}
+pub use crate::stdio::InputRound;
 
 /// At most this many `input_required` rounds in one call.
 pub const INPUT_ROUNDS: usize = 10;

@@ -10,7 +10,7 @@ use mcp_manager_core::ApiError;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::calls::refused;
+use super::refused;
 use super::LiveProject;
 
 /// A server's resources and resource templates, as JSON text (arrays, as listed).

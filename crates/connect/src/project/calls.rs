@@ -9,14 +9,14 @@
 
 use std::time::Duration;
 
-use mcp_manager_core::{ApiError, ErrorCode};
+use mcp_manager_core::ApiError;
 use serde::Serialize;
 
 use mcp_manager_history::{
     scrub_call, CallFilter, CallRecord, CallStatus, History, HistoryError, NewCall,
 };
 
-use super::LiveProject;
+use super::{refused, LiveProject};
 use crate::protocol_log::Direction;
 
 /// One tool as the window lists it.
@@ -78,13 +78,6 @@ pub struct ToolCallView {
     /// What Claude Code would have done with this result (given it whole, cut it, or saved
     /// it to a file), in a sentence.
     pub for_claude_code: Option<String>,
-}
-
-pub(super) fn refused(message: String) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message,
-    }
 }
 
 impl LiveProject {

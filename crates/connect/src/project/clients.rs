@@ -456,7 +456,7 @@ impl LiveProject {
     pub(super) async fn listed_as_sent(&self, server: &str) -> Result<Vec<Value>, ApiError> {
         let connection = self.connected(server)?;
         connection.list_tools_as_sent().await.map_err(|err| {
-            super::calls::refused(format!(
+            super::refused(format!(
                 "\"{server}\": {}",
                 crate::connection::plain(&err.to_string())
             ))

@@ -22,8 +22,8 @@ pub use calls::{save_result, ServerTools, ToolCallView, ToolView};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mcp_manager_core::config::catalog::{Catalog, CatalogEntry};
-use mcp_manager_core::{ApiError, Approval, ConfigError, ErrorCode, Locations};
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
@@ -156,7 +156,7 @@ impl LiveProject {
     pub async fn restart(&self, server: &str) -> Result<(), ApiError> {
         let catalog = Catalog::load(&self.locations);
         let entry = catalog.require(server)?;
-        if let Some(reason) = why_not_started(entry) {
+        if let Some(reason) = entry.why_not_started() {
             return Err(ApiError {
                 code: ErrorCode::InvalidRequest,
                 message: format!("\"{server}\" cannot be restarted: {reason}"),
@@ -369,37 +369,10 @@ impl LiveProject {
     }
 }
 
-/// Why Claude Code would not start this entry, in words for a person, with what to do.
-pub fn why_not_started(entry: &CatalogEntry) -> Option<String> {
-    if let Some(scope) = entry.shadowed_by {
-        return Some(format!(
-            "the {} entry of the same name is used instead",
-            scope.as_str()
-        ));
-    }
-    if entry.disabled {
-        return Some("it is disabled for this project; enable it first".into());
-    }
-    if entry.changed_since_approval {
-        return Some("its entry changed since you approved it (command, URL, environment or headers); review it and approve it again".into());
-    }
-    match entry.approval {
-        Some(Approval::Pending) => Some(match &entry.waiting_for_trust {
-            Some(file) => format!(
-                "{} approves it, but this folder is not trusted, so that approval does not count yet; trust the folder first (mcpctl trust)",
-                file.display()
-            ),
-            None if entry.scope == mcp_manager_core::Scope::Agent => {
-                "nobody has approved this subagent's own server here yet; approve it first".into()
-            }
-            None => "nobody has approved this project server yet; approve it first".into(),
-        }),
-        Some(Approval::Rejected) => {
-            Some("this project server was rejected; approve it first".into())
-        }
-        Some(Approval::Approved) if entry.awaits_trust() => Some(
-            "it is approved in your settings, but it came with this folder, which is not trusted; trust the folder to start it (mcpctl trust)".into(),
-        ),
-        _ => None,
+/// A request refused for what it asked, in words for the person.
+pub(crate) fn refused(message: String) -> ApiError {
+    ApiError {
+        code: ErrorCode::InvalidRequest,
+        message,
     }
 }

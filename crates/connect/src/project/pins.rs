@@ -13,7 +13,7 @@ use mcp_manager_guard::quarantine;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::calls::refused;
+use super::refused;
 use super::LiveProject;
 
 /// A server against its pin.

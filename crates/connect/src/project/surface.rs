@@ -10,7 +10,7 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::calls::refused;
+use super::refused;
 use super::LiveProject;
 use mcp_manager_core::ApiError;
 

@@ -30,8 +30,8 @@
 //! it can fail, and then the verdict is the era before, which it speaks. An entry's
 //! `"protocol"` key skips all this.
 
-use super::open::{Failed, Opened, Opening};
-use super::*;
+use super::super::*;
+use super::{Failed, Opened, Opening};
 use crate::era::{Era, Handshake, Verdict};
 use rmcp::ClientServiceExt;
 use std::sync::{Arc, OnceLock};
@@ -336,21 +336,21 @@ impl StdioStart {
         let started = tokio::time::timeout(timeout, async {
             if handshake != Handshake::Probe {
                 return handler
-                    .serve_with_lifecycle(transport, super::open::lifecycle(handshake))
+                    .serve_with_lifecycle(transport, super::lifecycle(handshake))
                     .await;
             }
             step = Handshake::Initialize;
             let (kept, home) = Kept::new(transport);
             let first = handler
                 .clone()
-                .serve_with_lifecycle(kept, super::open::lifecycle(Handshake::Initialize))
+                .serve_with_lifecycle(kept, super::lifecycle(Handshake::Initialize))
                 .await;
             let back = home.lock().expect("kept transport lock").take();
             match (first, back) {
                 (Err(err), Some(transport)) if refused_for_modern(&err) => {
                     step = Handshake::Discover;
                     handler
-                        .serve_with_lifecycle(transport, super::open::lifecycle(step))
+                        .serve_with_lifecycle(transport, super::lifecycle(step))
                         .await
                 }
                 (first, _) => first,

@@ -4,6 +4,8 @@
 //! says why in words: the transport's error, or how a local server's process ended and the
 //! tail of its stderr.
 
+mod first_start;
+
 use super::*;
 use crate::era::{Era, Handshake, ProbeAnswer, ProbeWatch};
 use mcp_manager_core::config::entry::ProtocolChoice;
@@ -246,13 +248,13 @@ pub(super) fn lifecycle(handshake: Handshake) -> ClientLifecycleMode {
 
 impl Opening<'_> {
     /// An opening whose era is not known, and its evidence. A local server is sent `initialize`
-    /// first ([`super::first_start`]). A remote server is probed on its connection; one the
+    /// first ([`first_start`]). A remote server is probed on its connection; one the
     /// probe made leave (a 2025 HTTP server answers 400) is of the era before: opened again
     /// with `initialize`.
     async fn probe(&self) -> Result<(Opened, String), Failed> {
         if let Transport::Stdio { command, args, env } = &self.config.transport {
             let start =
-                super::first_start::StdioStart::new(self.handler.clone(), command, args, env, self);
+                first_start::StdioStart::new(self.handler.clone(), command, args, env, self);
             return start.first(self.stderr, self.limits.ask_beside).await;
         }
         match self.attempt(Handshake::Probe).await {
@@ -274,7 +276,7 @@ impl Opening<'_> {
         let handler = self.handler.clone();
         match &self.config.transport {
             Transport::Stdio { command, args, env } => {
-                super::first_start::StdioStart::new(handler, command, args, env, self)
+                first_start::StdioStart::new(handler, command, args, env, self)
                     .run(handshake, self.stderr.clone())
                     .await
             }
@@ -434,7 +436,7 @@ impl Connection {
                 // is the verdict, as the question asked beside a session would have found.
                 if limits.remembered == Some(Era::Modern) && !opened.settled {
                     evidence =
-                        super::first_start::legacy_evidence(&failed, limits.connect, began.elapsed());
+                        first_start::legacy_evidence(&failed, limits.connect, began.elapsed());
                     opened.settled = true;
                 }
                 (opened, evidence)
