@@ -28,6 +28,24 @@ pub fn strip(text: &str) -> String {
     text.chars().filter(|c| !is_hidden(*c)).collect()
 }
 
+/// Serialized JSON with every control and format character written as a `\uXXXX` escape:
+/// the same value to a JSON reader, nothing a terminal obeys (serde_json escapes only the
+/// characters below U+0020, not C1 controls or bidirectional overrides).
+pub fn escape_hidden_in_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if is_hidden(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Strips every string (keys too) in a JSON value.
 pub fn strip_value(value: &Value) -> Value {
     match value {

@@ -472,7 +472,7 @@ pub fn set_approval(
                 ),
             });
         }
-        approval::record_approved_hash(
+        approval::record_agent_approval(
             locations,
             name,
             Some(&entry.hash).filter(|_| approve).map(String::as_str),

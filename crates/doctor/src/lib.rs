@@ -139,7 +139,7 @@ pub async fn examine(
     };
     // The doctor runs the command and sends the URL and headers, as starting would: a server
     // that may not start (a project server nobody approved, above all) is not examined.
-    if let Some(why) = mcp_manager_connect::project::why_not_started(entry) {
+    if let Some(why) = entry.why_not_started() {
         checks.push(Check::failed(
             "allowed",
             "Allowed to start",

@@ -3,7 +3,7 @@
 //! `instructions`, with the exact span of each finding and invisible text made visible.
 //!
 //! Findings are warnings (or notes), never a block: a person reads them and decides. The
-//! rules, and why each exists, are listed in [`RULES`] (and in the README). They look for what
+//! rules, and why each exists, are listed in [`RULES`] (and in docs/approved-surface.md). They look for what
 //! tool poisoning uses (OWASP MCP Top 10): text hidden from the person, text that instructs the
 //! model rather than describing the tool, references to other servers' tools, and ways to send
 //! data out; and for a tool whose Claude Code name another server's tool also has.
@@ -41,7 +41,7 @@ pub enum LintLevel {
     Warning,
 }
 
-/// One rule as the README and the window list it.
+/// One rule as docs/approved-surface.md and the window list it.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleInfo {
     pub rule: LintRule,

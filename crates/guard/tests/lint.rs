@@ -1,5 +1,5 @@
 //! Each lint rule with a case it must flag and one it must not; the corpus of real servers
-//! gives only the findings the README explains.
+//! gives only the findings docs/approved-surface.md explains.
 
 use mcp_manager_guard::lint::{lint, LintFinding, LintLevel, LintRule, Listing};
 use serde_json::{json, Value};
@@ -274,9 +274,12 @@ fn the_corpus_of_real_servers_gives_only_notes_and_the_explained_warnings() {
 }
 
 #[test]
-fn the_readme_lists_every_rule_with_its_level_and_rationale() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+fn the_approved_surface_page_lists_every_rule_with_its_level_and_rationale() {
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/approved-surface.md"
+    ))
+    .unwrap();
     for info in mcp_manager_guard::lint::RULES {
         let level = match info.level {
             LintLevel::Warning => "warning",
@@ -286,6 +289,9 @@ fn the_readme_lists_every_rule_with_its_level_and_rationale() {
             "| `{}` {} | {level} | {} |",
             info.id, info.title, info.rationale
         );
-        assert!(readme.contains(&row), "README lacks the row:\n{row}");
+        assert!(
+            page.contains(&row),
+            "docs/approved-surface.md lacks the row:\n{row}"
+        );
     }
 }

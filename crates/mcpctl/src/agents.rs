@@ -39,9 +39,11 @@ pub fn run(
                     "project" => Scope::Project,
                     _ => Scope::User,
                 };
-                let mut parts = server.splitn(3, ':');
-                let (Some("agent"), Some(agent), Some(name)) =
-                    (parts.next(), parts.next(), parts.next())
+                // A server's own name has no `:` (see `agents::entry_name`); an agent's may
+                // (a plugin's agents are `<plugin>:<name>`).
+                let Some((agent, name)) = server
+                    .strip_prefix("agent:")
+                    .and_then(|rest| rest.rsplit_once(':'))
                 else {
                     return Err(crate::runtime::failure(format!(
                         "\"{server}\" is not an agent's own server: name it agent:AGENT:SERVER (`mcpctl agents` lists them)"

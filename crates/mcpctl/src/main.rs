@@ -99,7 +99,7 @@ struct Cli {
     /// The project folder (default: the current folder).
     #[arg(long, global = true, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Print machine-readable JSON (shapes documented in the README).
+    /// Print machine-readable JSON (shapes documented in docs/mcpctl.md).
     #[arg(long, global = true)]
     json: bool,
     /// The MCP registry to read (default: MCP_MANAGER_REGISTRY, else the window's setting,
@@ -1420,7 +1420,9 @@ pub(crate) fn one_line(text: &str) -> String {
 }
 
 pub(crate) fn print_json(value: &impl Serialize) {
-    let text = serde_json::to_string_pretty(value).expect("our output types serialize");
+    let text = mcp_manager_connect::sanitize::escape_hidden_in_json(
+        &serde_json::to_string_pretty(value).expect("our output types serialize"),
+    );
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 

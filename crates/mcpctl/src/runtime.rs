@@ -330,7 +330,7 @@ pub fn ask(
                 } else if entry.waiting_for_trust.is_some() || entry.awaits_trust() {
                     format!(
                         "\"{name}\": {}",
-                        mcp_manager_connect::project::why_not_started(entry).unwrap_or_default()
+                        entry.why_not_started().unwrap_or_default()
                     )
                 } else if entry.scope == mcp_manager_core::Scope::Agent {
                     format!("\"{name}\" is a subagent's own server nobody approved here: run `mcpctl approve {name}`")

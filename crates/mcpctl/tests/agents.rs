@@ -491,3 +491,83 @@ fn a_server_moved_into_an_agent_and_back_leaves_the_agent_file_as_it_was() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("args[2]"));
     assert!(!home.project.join(".mcp.json").exists());
 }
+
+/// A project's `.mcp.json` may name a server `agent:helper:inline1`, like the helper's own
+/// server here: approving that one (even with the same entry, even all of them) lends the
+/// agent's server nothing, neither to start nor to be moved out where it would run unasked.
+#[test]
+fn a_configured_server_named_like_an_agents_lends_it_no_approval() {
+    let home = home(true);
+    let helper = std::fs::read_to_string(home.project.join(".claude/agents/helper.md")).unwrap();
+    let front = mcp_manager_core::config::agents::frontmatter(&helper)
+        .unwrap()
+        .unwrap();
+    let same = front["mcpServers"][2]["inline1"].clone();
+    std::fs::write(
+        home.project.join(".mcp.json"),
+        json!({"mcpServers": {"agent:helper:inline1": same}}).to_string(),
+    )
+    .unwrap();
+    let approved = mcpctl(&home, &["approve", "--all"]);
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let moved = mcpctl(
+        &home,
+        &["agents", "move", "agent:helper:inline1", "--to", "user"],
+    );
+    assert!(!moved.status.success(), "moved on a borrowed approval");
+    assert!(String::from_utf8_lossy(&moved.stderr).contains("not approved"));
+    std::fs::remove_file(home.project.join(".mcp.json")).unwrap();
+    let list = String::from_utf8(mcpctl(&home, &["list"]).stdout).unwrap();
+    let line = list
+        .lines()
+        .find(|l| l.starts_with("agent:helper:inline1"))
+        .unwrap_or_else(|| panic!("{list}"));
+    assert!(line.contains("(pending)"), "{list}");
+}
+
+/// A project's agent file Claude Code reads through a link inside the project is read here
+/// too, and overrides the person's agent of its name; one that cannot be read here (a link
+/// out of the project) still keeps the person's agent of its file's name from counting.
+#[test]
+fn a_linked_or_unreadable_project_agent_still_overrides_the_persons() {
+    let home = home(true);
+    let folder = home.project.join(".claude/agents");
+    std::fs::create_dir_all(home.project.join("docs")).unwrap();
+    std::fs::rename(
+        folder.join("helper.md"),
+        home.project.join("docs/helper.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../../docs/helper.md", folder.join("helper.md")).unwrap();
+    let list = String::from_utf8(mcpctl(&home, &["list"]).stdout).unwrap();
+    assert!(list.contains("agent:helper:inline1"), "{list}");
+    assert!(!list.contains("agent:helper:fromuser"), "{list}");
+
+    // Now a link out of the project: not read, and the person's helper still does not count.
+    std::fs::remove_file(folder.join("helper.md")).unwrap();
+    std::fs::rename(
+        home.project.join("docs/helper.md"),
+        home.root.join("outside.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(home.root.join("outside.md"), folder.join("helper.md")).unwrap();
+    let out = mcpctl(&home, &["list"]);
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(!list.contains("agent:helper:inline1"), "{list}");
+    assert!(!list.contains("agent:helper:fromuser"), "{list}");
+    let report = agents(&home);
+    let users = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["source"] == "user")
+        .unwrap();
+    assert!(users["servers"][0]["problem"]
+        .as_str()
+        .unwrap()
+        .contains("may define"));
+}

@@ -122,7 +122,8 @@ fn names_with_terminal_escapes_are_printed_inert() {
         serde_json::json!({"mcpServers": {
             "evil\u{1b}]52;c;cm0gLXJmIH4=\u{7}": {"command": "node"},
             "ok\rtrusted-server": {"command": "node"},
-            "\u{1b}[2Jclear": {"command": "node"}
+            "\u{1b}[2Jclear": {"command": "node"},
+            "c1\u{9b}2Jbidi\u{202e}txt.exe": {"command": "node"}
         }})
         .to_string(),
     )
@@ -130,22 +131,33 @@ fn names_with_terminal_escapes_are_printed_inert() {
     std::fs::create_dir_all(world.project.join(".claude/agents")).unwrap();
     std::fs::write(
         world.project.join(".claude/agents/a.md"),
-        "---\nname: \"helper\\e[1A\\rowned\"\nmcpServers:\n  - \"x\\e]52;c;Zm9v\\a\":\n      command: node\n---\n",
+        "---\nname: \"helper\\e[1A\\rowned\"\nmcpServers:\n  - \"x\\e]52;c;Zm9v\\a\":\n      command: node\n  - \"y\\u202Ez\":\n      command: node\n---\n",
     )
     .unwrap();
-    for args in [&["list"][..], &["agents"], &["get", "ok\rtrusted-server"]] {
+    for args in [
+        &["list"][..],
+        &["agents"],
+        &["get", "ok\rtrusted-server"],
+        &["list", "--json"],
+        &["agents", "--json"],
+    ] {
         let out = world.run_within(args, Duration::from_secs(20));
         let text = said(&out);
         assert!(
             text.contains("evil") || text.contains("helper") || text.contains("trusted-server"),
             "{args:?}: {text}"
         );
-        for bad in ['\u{1b}', '\u{7}'] {
+        for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
             assert!(!text.contains(bad), "{args:?} printed {bad:?}: {text:?}");
         }
         assert!(
             !text.replace("\r\n", "\n").contains('\r'),
             "{args:?} printed a carriage return: {text:?}"
         );
+        if args.contains(&"--json") {
+            // Escaped, not lost: the JSON still carries the name as it is.
+            let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(value.to_string().contains('\u{202e}'), "{args:?}");
+        }
     }
 }

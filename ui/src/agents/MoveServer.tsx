@@ -27,7 +27,10 @@ export function MoveServer({ server, api }: { server: ServerSummary; api: Agents
   if (!movable) return null;
   const move = async () => {
     setError(null);
-    const [, agentName, name] = server.name.split(":");
+    // agent:<agent>:<server>: the server's own name has no ":", the agent's may (a plugin's).
+    const rest = server.name.slice("agent:".length);
+    const cut = rest.lastIndexOf(":");
+    const [agentName, name] = [rest.slice(0, cut), rest.slice(cut + 1)];
     const outcome = own ? await api.move.out(agentName ?? "", name ?? "", scope) : await api.move.into(server.name, agent);
     if (outcome.ok) setSaid(`Moved: now "${outcome.value.name}" (${outcome.value.files.join(", ")}).`);
     else setError(outcome.error);

@@ -106,6 +106,26 @@ const MAX_NODES: u64 = 100_000;
 /// How many values `yaml` stands for with its aliases expanded, counted from the parser's
 /// events before anything is built.
 fn expanded_size(yaml: &str) -> Result<u64, String> {
+    // The parser recurses once per level of a block list too: bound the nesting a line can
+    // open (its indentation, and the `- `, `? ` and `: ` that follow it) before it parses.
+    for line in yaml.lines() {
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let mut rest = &line[indent..];
+        let mut markers = 0;
+        while let Some(next) = ["- ", "-\t", "? ", ": "]
+            .iter()
+            .find_map(|m| rest.strip_prefix(m))
+        {
+            markers += 1;
+            rest = next.trim_start_matches([' ', '\t']);
+        }
+        let brackets = rest.matches(['[', '{']).count();
+        if indent + markers + brackets > MAX_LINE_DEPTH {
+            return Err(format!(
+                "its frontmatter nests more than {MAX_DEPTH} levels deep: not read"
+            ));
+        }
+    }
     use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
     use yaml_rust2::scanner::Marker;
     #[derive(Default)]
@@ -114,6 +134,7 @@ fn expanded_size(yaml: &str) -> Result<u64, String> {
         open: Vec<(usize, u64)>,
         anchors: std::collections::HashMap<usize, u64>,
         total: u64,
+        deepest: usize,
     }
     impl Count {
         fn add(&mut self, n: u64) {
@@ -136,6 +157,7 @@ fn expanded_size(yaml: &str) -> Result<u64, String> {
                 }
                 Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                     self.open.push((anchor, 1));
+                    self.deepest = self.deepest.max(self.open.len());
                 }
                 Event::SequenceEnd | Event::MappingEnd => {
                     if let Some((anchor, size)) = self.open.pop() {
@@ -157,8 +179,23 @@ fn expanded_size(yaml: &str) -> Result<u64, String> {
     Parser::new_from_str(yaml)
         .load(&mut count, true)
         .map_err(|err| format!("its frontmatter is not YAML ({err})"))?;
+    // Building the values recurses once per level: a file nested thousands deep would
+    // overflow the stack, where no agent needs more than a few levels.
+    if count.deepest > MAX_DEPTH {
+        return Err(format!(
+            "its frontmatter nests more than {MAX_DEPTH} levels deep: not read"
+        ));
+    }
     Ok(count.total)
 }
+
+/// The deepest nesting of lists and maps a frontmatter may have.
+const MAX_DEPTH: usize = 64;
+
+/// The most levels one line may open, counting each space of its indentation as one: far
+/// beyond [`MAX_DEPTH`] written with two-space indentation, far below what overflows the
+/// parser.
+const MAX_LINE_DEPTH: usize = 512;
 
 fn to_json(yaml: &yaml_rust2::Yaml) -> Value {
     use yaml_rust2::Yaml;
@@ -236,7 +273,9 @@ fn servers_of(
                 let (name, entry) = map.iter().next().expect("one key");
                 let kind = entry.get("type").and_then(Value::as_str).unwrap_or("stdio");
                 let twice = out.iter().any(|s: &AgentServer| s.inline && &s.name == name);
-                let problem = if twice {
+                let problem = if name.contains(':') {
+                    Some(format!("\"{name}\" has a \":\" in its name, which cannot be told apart here from the agent's (agent:<agent>:<server>): Claude Code runs it, this app cannot try or move it. Rename it"))
+                } else if twice {
                     Some(format!("\"{name}\" is defined twice in this agent: Claude Code starts both and offers the tools of each, while here only the first can be tried or moved. Give one another name"))
                 } else if let Err(why) = &inline_allowed {
                     Some(why.clone())
@@ -281,7 +320,11 @@ fn markdown_files(dir: &Path, depth: u32, into: &mut Vec<PathBuf>) {
         let path = entry.path();
         if kind.is_dir() && depth > 0 {
             markdown_files(&path, depth - 1, into);
-        } else if kind.is_file() && path.extension().is_some_and(|e| e == "md") {
+        } else if (kind.is_file() || kind.is_symlink())
+            && path.extension().is_some_and(|e| e == "md")
+        {
+            // A link is listed too: Claude Code follows it, and the read decides whether it
+            // may be read here (a project's only to a regular file inside the project).
             into.push(path);
         }
     }
@@ -348,6 +391,8 @@ fn read_all(
         Some(project_root.clone()),
         None,
     ));
+    // Files that could not be read: whichever agent they define, Claude Code may run it.
+    let mut unread: Vec<(AgentSource, PathBuf)> = Vec::new();
     for (source, folder, within, plugin) in folders {
         let mut files = Vec::new();
         markdown_files(&folder, 4, &mut files);
@@ -361,6 +406,7 @@ fn read_all(
                 Ok(None) => continue,
                 Err(err) => {
                     problems.push(err.to_string());
+                    unread.push((source.clone(), file.clone()));
                     continue;
                 }
             };
@@ -369,6 +415,7 @@ fn read_all(
                 Ok(None) => continue,
                 Err(why) => {
                     problems.push(format!("{}: {why}", file.display()));
+                    unread.push((source.clone(), file.clone()));
                     continue;
                 }
             };
@@ -408,6 +455,22 @@ fn read_all(
             });
         }
     }
+    // A project's agent file that could not be read may define an agent of the person's
+    // name (most are named after their file): the person's is not taken to run then.
+    for (source, file) in &unread {
+        let Some(stem) = file.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if *source != AgentSource::Project {
+            continue;
+        }
+        for agent in agents
+            .iter_mut()
+            .filter(|a| a.source == AgentSource::User && a.name == stem)
+        {
+            agent.overridden_by.get_or_insert_with(|| file.clone());
+        }
+    }
     (agents, problems)
 }
 
@@ -443,6 +506,7 @@ pub fn inline_servers(agent: &AgentFile) -> Vec<(String, Value)> {
 
 /// The name an agent's inline server has here, beside the configured servers:
 /// `agent:<agent>:<server>` (in Claude Code it has its own name only inside its subagent).
+/// A server whose name has a `:` gets no entry, so the last `:` always ends the agent's name.
 pub fn entry_name(agent: &str, server: &str) -> String {
     format!("agent:{agent}:{server}")
 }
@@ -469,7 +533,7 @@ pub fn list(locations: &Locations, configured: &[String]) -> Agents {
             if let Some(winner) = &agent.overridden_by {
                 for server in &mut servers {
                     server.problem = Some(format!(
-                        "{} defines an agent of the same name, and Claude Code runs that one: this file's servers never start",
+                        "{} defines (or, unread here, may define) an agent of the same name, and Claude Code runs that one: this file's servers never start",
                         winner.display()
                     ));
                 }
@@ -662,6 +726,15 @@ pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String
                 .map(|m| m.len() == 1 && m.contains_key(server))
         }) == Some(true)
         {
+            // Blank lines and comments at its end belong to what follows (a comment about
+            // the next item): they stay.
+            let mut stop = stop;
+            while stop > start + 1 && {
+                let l = lines[stop - 1].trim_start();
+                l.is_empty() || l.starts_with('#')
+            } {
+                stop -= 1;
+            }
             found = Some(start..stop);
             break;
         }
@@ -862,8 +935,12 @@ pub fn move_out(
     let target = agent_file(locations, agent)?;
     if target.source == AgentSource::Project {
         let catalog = crate::config::catalog::Catalog::load(locations);
+        // The agent's own entry only: a configured server may carry the same name.
         let approved = catalog.named(&entry_name(agent, server)).any(|e| {
-            e.approval == Some(crate::config::approval::Approval::Approved) && e.trusted_folder
+            e.scope == crate::Scope::Agent
+                && e.approval == Some(crate::config::approval::Approval::Approved)
+                && e.trusted_folder
+                && !e.changed_since_approval
         });
         if !approved {
             return Err(ConfigError::Invalid(format!(
@@ -992,6 +1069,17 @@ mod tests {
     }
 
     #[test]
+    fn a_comment_about_the_next_item_stays_when_an_item_goes() {
+        let text = "---\nname: x\nmcpServers:\n  - a:\n      command: node\n  # b is the database one, keep it pinned\n  - b:\n      command: db\ntools: Read\n---\nbody\n";
+        let (after, taken) = remove_inline(text, "a").unwrap();
+        assert_eq!(taken, json!({"command": "node"}));
+        assert_eq!(
+            after,
+            "---\nname: x\nmcpServers:\n  # b is the database one, keep it pinned\n  - b:\n      command: db\ntools: Read\n---\nbody\n"
+        );
+    }
+
+    #[test]
     fn a_byte_order_mark_and_mixed_line_ends_survive_a_round_trip() {
         let original = "\u{feff}---\r\nname: x\r\ndescription: one LF line\nmcpServers:\r\n  - github\r\n---\r\nBody\n";
         assert_eq!(frontmatter(original).unwrap().unwrap()["name"], "x");
@@ -1064,5 +1152,15 @@ mod tests {
             "]".repeat(100_000)
         );
         assert!(super::frontmatter(&closed).is_err());
+        // Block lists nest without brackets: a 20 KB file once overflowed the stack.
+        let block = format!("---\nname: x\nk:\n  {}x\n---\nbody\n", "- ".repeat(10_000));
+        let err = super::frontmatter(&block).unwrap_err();
+        assert!(err.contains("levels deep"), "{err}");
+        for spread in ["[\n", "{a:\n", "-\n "] {
+            let text = format!("---\nname: x\nk: {}\n---\n", spread.repeat(10_000));
+            assert!(super::frontmatter(&text).is_err(), "{spread:?}");
+        }
+        let fine = format!("---\nname: x\nk:\n  {}x\n---\n", "- ".repeat(20));
+        assert!(super::frontmatter(&fine).is_ok());
     }
 }

@@ -210,15 +210,26 @@ pub fn approvals_file(locations: &Locations) -> PathBuf {
     locations.app_data_dir().join("approvals.json")
 }
 
-/// The key an entry's approved hash is kept under: a configured server's name compared as
-/// Claude Code compares names ([`normalize`]), a subagent's own server's `agent:<agent>:<server>`
-/// exactly, so that `agent:a:b_c` and `agent:a_b:c` are two approvals.
-pub fn hash_key(name: &str) -> String {
-    if name.starts_with("agent:") {
-        name.to_string()
-    } else {
-        normalize(name)
-    }
+/// What the person approved of subagents' own servers here: for each project the content hash
+/// of each `agent:<agent>:<server>` entry, by its exact name. A file of its own, so that no
+/// configured server (whose name may be anything, `agent:x:y` too) can lend its approval to a
+/// subagent's server, or borrow one.
+pub fn agent_approvals_file(locations: &Locations) -> PathBuf {
+    locations.app_data_dir().join("agent-approvals.json")
+}
+
+/// Records (or, with `None`, forgets) the hash of the subagent's server the person approved.
+pub fn record_agent_approval(
+    locations: &Locations,
+    name: &str,
+    hash: Option<&str>,
+) -> Result<(), ConfigError> {
+    keep_hash(
+        &agent_approvals_file(locations),
+        locations,
+        name.to_string(),
+        hash,
+    )
 }
 
 /// Records (or, with `None`, forgets) the hash of the entry the person approved.
@@ -227,17 +238,25 @@ pub fn record_approved_hash(
     name: &str,
     hash: Option<&str>,
 ) -> Result<(), ConfigError> {
-    let path = approvals_file(locations);
-    let key = locations.project_key();
+    keep_hash(&approvals_file(locations), locations, normalize(name), hash)
+}
+
+fn keep_hash(
+    path: &Path,
+    locations: &Locations,
+    key: String,
+    hash: Option<&str>,
+) -> Result<(), ConfigError> {
+    let project_key = locations.project_key();
     let _ = crate::private::dir(&locations.app_data_dir());
-    document::update(&path, NewFileMode::Private, |value| {
-        let project = document::object_at(&path, value, &[&key])?;
+    document::update(path, NewFileMode::Private, |value| {
+        let project = document::object_at(path, value, &[&project_key])?;
         match hash {
             Some(hash) => {
-                project.insert(hash_key(name), Value::String(hash.to_string()));
+                project.insert(key.clone(), Value::String(hash.to_string()));
             }
             None => {
-                project.shift_remove(&hash_key(name));
+                project.shift_remove(&key);
             }
         }
         Ok(())
@@ -263,7 +282,7 @@ pub fn record_first_starts<'a>(
         .and_then(|doc| doc.value.get(&key).cloned());
     let missing: Vec<(String, String)> = started
         .into_iter()
-        .map(|(name, hash)| (hash_key(name), hash.to_string()))
+        .map(|(name, hash)| (normalize(name), hash.to_string()))
         .filter(|(name, _)| kept.as_ref().and_then(|p| p.get(name)).is_none())
         .collect();
     if missing.is_empty() {

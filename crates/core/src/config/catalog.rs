@@ -188,6 +188,43 @@ pub enum Standing {
     DisabledHere,
 }
 
+impl CatalogEntry {
+    /// Why Claude Code would not start this entry, in words for a person, with what to do.
+    pub fn why_not_started(&self) -> Option<String> {
+        if let Some(scope) = self.shadowed_by {
+            return Some(format!(
+                "the {} entry of the same name is used instead",
+                scope.as_str()
+            ));
+        }
+        if self.disabled {
+            return Some("it is disabled for this project; enable it first".into());
+        }
+        if self.changed_since_approval {
+            return Some("its entry changed since you approved it (command, URL, environment or headers); review it and approve it again".into());
+        }
+        match self.approval {
+            Some(Approval::Pending) => Some(match &self.waiting_for_trust {
+                Some(file) => format!(
+                    "{} approves it, but this folder is not trusted, so that approval does not count yet; trust the folder first (mcpctl trust)",
+                    file.display()
+                ),
+                None if self.scope == Scope::Agent => {
+                    "nobody has approved this subagent's own server here yet; approve it first".into()
+                }
+                None => "nobody has approved this project server yet; approve it first".into(),
+            }),
+            Some(Approval::Rejected) => {
+                Some("this project server was rejected; approve it first".into())
+            }
+            Some(Approval::Approved) if self.awaits_trust() => Some(
+                "it is approved in your settings, but it came with this folder, which is not trusted; trust the folder to start it (mcpctl trust)".into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
 impl Standing {
     /// Claude Code's status words for what it shows (`claude mcp list`), and ours, in the same
     /// manner, for what it hides. `None` for a server that starts: its live status speaks.
@@ -340,6 +377,11 @@ impl Catalog {
             .ok()
             .flatten()
             .and_then(|doc| doc.value.get(&project_key).cloned());
+        let agents_approved_here =
+            document::read(&super::approval::agent_approvals_file(locations))
+                .ok()
+                .flatten()
+                .and_then(|doc| doc.value.get(&project_key).cloned());
         let mut winner: HashMap<String, Scope> = HashMap::new();
         let managed = catalog.managed.is_some();
         for entry in &mut catalog.entries {
@@ -363,9 +405,9 @@ impl Catalog {
                 // approves it first, bound to its content, and a project's agent's only in a
                 // trusted folder.
                 entry.trusted_folder = approvals.trusted || !entry.agent_from_project;
-                let approved = approved_here
+                let approved = agents_approved_here
                     .as_ref()
-                    .and_then(|p| p.get(super::approval::hash_key(&entry.name)))
+                    .and_then(|p| p.get(&entry.name))
                     .and_then(Value::as_str)
                     .is_some_and(|hash| hash == entry.hash);
                 entry.approval = Some(if approved {
@@ -381,7 +423,7 @@ impl Catalog {
                 entry.changed_since_approval = entry.approval == Some(Approval::Approved)
                     && approved_here
                         .as_ref()
-                        .and_then(|p| p.get(super::approval::hash_key(&entry.name)))
+                        .and_then(|p| p.get(super::names::normalize(&entry.name)))
                         .and_then(Value::as_str)
                         .is_some_and(|hash| hash != entry.hash);
             }

@@ -779,8 +779,8 @@ fn note(field: &str, message: &str) -> DraftNote {
     }
 }
 
-/// Key names that say their value is a credential.
-const SECRET_WORDS: [&str; 9] = [
+/// Words that, anywhere in a key's name, say its value is a credential.
+const SECRET_WORDS: [&str; 11] = [
     "TOKEN",
     "SECRET",
     "PASSWORD",
@@ -790,96 +790,258 @@ const SECRET_WORDS: [&str; 9] = [
     "CREDENTIAL",
     "PRIVATE",
     "AUTH",
+    "COOKIE",
+    "BEARER",
 ];
 
-/// Whether a key's name says its value is a credential (`GITHUB_TOKEN`, `--api-key`).
+/// Words that say so when they are a whole part of the name (`DB_PASS`, `--key`, `accessKey`,
+/// `X-Session`), not inside another word (`MONKEY`, `COMPASS`).
+const SECRET_PARTS: [&str; 7] = ["KEY", "PASS", "PWD", "SESSION", "SIG", "SIGNATURE", "JWT"];
+
+/// Whether a key's name says its value is a credential (`GITHUB_TOKEN`, `--api-key`,
+/// `DB_PASS`, `apiKey`, `api%5Fkey`).
 fn secret_named(key: &str) -> bool {
-    let upper = key
-        .trim_start_matches('-')
-        .to_ascii_uppercase()
-        .replace('-', "_");
-    SECRET_WORDS.iter().any(|w| upper.contains(w))
+    let key = percent_decoded(key.trim_start_matches('-'));
+    let joined = key.to_ascii_uppercase().replace('-', "_");
+    if SECRET_WORDS.iter().any(|w| joined.contains(w)) {
+        return true;
+    }
+    // Parts: split at anything not a letter or digit, and where camelCase turns upper.
+    let mut parts = Vec::new();
+    let mut part = String::new();
+    let mut last_lower = false;
+    for c in key.chars() {
+        if !c.is_ascii_alphanumeric() {
+            parts.push(std::mem::take(&mut part));
+            last_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && last_lower {
+            parts.push(std::mem::take(&mut part));
+        }
+        last_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        part.push(c.to_ascii_uppercase());
+    }
+    parts.push(part);
+    parts.iter().any(|p| SECRET_PARTS.contains(&p.as_str()))
 }
 
-/// Whether a value starts the way issued tokens do (`ghp_`, `sk-`, `AKIA`…).
+/// `%XX` escapes decoded (others left as they are).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() && text.is_char_boundary(i + 3) {
+            if let Ok(byte) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `text` without its `${…}` references: what is written out.
+fn without_references(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        match rest[at..].find('}') {
+            Some(end) => rest = &rest[at + end + 1..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The prefixes of tokens services issue (`ghp_`, `sk-`, `AKIA`…).
+const TOKEN_PREFIXES: [&str; 13] = [
+    "ghp_",
+    "gho_",
+    "ghs_",
+    "ghu_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "sk-",
+    "xoxb-",
+    "xoxp-",
+    "xapp-",
+    "AKIA",
+    "npm_",
+];
+
+/// Whether a value starts the way issued tokens do.
 fn known_token_prefix(value: &str) -> bool {
-    [
-        "ghp_",
-        "gho_",
-        "ghs_",
-        "github_pat_",
-        "glpat-",
-        "sk-",
-        "xoxb-",
-        "xoxp-",
-        "AKIA",
-    ]
-    .iter()
-    .any(|p| value.starts_with(p))
+    TOKEN_PREFIXES.iter().any(|p| value.starts_with(p))
+}
+
+/// Whether a run of letters, digits, `_` and `-` has the shape of a generated token: 20
+/// characters or more, letters and digits, and mixed case or 32 characters or more.
+fn token_shaped(word: &str) -> bool {
+    word.len() >= 20
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && word.chars().any(|c| c.is_ascii_digit())
+        && word.chars().any(|c| c.is_ascii_alphabetic())
+        && ((word.chars().any(|c| c.is_ascii_uppercase())
+            && word.chars().any(|c| c.is_ascii_lowercase()))
+            || word.len() >= 32)
 }
 
 /// Whether a value is a credential written out (not already a `${VAR}` reference).
 pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
+    let value = without_references(value.trim());
     let value = value.trim();
-    if value.is_empty() || value.contains("${") {
+    if value.is_empty() {
         return false;
     }
-    let bare = value
-        .strip_prefix("Bearer ")
-        .or_else(|| value.strip_prefix("bearer "))
-        .or_else(|| value.strip_prefix("Basic "))
-        .unwrap_or(value);
+    let scheme = ["Bearer ", "bearer ", "Basic ", "basic ", "Token ", "token "]
+        .iter()
+        .find_map(|p| value.strip_prefix(p));
+    if scheme.is_some_and(|rest| !rest.trim().is_empty()) {
+        return true;
+    }
+    let bare = scheme.unwrap_or(value);
     let tokenish = bare.len() >= 20
         && !bare.contains(char::is_whitespace)
         && bare.chars().any(|c| c.is_ascii_digit())
         && bare.chars().any(|c| c.is_ascii_alphabetic())
         && !bare.contains("://")
         && !bare.starts_with('/');
-    (secret_named(key) && bare.len() >= 8) || known_token_prefix(bare) || tokenish
+    (secret_named(key) && bare.len() >= 8)
+        || known_token_prefix(bare)
+        || tokenish
+        || text_holds_secret(value)
 }
 
-/// Whether a URL carries a credential: a user (and password) before the host, or a query or
-/// fragment parameter that looks like one (`?api_key=…`, `#token=…`).
+/// Whether free text (an argument, a command line, a URL, any value) carries a credential
+/// written out: a token that starts as issued ones do, a `NAME=value` or `"name": "value"` or
+/// `Name: value` pair whose name says secret, a URL with a password or a token as its user, or
+/// a word shaped like a generated token (a digest after `sha256:`, `@` or `#` aside).
+pub(crate) fn text_holds_secret(text: &str) -> bool {
+    let text = percent_decoded(&without_references(text));
+    let bytes = text.as_bytes();
+    let word_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    // Words: maximal runs of letters, digits, `_` and `-`.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if word_char(bytes[i]) {
+            let start = i;
+            while i < bytes.len() && word_char(bytes[i]) {
+                i += 1;
+            }
+            words.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    for (n, &(start, end)) in words.iter().enumerate() {
+        let word = &text[start..end];
+        if known_token_prefix(word) && word.len() >= 12 {
+            return true;
+        }
+        let before = &text[..start];
+        let digest = ["sha1:", "sha256:", "sha384:", "sha512:", "@", "#"]
+            .iter()
+            .any(|p| before.ends_with(p));
+        if token_shaped(word) && !digest {
+            return true;
+        }
+        // A pair: this word, a separator (`=`, `:`, with quotes and spaces), then a value.
+        let between_end = words.get(n + 1).map_or(text.len(), |w| w.0);
+        let between = &text[end..between_end];
+        let separated = between
+            .trim_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace())
+            .trim_start_matches(['=', ':'])
+            .trim_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace())
+            .is_empty()
+            && between.contains(['=', ':'])
+            && !between.contains("//");
+        if separated && secret_named(word) {
+            if let Some(&(v0, _)) = words.get(n + 1) {
+                let rest = &text[v0..];
+                let value: String = rest
+                    .chars()
+                    .take_while(|c| {
+                        !c.is_whitespace() && !matches!(c, '"' | '\'' | ',' | '&' | ';' | '}')
+                    })
+                    .collect();
+                let value = if ["Bearer", "bearer", "Basic", "Token"].contains(&value.as_str()) {
+                    rest[value.len()..]
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                } else {
+                    value
+                };
+                if value.len() >= 4 {
+                    return true;
+                }
+            }
+        }
+    }
+    // A URL with a user: a password, or a token for a user.
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("://") {
+        let after = &rest[at + 3..];
+        let authority = after
+            .split(['/', '?', '#', ' ', '"', '\''])
+            .next()
+            .unwrap_or("");
+        if let Some((user, _host)) = authority.rsplit_once('@') {
+            match user.split_once(':') {
+                Some((_, password)) if !password.is_empty() => return true,
+                _ if known_token_prefix(user) || user.len() >= 16 => return true,
+                _ => {}
+            }
+        }
+        rest = after;
+    }
+    false
+}
+
+/// Whether a URL carries a credential: a password or a token before the host, a query or
+/// fragment parameter that looks like one (`?api_key=…`, `#token=…`), or a token in its path.
 pub(crate) fn url_holds_secret(url: &str) -> bool {
-    if url.contains("${") {
-        return false;
-    }
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    if authority.contains('@') {
-        return true;
-    }
-    let Some(at) = rest.find(['?', '#']) else {
-        return false;
-    };
-    rest[at + 1..]
-        .split(['&', ';', '?', '#'])
-        .filter_map(|pair| pair.split_once('='))
-        .any(|(key, value)| looks_secret(key, value))
+    text_holds_secret(url)
 }
 
 /// Whether command-line argument `arg` (coming after `previous`) is a credential written out:
-/// the value of `--token=…`, the argument after `--api-key`, one that starts as issued tokens
-/// do, or a URL that holds one. Gives how many leading bytes are not secret (`--token=`), so
-/// that only the value is replaced. A package name or a path is not a secret, whatever its
-/// shape: arguments are judged by their flag, not by how random they look.
+/// the value of `--token=…` (or `--auth:…`), the argument after `--api-key` (whatever it starts
+/// with), or text that carries one ([`text_holds_secret`]). Gives how many leading bytes are
+/// not secret (`--token=`), so that only the value is replaced. A package name or a path is
+/// not a secret: arguments are judged by their flag and by what they hold, not by their length.
 pub(crate) fn secret_in_arg(previous: &str, arg: &str) -> Option<usize> {
-    if arg.contains("${") || arg.trim().is_empty() {
+    let written = without_references(arg);
+    if written.trim().is_empty() {
         return None;
     }
-    if arg.contains("://") {
-        return url_holds_secret(arg).then_some(0);
-    }
     if arg.starts_with('-') {
-        let (key, value) = arg.split_once('=')?;
-        let bare = value.strip_prefix("Bearer ").unwrap_or(value);
-        return ((secret_named(key) && value.len() >= 8) || known_token_prefix(bare))
-            .then_some(key.len() + 1);
+        if let Some(at) = arg.find(['=', ':']) {
+            let (key, value) = (&arg[..at], &arg[at + 1..]);
+            if secret_named(key) && without_references(value).trim().len() >= 4 {
+                return Some(at + 1);
+            }
+        }
     }
-    let flag_names_secret = previous.starts_with('-') && !previous.contains('=');
-    ((flag_names_secret && secret_named(previous) && arg.len() >= 8)
-        || known_token_prefix(arg.strip_prefix("Bearer ").unwrap_or(arg)))
-    .then_some(0)
+    let flag_names_secret =
+        previous.starts_with('-') && !previous.contains(['=', ':']) && secret_named(previous);
+    if flag_names_secret && written.trim().len() >= 4 {
+        return Some(0);
+    }
+    text_holds_secret(arg).then_some(0)
 }
 
 /// Every field of a server entry that holds a credential written out, named as the editor
@@ -896,12 +1058,11 @@ pub fn written_secrets(raw: &Value) -> Vec<String> {
                         format!("{path}.{key}")
                     };
                     match v {
-                        Value::String(text) if path.is_empty() && key == "url" => {
-                            if url_holds_secret(text) {
+                        Value::String(text) => {
+                            if looks_secret(key, text) {
                                 out.push(field);
                             }
                         }
-                        Value::String(text) if looks_secret(key, text) => out.push(field),
                         Value::Array(items) if path.is_empty() && key == "args" => {
                             let mut previous = "";
                             for (i, item) in items.iter().enumerate() {
@@ -924,12 +1085,7 @@ pub fn written_secrets(raw: &Value) -> Vec<String> {
                 for (i, item) in items.iter().enumerate() {
                     let field = format!("{path}[{i}]");
                     match item {
-                        Value::String(text)
-                            if known_token_prefix(text)
-                                || (text.contains("://") && url_holds_secret(text)) =>
-                        {
-                            out.push(field)
-                        }
+                        Value::String(text) if text_holds_secret(text) => out.push(field),
                         other => walk(&field, other, out),
                     }
                 }
@@ -1092,6 +1248,65 @@ mod tests {
         );
         assert!(url("https://mcp.example/mcp?ref=docs&page=2").is_empty());
         assert!(url("${BASE}/mcp?token=${TOKEN}").is_empty());
+        // What a reviewer slipped past a first version, each written out in a shared file.
+        let tok = "Zq8vR2mK9xLp4TnW7yHc3bJd";
+        let ghp = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+        for args in [
+            vec!["-t".to_string(), tok.to_string()],
+            vec![
+                "run".into(),
+                "-e".into(),
+                format!("GITHUB_PERSONAL_ACCESS_TOKEN={ghp}"),
+                "ghcr.io/github/github-mcp-server".into(),
+            ],
+            vec![
+                "mcp-remote".into(),
+                "https://x/mcp".into(),
+                "--header".into(),
+                "Authorization: Bearer abc123".into(),
+            ],
+            vec![
+                "--header".into(),
+                "Authorization".into(),
+                format!("Bearer {tok}"),
+            ],
+            vec![format!("--env=API_KEY={tok}")],
+            vec!["--key".into(), "hunter2hunter2".into()],
+            vec!["--pass".into(), "hunter2hunter2".into()],
+            vec![format!("--auth:{tok}")],
+            vec!["--token".into(), format!("-{tok}")],
+            vec![format!("--token={tok}${{}}")],
+            vec![
+                "sh".into(),
+                "-c".into(),
+                format!("API_TOKEN={tok} exec server"),
+            ],
+            vec!["--config".into(), format!("{{\"apiKey\":\"{tok}\"}}")],
+        ] {
+            let found = written_secrets(&serde_json::json!({"command": "x", "args": args}));
+            assert!(!found.is_empty(), "not found in {args:?}");
+        }
+        for (key, value) in [
+            ("DATABASE_URL", "postgres://admin:s3cretpw@db.internal/prod"),
+            ("DB_PASS", "correcthorsebatterystaple"),
+            ("Authorization", "Bearer abc123"),
+            ("Cookie", "session=abcdefghijklmnopqrstuvwxyz"),
+        ] {
+            assert!(looks_secret(key, value), "{key}: {value}");
+        }
+        assert!(!url("https://x.example/mcp?api%5Fkey=hunter2hunter").is_empty());
+        assert!(!url("https://x.example/mcp?key=hunter2hunter").is_empty());
+        assert!(!url(&format!("https://x.example/mcp/{tok}")).is_empty());
+        assert!(!written_secrets(&serde_json::json!({"headersHelper": format!("echo '{{\"Authorization\":\"Bearer {tok}\"}}'")})).is_empty());
+        // Nor are ordinary settings taken for secrets.
+        for arg in ["--transport", "stdio", "ghcr.io/github/github-mcp-server@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "--port=8080", "--log-level:debug", "@upstash/context7-mcp@1.0.14", "--author", "ada"] {
+            assert_eq!(secret_in_arg("", arg), None, "{arg}");
+        }
+        assert!(!looks_secret("AUTH_MODE", "oauth"));
+        assert!(!looks_secret(
+            "POSTGRES_URL",
+            "postgres://db.internal:5432/prod"
+        ));
     }
 
     #[test]

@@ -200,6 +200,7 @@ fn is_relevant(locations: &Locations, paths: &[PathBuf]) -> bool {
     paths.iter().any(|path| {
         crate::api::is_config_file(locations, path)
             || path == &super::approval::approvals_file(locations)
+            || path == &super::approval::agent_approvals_file(locations)
             || (path.extension().is_some_and(|e| e == "md")
                 && agents.iter().any(|folder| path.starts_with(folder)))
             // A `.claude` folder appearing may bring settings with it.
