@@ -74,7 +74,7 @@ test("a subagent's own server is shown in its group, approved, then tried like a
   // Claude Code's files are as they were; the approval is the app's own.
   assert.deepEqual(readFileSync(join(box.home, ".claude.json")), claudeJson);
   assert.ok(!existsSync(join(box.project, ".claude/settings.local.json")));
-  const approvals = JSON.parse(readFileSync(join(box.home, ".local/share/dev.mcp-manager.app/approvals.json"), "utf8"));
+  const approvals = JSON.parse(readFileSync(join(box.home, ".local/share/dev.mcp-manager.app/agent-approvals.json"), "utf8"));
   assert.ok(approvals[box.project]?.["agent:writer:notes"], JSON.stringify(approvals));
   await waitForState(browser, "agent:reviewer:lint", "agent", "disabled");
 });

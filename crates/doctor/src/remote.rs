@@ -317,33 +317,43 @@ async fn unverified_certificate(
     }
 }
 
-/// Issuer, subject, expiry and names of a DER certificate.
+/// Issuer, subject, expiry and names of a DER certificate (read with a pure-Rust parser: no
+/// OpenSSL to build on any platform).
 fn describe_certificate(der: &[u8]) -> Vec<String> {
-    let Ok(cert) = openssl::x509::X509::from_der(der) else {
+    use x509_parser::prelude::{FromDer, GeneralName, X509Certificate};
+    let Ok((_, cert)) = X509Certificate::from_der(der) else {
         return Vec::new();
     };
-    let name = |n: &openssl::x509::X509NameRef| {
-        n.entries()
-            .filter_map(|e| {
-                let key = e.object().nid().short_name().ok()?;
-                let value = e.data().to_string().ok()?;
+    let name = |n: &x509_parser::x509::X509Name| {
+        n.iter_attributes()
+            .filter_map(|a| {
+                let key = x509_parser::objects::oid2abbrev(
+                    a.attr_type(),
+                    x509_parser::objects::oid_registry(),
+                )
+                .ok()
+                .map(str::to_string)
+                .unwrap_or_else(|| a.attr_type().to_id_string());
+                let value = a.as_str().ok()?;
                 Some(format!("{key}={value}"))
             })
             .collect::<Vec<_>>()
             .join(", ")
     };
     let mut facts = vec![
-        format!("issuer: {}", name(cert.issuer_name())),
-        format!("subject: {}", name(cert.subject_name())),
-        format!("valid until: {}", cert.not_after()),
+        format!("issuer: {}", name(cert.issuer())),
+        format!("subject: {}", name(cert.subject())),
+        format!("valid until: {}", cert.validity().not_after),
     ];
-    if let Some(names) = cert.subject_alt_names() {
-        let names: Vec<String> = names
+    if let Ok(Some(alternatives)) = cert.subject_alternative_name() {
+        let names: Vec<String> = alternatives
+            .value
+            .general_names
             .iter()
-            .filter_map(|n| {
-                n.dnsname()
-                    .map(str::to_string)
-                    .or_else(|| n.ipaddress().map(|ip| format!("{ip:?}")))
+            .filter_map(|n| match n {
+                GeneralName::DNSName(dns) => Some(dns.to_string()),
+                GeneralName::IPAddress(ip) => Some(format!("{ip:?}")),
+                _ => None,
             })
             .collect();
         facts.push(format!("names: {}", names.join(", ")));
