@@ -16,11 +16,11 @@ use mcp_manager_connect::protocol_log::LoggedMessage;
 use mcp_manager_connect::{Progress, StatusEvent};
 use mcp_manager_core::api::{self, ImportPreview, RecentProject, Written};
 use mcp_manager_core::config::draft::{self, DraftCheck, EntryRef, KeyValue, ServerDraft};
+use mcp_manager_core::config::folder::{self, FolderTrust};
 use mcp_manager_core::config::interop::{Client, ExportReport};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
 use mcp_manager_core::config::profiles;
 use mcp_manager_core::config::review::{self, ServerReview};
-use mcp_manager_core::config::trust::{self, FolderTrust};
 use mcp_manager_core::secrets::Secret;
 use mcp_manager_core::{ApiError, Approval, Scope, ServerList};
 use mcp_manager_doctor::Checkup;
@@ -106,7 +106,7 @@ pub async fn set_server_approval(
 #[tauri::command]
 #[specta::specta]
 pub async fn folder_trust(context: State<'_, Context>) -> Result<FolderTrust, ApiError> {
-    Ok(trust::folder_trust(context.project().locations()))
+    Ok(folder::folder_trust(context.project().locations()))
 }
 
 /// Trusts the project folder as Claude Code's trust dialog does (`~/.claude.json`).

@@ -26,9 +26,7 @@ use crate::{refused, AppError};
 
 /// The URI scheme Apps are served on.
 pub const SCHEME: &str = "mcpapp";
-/// The `sandbox` of both frames: scripts, their own origin (so it is not `"null"`) and forms;
-/// no popups, no top navigation, no downloads, no modals.
-pub const SANDBOX: &str = "allow-scripts allow-same-origin allow-forms";
+pub use crate::relay::SANDBOX;
 /// The file of consents in the app's data folder.
 pub const CONSENT_FILE: &str = "apps-allowed.json";
 /// How long a page waits to be asked for.

@@ -16,7 +16,9 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use crate::host::SANDBOX;
+/// The `sandbox` of both frames: scripts, their own origin (so it is not `"null"`) and forms;
+/// no popups, no top navigation, no downloads, no modals.
+pub const SANDBOX: &str = "allow-scripts allow-same-origin allow-forms";
 
 /// The page and its CSP, framing `app_url` (titled `title` for screen readers).
 pub fn page(origin: &str, app_url: &str, title: &str) -> (String, String) {

@@ -606,9 +606,9 @@ pub fn reset_project_choices(locations: &Locations) -> Result<ResetChoices, Conf
 /// keeps it; the project's own approvals count from then on.
 pub fn trust_folder(
     locations: &Locations,
-) -> Result<crate::config::trust::FolderTrust, ConfigError> {
+) -> Result<crate::config::folder::FolderTrust, ConfigError> {
     crate::config::trust::trust(locations)?;
-    Ok(crate::config::trust::folder_trust(locations))
+    Ok(crate::config::folder::folder_trust(locations))
 }
 
 /// Whether a path is one of the files this project's configuration is read from.

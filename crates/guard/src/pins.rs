@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use mcp_manager_core::config::document::{self, NewFileMode};
+use mcp_manager_core::config::permissions::SettingsFile;
 use mcp_manager_core::{ConfigError, Locations, Scope};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -214,6 +215,41 @@ pub fn compare(pinned: &ServerPin, served: &ServerPin) -> Vec<Drift> {
     out
 }
 
+/// A project's choice: where a changed tool is denied, for every server and per server.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct QuarantineChoice {
+    /// For every server of the project, unless it has its own choice.
+    pub all: Option<SettingsFile>,
+    /// A server's own choice; `None` turns it off for that server.
+    #[serde(default)]
+    pub servers: BTreeMap<String, Option<SettingsFile>>,
+}
+
+impl QuarantineChoice {
+    /// Where a changed tool of `server` is denied, if it is.
+    pub fn for_server(&self, server: &str) -> Option<SettingsFile> {
+        match self.servers.get(server) {
+            Some(own) => *own,
+            None => self.all,
+        }
+    }
+}
+
+/// One deny rule we wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Denied {
+    /// The project it was written for.
+    pub project: String,
+    pub file: SettingsFile,
+    /// The file's path when it was written: a rule is removed only from that same file.
+    pub path: String,
+    pub entry: String,
+    pub server: String,
+    pub tool: String,
+}
+
 /// The pins file: every pin, the quarantine choices and the deny rules written for them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -223,10 +259,10 @@ pub struct PinsFile {
     pub pins: BTreeMap<String, BTreeMap<String, ServerPin>>,
     /// By project key.
     #[serde(default)]
-    pub quarantine: BTreeMap<String, crate::quarantine::QuarantineChoice>,
+    pub quarantine: BTreeMap<String, QuarantineChoice>,
     /// Every deny rule written to keep a changed tool from Claude Code, to remove exactly it.
     #[serde(default)]
-    pub denied: Vec<crate::quarantine::Denied>,
+    pub denied: Vec<Denied>,
 }
 
 /// The pins of one machine's person, in the app's data folder.

@@ -7,48 +7,12 @@
 //! here (which file, which entry), so that accepting removes exactly the rules we wrote and
 //! nothing else: an entry the person wrote themselves is never recorded, so never removed.
 
-use std::collections::BTreeMap;
-
 use mcp_manager_core::config::permissions::{self, Rule, SettingsFile};
 use mcp_manager_core::{ConfigError, Locations};
-use serde::{Deserialize, Serialize};
 
 use crate::pins::Pins;
 
-/// A project's choice: where a changed tool is denied, for every server and per server.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct QuarantineChoice {
-    /// For every server of the project, unless it has its own choice.
-    pub all: Option<SettingsFile>,
-    /// A server's own choice; `None` turns it off for that server.
-    #[serde(default)]
-    pub servers: BTreeMap<String, Option<SettingsFile>>,
-}
-
-impl QuarantineChoice {
-    /// Where a changed tool of `server` is denied, if it is.
-    pub fn for_server(&self, server: &str) -> Option<SettingsFile> {
-        match self.servers.get(server) {
-            Some(own) => *own,
-            None => self.all,
-        }
-    }
-}
-
-/// One deny rule we wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Denied {
-    /// The project it was written for.
-    pub project: String,
-    pub file: SettingsFile,
-    /// The file's path when it was written: a rule is removed only from that same file.
-    pub path: String,
-    pub entry: String,
-    pub server: String,
-    pub tool: String,
-}
+pub use crate::pins::{Denied, QuarantineChoice};
 
 /// Sets where a changed tool is denied: for `server`, or for every server of the project when
 /// `None`; `file` `None` turns it off.

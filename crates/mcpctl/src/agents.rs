@@ -45,7 +45,7 @@ pub fn run(
                     .strip_prefix("agent:")
                     .and_then(|rest| rest.rsplit_once(':'))
                 else {
-                    return Err(crate::runtime::failure(format!(
+                    return Err(crate::failure(format!(
                         "\"{server}\" is not an agent's own server: name it agent:AGENT:SERVER (`mcpctl agents` lists them)"
                     )));
                 };

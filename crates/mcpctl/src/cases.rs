@@ -1,7 +1,7 @@
 //! `mcpctl test`: runs collections of cases (crates/collections) against the project's
 //! servers, started through the same supervisor as the app, only those the cases need.
 
-use crate::runtime::failure;
+use crate::failure;
 use std::path::{Path, PathBuf};
 
 use mcp_manager_collections::{

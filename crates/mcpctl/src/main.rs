@@ -16,10 +16,10 @@ use std::collections::BTreeMap;
 
 use mcp_manager_core::api;
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::config::folder::FolderTrust;
 use mcp_manager_core::config::interop::{self, Client};
 use mcp_manager_core::config::permissions::{Rule, RuleInForce, SettingsFile};
 use mcp_manager_core::config::snippet::AddCommand;
-use mcp_manager_core::config::trust::FolderTrust;
 use mcp_manager_core::secrets::{client_secret_account, Secret};
 use mcp_manager_core::{ApiError, ConfigError, ErrorCode, Locations, Scope, ServerList};
 use mcp_manager_oauth::claude_store::LoginStore;
@@ -620,12 +620,14 @@ mod compat;
 mod cost;
 mod doctor;
 mod history;
+mod kept;
 mod pins;
 mod preflight;
 mod profiles;
 mod registry;
 mod runtime;
 mod surfaces;
+mod trace;
 mod usage;
 
 fn main() -> ExitCode {
@@ -1411,6 +1413,14 @@ pub(crate) fn runtime_present(program: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
+/// A refusal of the request, in plain words.
+pub(crate) fn failure(message: impl Into<String>) -> mcp_manager_core::ApiError {
+    mcp_manager_core::ApiError {
+        code: mcp_manager_core::ErrorCode::InvalidRequest,
+        message: message.into(),
+    }
+}
+
 /// A name read from a file or a record, on one line: every control character (carriage
 /// return, newline and tab included) becomes a space, so that it cannot rewrite or add lines.
 pub(crate) fn one_line(text: &str) -> String {
@@ -1487,7 +1497,7 @@ fn print_list(list: &ServerList) {
 /// Says on stderr, once, that this folder is not trusted and what trusting it would let run
 /// or count, when it holds anything of the kind ([`FolderTrust::asks`]).
 pub(crate) fn untrusted_notice(locations: &Locations) {
-    let trust = mcp_manager_core::config::trust::folder_trust(locations);
+    let trust = mcp_manager_core::config::folder::folder_trust(locations);
     if !trust.asks {
         return;
     }

@@ -2,7 +2,7 @@
 //! definitions pinned when it was approved, with the same checks the window makes
 //! (`LiveProject::check_pin`). Exit 1 on drift, so a script or a hook can stop there.
 
-use crate::runtime::failure;
+use crate::failure;
 use mcp_manager_connect::project::pins::PinCheck;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::ServerStatus;

@@ -4,7 +4,7 @@
 //! pins the entry to it (the diff printed, then written as the window's editor writes it).
 //! Exit 1 when a package is not pinned or its version is deprecated or deleted.
 
-use crate::runtime::failure;
+use crate::failure;
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_core::config::catalog::Catalog;
 use mcp_manager_core::config::draft::{self, EntryRef};

@@ -102,9 +102,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
                 .profiles
                 .into_iter()
                 .find(|p| p.name == name)
-                .ok_or_else(|| {
-                    crate::runtime::failure(format!("no profile is named \"{name}\""))
-                })?;
+                .ok_or_else(|| crate::failure(format!("no profile is named \"{name}\"")))?;
             if json {
                 crate::print_json(&profile);
             } else {
@@ -133,7 +131,7 @@ pub fn run(locations: &Locations, command: ProfileCommand, json: bool) -> Result
             } else if from_usage {
                 used_here(locations)?
             } else {
-                return Err(crate::runtime::failure(
+                return Err(crate::failure(
                     "name the servers: --servers A,B, --from-current or --from-usage",
                 ));
             };
@@ -226,11 +224,11 @@ fn used_here(locations: &Locations) -> Result<Vec<String>, ApiError> {
             &locations.app_data_dir().join(mcp_manager_usage::FILE_NAME),
         )
         .await
-        .map_err(|e| crate::runtime::failure(e.to_string()))?;
+        .map_err(|e| crate::failure(e.to_string()))?;
         index
             .update(&mcp_manager_usage::Sources::of(locations))
             .await
-            .map_err(|e| crate::runtime::failure(e.to_string()))?;
+            .map_err(|e| crate::failure(e.to_string()))?;
         let query = mcp_manager_usage::Query {
             project: Some(locations.project.display().to_string()),
             days: 30,
@@ -239,7 +237,7 @@ fn used_here(locations: &Locations) -> Result<Vec<String>, ApiError> {
         let report = index
             .report(&query, &mcp_manager_usage::configured(locations))
             .await
-            .map_err(|e| crate::runtime::failure(e.to_string()))?;
+            .map_err(|e| crate::failure(e.to_string()))?;
         index.close().await;
         Ok(report
             .servers

@@ -10,7 +10,7 @@ use mcp_manager_connect::login::{oauth_failure, oauth_target, where_kept};
 use mcp_manager_connect::project::LiveProject;
 use mcp_manager_connect::{ServerStatus, Settings, Supervisor};
 use mcp_manager_core::config::catalog::{Catalog, Standing};
-use mcp_manager_core::{ApiError, ErrorCode, Locations};
+use mcp_manager_core::{ApiError, Locations};
 use mcp_manager_oauth::claude_store::LoginStore;
 use serde_json::Value;
 
@@ -57,13 +57,7 @@ pub enum Ask {
     Logs,
 }
 
-/// A refusal of the request, in plain words.
-pub(crate) fn failure(message: impl Into<String>) -> ApiError {
-    ApiError {
-        code: ErrorCode::InvalidRequest,
-        message: message.into(),
-    }
-}
+pub(crate) use crate::failure;
 
 /// The supervisor's settings for a command: Claude Code's variables, and no `server/discover`
 /// asked beside a first start (the command would end before its answer; the window asks).
@@ -215,7 +209,7 @@ pub fn login(
                 .rev()
                 .find(|t| t.kind == mcp_manager_oauth::TraceKind::Login)
             {
-                crate::doctor::print_trace(&trace);
+                crate::trace::print_trace(&trace);
             }
         }
     };
@@ -555,7 +549,7 @@ async fn run_ask(
             if let Some(save_to) = save_to {
                 save_case(locations, &conn, &server, &tool, &sent, &outcome, save_to).await?;
             }
-            crate::history::keep(locations, &conn, &server, &tool, sent, at_ms, &outcome).await;
+            crate::kept::keep(locations, &conn, &server, &tool, sent, at_ms, &outcome).await;
             let outcome = outcome?;
             if json {
                 crate::print_json(&outcome);

@@ -1,7 +1,7 @@
 //! `mcpctl snapshot` and `mcpctl diff`: a server's surface as a normalized file, and what
 //! changed against one, with an exit status a server's CI can guard its published tools with.
 
-use crate::runtime::failure;
+use crate::failure;
 use std::path::Path;
 
 use mcp_manager_collections::surface::{diff as surface_diff, lines};

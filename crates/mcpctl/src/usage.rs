@@ -5,7 +5,7 @@
 use mcp_manager_core::{ApiError, Locations};
 use mcp_manager_usage::{day_and_time, Counts, Index, Query, Sources, UsageReport, FILE_NAME};
 
-use crate::runtime::failure;
+use crate::failure;
 
 /// Indexes what is new in the records, then reports on the last `days` days, for this
 /// project or for `all` of them.

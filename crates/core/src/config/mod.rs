@@ -12,6 +12,8 @@
 //! - [`approval`]: approval of project (`.mcp.json`) servers through Claude Code's settings.
 //! - [`review`]: a project server's whole entry and its risks, shown before approving it.
 //! - [`trust`]: workspace trust, without which a project's own approvals do not count.
+//! - [`folder`]: what trusting a folder would let run or count, shown before the person
+//!   decides.
 //! - [`policy`]: enterprise policy: allow and deny lists, `managedMcpServers`, plugin-only.
 //! - [`plugins`]: Claude Code plugins and the servers they declare.
 //! - [`marketplace_names`]: which marketplaces may call themselves Anthropic's.
@@ -28,6 +30,7 @@ pub mod document;
 pub mod draft;
 pub mod entry;
 pub mod expand;
+pub mod folder;
 pub mod interop;
 pub mod marketplace_names;
 
