@@ -1298,7 +1298,7 @@ pub async fn subagents(
 #[tauri::command]
 #[specta::specta]
 pub async fn agent_names(context: State<'_, Context>) -> Result<Vec<String>, ApiError> {
-    Ok(mcp_manager_core::config::agents::agent_names(
+    Ok(mcp_manager_core::config::agent_moves::agent_names(
         context.project().locations(),
     ))
 }
@@ -1310,8 +1310,8 @@ pub async fn move_into_agent(
     context: State<'_, Context>,
     server: String,
     agent: String,
-) -> Result<mcp_manager_core::config::agents::Moved, ApiError> {
-    Ok(mcp_manager_core::config::agents::move_into(
+) -> Result<mcp_manager_core::config::agent_moves::Moved, ApiError> {
+    Ok(mcp_manager_core::config::agent_moves::move_into(
         context.project().locations(),
         &server,
         &agent,
@@ -1326,8 +1326,8 @@ pub async fn move_out_of_agent(
     agent: String,
     server: String,
     scope: Scope,
-) -> Result<mcp_manager_core::config::agents::Moved, ApiError> {
-    Ok(mcp_manager_core::config::agents::move_out(
+) -> Result<mcp_manager_core::config::agent_moves::Moved, ApiError> {
+    Ok(mcp_manager_core::config::agent_moves::move_out(
         context.project().locations(),
         &agent,
         &server,

@@ -728,7 +728,22 @@ pub fn import_servers(
         .iter()
         .map(|row| (row.key.clone(), row.value.clone()))
         .collect();
-    interop::apply_import(locations, &plan, &values)
+    apply_import(locations, &plan, &values)
+}
+
+/// Writes the servers of an import plan. Every `${input:id}` they use must have a value in
+/// `inputs`. Returns the names added.
+pub fn apply_import(
+    locations: &Locations,
+    plan: &interop::ImportPlan,
+    inputs: &std::collections::BTreeMap<String, String>,
+) -> Result<Vec<String>, ConfigError> {
+    let mut added = Vec::new();
+    for (name, entry) in interop::filled_entries(plan, inputs)? {
+        insert_entry(locations, &name, plan.scope, entry)?;
+        added.push(name);
+    }
+    Ok(added)
 }
 
 /// [`interop::export`] to a client's usual file; text to paste by hand (a file with

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
 
+use mcp_manager_core::api::apply_import;
 use mcp_manager_core::config::catalog::Catalog;
-use mcp_manager_core::config::interop::{apply_import, export, plan_import, strip_jsonc, Client};
+use mcp_manager_core::config::interop::{export, plan_import, strip_jsonc, Client};
 use mcp_manager_core::{Locations, Scope};
 use serde_json::{json, Value};
 

@@ -3,6 +3,7 @@
 //! Claude Code does with each ([`mcp_manager_core::config::agents`]).
 
 use clap::Subcommand;
+use mcp_manager_core::config::agent_moves;
 use mcp_manager_core::config::agents::{self, AgentSource};
 use mcp_manager_core::{ApiError, Locations, Scope};
 
@@ -32,7 +33,7 @@ pub fn run(
 ) -> Result<bool, ApiError> {
     if let Some(AgentsCommand::Move { server, into, to }) = command {
         let moved = match (into, to) {
-            (Some(agent), _) => agents::move_into(locations, &server, &agent)?,
+            (Some(agent), _) => agent_moves::move_into(locations, &server, &agent)?,
             (None, Some(scope)) => {
                 let scope = match scope.as_str() {
                     "local" => Scope::Local,
@@ -49,7 +50,7 @@ pub fn run(
                         "\"{server}\" is not an agent's own server: name it agent:AGENT:SERVER (`mcpctl agents` lists them)"
                     )));
                 };
-                agents::move_out(locations, agent, name, scope)?
+                agent_moves::move_out(locations, agent, name, scope)?
             }
             (None, None) => unreachable!("clap requires --into or --to"),
         };

@@ -1179,7 +1179,7 @@ fn import(
         }
     }
     let added = if write {
-        interop::apply_import(locations, &plan, &values)?
+        mcp_manager_core::api::apply_import(locations, &plan, &values)?
     } else {
         Vec::new()
     };

@@ -314,12 +314,12 @@ pub fn plan_import(
     Ok(plan)
 }
 
-/// Writes the servers of a plan. Every `${input:id}` they use must have a value in `inputs`.
-pub fn apply_import(
-    locations: &Locations,
+/// The servers of a plan as they are to be written, each `${input:id}` filled from `inputs`;
+/// refused when one has no value. Writing them is [`crate::api::apply_import`]'s.
+pub fn filled_entries(
     plan: &ImportPlan,
     inputs: &BTreeMap<String, String>,
-) -> Result<Vec<String>, ConfigError> {
+) -> Result<Vec<(String, Value)>, ConfigError> {
     let missing: Vec<&String> = plan
         .add
         .iter()
@@ -334,13 +334,11 @@ pub fn apply_import(
             ids.join(", ")
         )));
     }
-    let mut added = Vec::new();
-    for item in &plan.add {
-        let entry = fill_inputs(&item.entry, inputs);
-        crate::api::insert_entry(locations, &item.name, plan.scope, entry)?;
-        added.push(item.name.clone());
-    }
-    Ok(added)
+    Ok(plan
+        .add
+        .iter()
+        .map(|item| (item.name.clone(), fill_inputs(&item.entry, inputs)))
+        .collect())
 }
 
 /// Writes the servers this project uses (not shadowed) into a client's file.

@@ -23,6 +23,7 @@
 //! - [`watch`]: notices changes on disk and reports which servers really changed.
 //! - [`interop`]: import from and export to other MCP clients' files.
 
+pub mod agent_moves;
 pub mod agents;
 pub mod approval;
 pub mod catalog;
