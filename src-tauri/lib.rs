@@ -722,7 +722,8 @@ fn watch_config(
     })
 }
 
-/// SIGTERM and SIGINT leave the app as closing its window does, so the servers are shut down.
+/// SIGTERM and SIGINT (Ctrl+C on Windows) leave the app as closing its window does, so the
+/// servers are shut down.
 fn leave_on_signals(handle: AppHandle) {
     #[cfg(unix)]
     tauri::async_runtime::spawn(async move {
@@ -738,5 +739,13 @@ fn leave_on_signals(handle: AppHandle) {
             _ = int.recv() => {}
         }
         handle.exit(0);
+    });
+    // Windows has no SIGTERM: Ctrl+C in the console that started it, or Ctrl+Break, is how a
+    // terminal asks it to leave.
+    #[cfg(windows)]
+    tauri::async_runtime::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            handle.exit(0);
+        }
     });
 }

@@ -482,10 +482,17 @@ fn open_regular(path: &Path, no_follow: bool) -> Result<std::fs::File, FileError
         }
         options.custom_flags(flags);
     }
+    #[cfg(windows)]
+    if no_follow {
+        use std::os::windows::fs::OpenOptionsExt;
+        // The link itself is opened, not its target: `regular` then sees a link and refuses
+        // it. (Windows has no FIFO at a path: a named pipe lives under \\.\pipe\.)
+        options.custom_flags(windows_flags::FILE_FLAG_OPEN_REPARSE_POINT);
+    }
     let file = match options.open(path) {
         Ok(file) => file,
         // O_NOFOLLOW on a link: ELOOP.
-        Err(err) if no_follow && err.raw_os_error() == Some(libc_flags::ELOOP) => {
+        Err(err) if no_follow && link_refused(&err) => {
             return Err(FileError::NotRegular {
                 path: path.to_path_buf(),
                 kind: FileKind::Link,
@@ -529,6 +536,11 @@ pub fn open_lock(path: &Path) -> Result<std::fs::File, FileError> {
             .mode(0o600)
             .custom_flags(libc_flags::O_NOFOLLOW | libc_flags::O_NONBLOCK | libc_flags::O_CLOEXEC);
     }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::OpenOptionsExt;
+        options.custom_flags(windows_flags::FILE_FLAG_OPEN_REPARSE_POINT);
+    }
     let file = options.open(path).map_err(io)?;
     regular(path, file)
 }
@@ -542,6 +554,27 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
     }
     Ok(())
+}
+
+/// Whether an open refused because the last component is a link (`O_NOFOLLOW` gives `ELOOP`;
+/// on Windows the link itself opens instead, and `regular` refuses it).
+fn link_refused(err: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        err.raw_os_error() == Some(libc_flags::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = err;
+        false
+    }
+}
+
+/// The `CreateFileW` flag this module needs on Windows, without a `windows-sys` dependency.
+#[cfg(windows)]
+mod windows_flags {
+    /// Open a link (a reparse point) itself rather than what it points to.
+    pub const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 }
 
 /// The open(2) flags this module needs, for Linux (the only Unix the app ships for) and the

@@ -74,6 +74,10 @@ pub fn server_process(
     // Its own process group, so that shutdown reaches whatever it starts (npx → node).
     #[cfg(unix)]
     cmd.process_group(0);
+    // On Windows its tree is ended by `end_tree`; CREATE_NO_WINDOW keeps a server started from
+    // the window from opening a console of its own.
+    #[cfg(windows)]
+    cmd.creation_flags(0x0800_0000);
     // Should this process die without shutting down (SIGKILL, a crash), the server is told
     // with SIGTERM instead of living on as an orphan.
     #[cfg(target_os = "linux")]
@@ -130,8 +134,12 @@ impl Process {
             // SAFETY: kill(2) on the process group our child leads; no memory is involved.
             unsafe { libc::kill(-(pid as i32), signal) };
         }
-        #[cfg(not(unix))]
-        let _ = signal;
+        #[cfg(windows)]
+        if let Some(pid) = self.pid {
+            // No signals: the server and everything it started end at once.
+            let _ = signal;
+            end_tree(pid, true);
+        }
     }
 
     /// SIGTERM to the group, then SIGKILL after [`TERM_GRACE`].
@@ -148,6 +156,17 @@ impl Process {
             // Children of the server that ignored the group's SIGTERM do not survive either.
             self.signal_group(libc::SIGKILL);
         }
+        #[cfg(windows)]
+        if let Some(pid) = self.pid {
+            if !self.has_exited() {
+                // Asked to close first (a console server may ignore it), then ended.
+                end_tree(pid, false);
+                if self.wait_for_exit(TERM_GRACE).await.is_none() && !self.has_exited() {
+                    end_tree(pid, true);
+                    let _ = self.wait_for_exit(TERM_GRACE).await;
+                }
+            }
+        }
     }
 }
 
@@ -155,7 +174,28 @@ impl Drop for Process {
     fn drop(&mut self) {
         #[cfg(unix)]
         self.signal_group(libc::SIGKILL);
+        #[cfg(windows)]
+        if !self.has_exited() {
+            self.signal_group(9);
+        }
     }
+}
+
+/// Windows has no process groups to signal: `taskkill /T` ends the server and the processes it
+/// started (npx → node), with `/F` at once. The one place the platforms differ in ending a
+/// server.
+#[cfg(windows)]
+fn end_tree(pid: u32, force: bool) {
+    let mut taskkill = std::process::Command::new("taskkill");
+    taskkill.args(["/PID", &pid.to_string(), "/T"]);
+    if force {
+        taskkill.arg("/F");
+    }
+    let _ = taskkill
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 #[cfg(all(test, unix))]
