@@ -12,7 +12,7 @@
 //! two processes sharing the CPU while the session starts). A remote server is probed on its
 //! connection ([`Handshake::Probe`]: `server/discover` first; a correlated JSON-RPC error, or
 //! no answer in 10 s, means the `initialize` era on the same connection). The opening
-//! (`connection/open.rs`) also recovers from what probing does to real servers: an HTTP server
+//! (`connection/open/mod.rs`) also recovers from what probing does to real servers: an HTTP server
 //! that answers the probe 4xx is opened again with `initialize`, and a remembered era that no
 //! longer opens is found out again. An authorization refusal (401, 403) is never taken as
 //! evidence.
