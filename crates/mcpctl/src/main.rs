@@ -1232,7 +1232,7 @@ fn approval(locations: &Locations, name: &str, approve: bool, json: bool) -> Out
             };
             out!(
                 "{verb} subagent server \"{name}\" here\nFile modified: {}",
-                mcp_manager_core::config::approval::approvals_file(locations).display()
+                mcp_manager_core::config::approval::agent_approvals_file(locations).display()
             );
             return Ok(());
         }

@@ -282,6 +282,11 @@ fn a_subagents_own_server_is_tried_once_approved() {
         "{}",
         String::from_utf8_lossy(&approved.stderr)
     );
+    assert!(
+        String::from_utf8_lossy(&approved.stdout).contains("agent-approvals.json"),
+        "it names the file it wrote: {}",
+        String::from_utf8_lossy(&approved.stdout)
+    );
     let tools = mcpctl(&home, &["tools", "agent:writer:notes"]);
     assert!(
         tools.status.success(),

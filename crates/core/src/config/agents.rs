@@ -725,12 +725,14 @@ pub fn remove_inline(text: &str, server: &str) -> Result<(String, Value), String
                 .map(|m| m.len() == 1 && m.contains_key(server))
         }) == Some(true)
         {
-            // Blank lines and comments at its end belong to what follows (a comment about
-            // the next item): they stay.
+            // Blank lines and comments at its end written no deeper than the item belong to
+            // what follows (a comment about the next item): they stay. A deeper `#` line may
+            // be text of its block scalar, and goes with it.
             let mut stop = stop;
             while stop > start + 1 && {
-                let l = lines[stop - 1].trim_start();
-                l.is_empty() || l.starts_with('#')
+                let line = lines[stop - 1];
+                let l = line.trim_start();
+                l.is_empty() || (l.starts_with('#') && indent(stop - 1) <= item_indent)
             } {
                 stop -= 1;
             }
@@ -884,6 +886,17 @@ mod tests {
         assert_eq!(
             after,
             "---\nname: x\nmcpServers:\n  # b is the database one, keep it pinned\n  - b:\n      command: db\ntools: Read\n---\nbody\n"
+        );
+    }
+
+    #[test]
+    fn a_hash_line_of_a_block_scalar_goes_with_its_item() {
+        let text = "---\nname: x\nmcpServers:\n  - a:\n      command: |\n        echo\n        # not a comment\n  - b:\n      command: echo\n---\n";
+        let (after, taken) = remove_inline(text, "a").unwrap();
+        assert_eq!(taken, json!({"command": "echo\n# not a comment\n"}));
+        assert_eq!(
+            after,
+            "---\nname: x\nmcpServers:\n  - b:\n      command: echo\n---\n"
         );
     }
 

@@ -912,16 +912,34 @@ pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
         return true;
     }
     let bare = scheme.unwrap_or(value);
-    let tokenish = bare.len() >= 20
-        && !bare.contains(char::is_whitespace)
-        && bare.chars().any(|c| c.is_ascii_digit())
-        && bare.chars().any(|c| c.is_ascii_alphabetic())
-        && !bare.contains("://")
-        && !bare.starts_with('/');
-    (secret_named(key) && bare.len() >= 8)
+    // A path or a plain URL is where a secret is kept, not the secret (GOOGLE_APPLICATION_
+    // CREDENTIALS=/home/u/sa.json); what a URL itself carries is judged below.
+    let names_a_place = path_like(bare) || (bare.contains("://") && !bare.contains(' '));
+    (secret_named(key) && bare.len() >= 8 && !names_a_place)
         || known_token_prefix(bare)
-        || tokenish
         || text_holds_secret(value)
+}
+
+/// Whether text is a file system path: it starts with `/`, `~/`, `./`, `../` or a drive.
+fn path_like(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.starts_with('/')
+        || text.starts_with("~/")
+        || text.starts_with("./")
+        || text.starts_with("../")
+        || (b.len() > 2
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && (b[2] == b'\\' || b[2] == b'/'))
+}
+
+/// Whether a piece of a URL (a path segment, a query value) is a key rather than a word:
+/// 16 characters or more of letters and digits only, with at least four of each.
+fn key_shaped(piece: &str) -> bool {
+    piece.len() >= 16
+        && piece.chars().all(|c| c.is_ascii_alphanumeric())
+        && piece.chars().filter(char::is_ascii_digit).count() >= 4
+        && piece.chars().filter(char::is_ascii_alphabetic).count() >= 4
 }
 
 /// Whether free text (an argument, a command line, a URL, any value) carries a credential
@@ -930,6 +948,25 @@ pub(crate) fn looks_secret(key: &str, value: &str) -> bool {
 /// a word shaped like a generated token (a digest after `sha256:`, `@` or `#` aside).
 pub(crate) fn text_holds_secret(text: &str) -> bool {
     let text = percent_decoded(&without_references(text));
+    // The folders of a path are names a person chose, however they look.
+    let is_path = path_like(text.trim());
+    // Base64 (`+`, `/`, `=` inside): 32 characters or more, both cases and digits.
+    if !is_path {
+        let base64 =
+            |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-');
+        for run in text.split(|c: char| !base64(c)) {
+            if run.len() >= 32
+                && !run.starts_with('/')
+                && !run.contains("//")
+                && run.chars().any(|c| c.is_ascii_uppercase())
+                && run.chars().any(|c| c.is_ascii_lowercase())
+                && run.chars().any(|c| c.is_ascii_digit())
+                && run.contains(['/', '+', '='])
+            {
+                return true;
+            }
+        }
+    }
     let bytes = text.as_bytes();
     let word_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
     // Words: maximal runs of letters, digits, `_` and `-`.
@@ -955,7 +992,7 @@ pub(crate) fn text_holds_secret(text: &str) -> bool {
         let digest = ["sha1:", "sha256:", "sha384:", "sha512:", "@", "#"]
             .iter()
             .any(|p| before.ends_with(p));
-        if token_shaped(word) && !digest {
+        if token_shaped(word) && !digest && !is_path {
             return true;
         }
         // A pair: this word, a separator (`=`, `:`, with quotes and spaces), then a value.
@@ -992,20 +1029,41 @@ pub(crate) fn text_holds_secret(text: &str) -> bool {
             }
         }
     }
-    // A URL with a user: a password, or a token for a user.
+    // A URL: a user before an HTTP host (a person's name has no place there), a password, a
+    // user that is a token; a path segment or a query value shaped like a key.
     let mut rest = text.as_str();
     while let Some(at) = rest.find("://") {
-        let after = &rest[at + 3..];
-        let authority = after
-            .split(['/', '?', '#', ' ', '"', '\''])
+        let scheme = rest[..at]
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
             .next()
-            .unwrap_or("");
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let after = &rest[at + 3..];
+        let url_end = after
+            .find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+            .unwrap_or(after.len());
+        let url = &after[..url_end];
+        let authority = url.split(['/', '?', '#']).next().unwrap_or("");
         if let Some((user, _host)) = authority.rsplit_once('@') {
+            let web = matches!(scheme.as_str(), "http" | "https" | "ws" | "wss");
             match user.split_once(':') {
                 Some((_, password)) if !password.is_empty() => return true,
+                _ if web && !user.is_empty() => return true,
                 _ if known_token_prefix(user) || user.len() >= 16 => return true,
                 _ => {}
             }
+        }
+        let tail = &url[authority.len()..];
+        let (path, query) = tail.split_once(['?', '#']).unwrap_or((tail, ""));
+        if path.split('/').any(key_shaped) {
+            return true;
+        }
+        if query
+            .split(['&', ';', '#'])
+            .filter_map(|pair| pair.split_once('='))
+            .any(|(_, value)| key_shaped(value))
+        {
+            return true;
         }
         rest = after;
     }
@@ -1059,7 +1117,17 @@ pub fn written_secrets(raw: &Value) -> Vec<String> {
                     };
                     match v {
                         Value::String(text) => {
-                            if looks_secret(key, text) {
+                            // A header named for a credential holds one, however short.
+                            let written = without_references(text);
+                            let written = written.trim();
+                            let written = ["Bearer", "bearer", "Basic", "basic", "Token", "token"]
+                                .iter()
+                                .find_map(|w| written.strip_prefix(w))
+                                .unwrap_or(written);
+                            let named_header = path == "headers"
+                                && secret_named(key)
+                                && !written.trim().is_empty();
+                            if named_header || looks_secret(key, text) {
                                 out.push(field);
                             }
                         }
@@ -1301,6 +1369,33 @@ mod tests {
         // Nor are ordinary settings taken for secrets.
         for arg in ["--transport", "stdio", "ghcr.io/github/github-mcp-server@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "--port=8080", "--log-level:debug", "@upstash/context7-mcp@1.0.14", "--author", "ada"] {
             assert_eq!(secret_in_arg("", arg), None, "{arg}");
+        }
+        // A second reviewer's: base64 with `/` and `+`, a key in an SSE URL's path or query,
+        // a short value of a header named for a key, a user before an HTTP host.
+        for entry in [
+            serde_json::json!({"command": "aws-mcp", "args": ["--region", "us-east-1", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]}),
+            serde_json::json!({"command": "aws-mcp", "args": ["--access", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]}),
+            serde_json::json!({"type": "sse", "url": "https://mcp.example.com/s/k3j9x2m4p7q8r1t5w6y0z2a4/sse"}),
+            serde_json::json!({"type": "sse", "url": "https://mcp.example.com/sse?access=k3j9x2m4p7q8r1t5"}),
+            serde_json::json!({"type": "http", "url": "https://x.example/mcp", "headers": {"X-API-KEY": "a1b2c3d"}}),
+            serde_json::json!({"type": "http", "url": "https://apikey123@mcp.example.com/mcp"}),
+        ] {
+            assert!(!written_secrets(&entry).is_empty(), "not found in {entry}");
+        }
+        // And what ordinary servers carry moves: none of these is a credential.
+        for entry in [
+            serde_json::json!({"command": "x", "env": {
+                "DEFAULT_MODEL": "claude-3-5-sonnet-20241022",
+                "NODE_OPTIONS": "--max-old-space-size=4096",
+                "DB_HOST": "db-prod-01.internal.example.com",
+                "CONFLUENCE_USERNAME": "alice.smith2024@company.com",
+                "GOOGLE_APPLICATION_CREDENTIALS": "/home/u/.config/gcloud/sa.json"}}),
+            serde_json::json!({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/Users/alice/Code/MyProject-2024-Backend"]}),
+            serde_json::json!({"command": "uvx", "args": ["--from", "git+ssh://git@github.com/org/tool@0123456789abcdef0123456789abcdef01234567", "tool"]}),
+            serde_json::json!({"type": "sse", "url": "https://mcp.linear.app/sse"}),
+            serde_json::json!({"type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_PAT}"}}),
+        ] {
+            assert_eq!(written_secrets(&entry), Vec::<String>::new(), "{entry}");
         }
         assert!(!looks_secret("AUTH_MODE", "oauth"));
         assert!(!looks_secret(
