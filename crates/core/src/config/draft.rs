@@ -1070,12 +1070,6 @@ pub(crate) fn text_holds_secret(text: &str) -> bool {
     false
 }
 
-/// Whether a URL carries a credential: a password or a token before the host, a query or
-/// fragment parameter that looks like one (`?api_key=…`, `#token=…`), or a token in its path.
-pub(crate) fn url_holds_secret(url: &str) -> bool {
-    text_holds_secret(url)
-}
-
 /// Whether command-line argument `arg` (coming after `previous`) is a credential written out:
 /// the value of `--token=…` (or `--auth:…`), the argument after `--api-key` (whatever it starts
 /// with), or text that carries one ([`text_holds_secret`]). Gives how many leading bytes are

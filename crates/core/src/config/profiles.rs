@@ -726,7 +726,7 @@ pub fn launch(
         if let Some(url) = raw.get_mut("url") {
             if url
                 .as_str()
-                .is_some_and(crate::config::draft::url_holds_secret)
+                .is_some_and(crate::config::draft::text_holds_secret)
             {
                 *url = reference(url, &variable_name(&["MCP", server, "URL"]), &mut variables);
             }
