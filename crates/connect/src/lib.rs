@@ -18,6 +18,7 @@
 //! - [`protocol_log`]: every JSON-RPC message of a session, in a bounded ring per server.
 //! - [`stderr`]: the bounded tail of a stdio server's stderr.
 //! - [`sanitize`]: control and format characters stripped from what servers describe.
+//! - [`words`]: a failure to open a server, said as what happened at which URL and what to try.
 //!
 //! Logins and their tokens are `mcp_manager_oauth`'s, which this crate builds on; the doctor
 //! (`mcp_manager_doctor`) builds on both. This crate never links Tauri: the app forwards its
@@ -41,6 +42,7 @@ pub mod status;
 pub mod stderr;
 pub mod stdio;
 pub mod supervisor;
+pub mod words;
 pub mod ws;
 
 pub use connection::{CallOutcome, ConnectError, Connection, Limits, ServerLogs, ToolSummary};

@@ -105,6 +105,10 @@ pub enum ConnectError {
     Auth(String),
     #[error("initialize failed: {message}{}", stderr_suffix(.stderr))]
     Initialize { message: String, stderr: String },
+    /// A remote server answered with an HTTP status that opens no session: what it means
+    /// and what to try ([`crate::words::http_failure`]).
+    #[error("{0}")]
+    Http(String),
     /// The entry's `protocol` names an era the server does not speak.
     #[error("{0}")]
     WrongEra(String),
@@ -594,31 +598,10 @@ pub fn seconds(duration: Duration) -> String {
     }
 }
 
-/// An rmcp error message without the Rust type names it carries: "Transport
-/// [rmcp::transport::worker::WorkerTransport<…>] error: X" becomes "X".
-pub fn plain(message: &str) -> String {
-    let mut out = message.to_string();
-    while let Some(start) = out.find("Transport [") {
-        let Some(end) = out[start..].find("] error: ") else {
-            break;
-        };
-        out.replace_range(start..start + end + "] error: ".len(), "");
-    }
-    out
-}
+pub use crate::words::plain;
 
 #[cfg(test)]
 mod plain_tests {
-    #[test]
-    fn rust_type_names_leave_error_messages() {
-        let raw = "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::A<B<C>>>] error: Auth required, when send initialize request";
-        assert_eq!(
-            super::plain(raw),
-            "Send message error Auth required, when send initialize request"
-        );
-        assert_eq!(super::plain("nothing to strip"), "nothing to strip");
-    }
-
     #[test]
     fn durations_read_as_a_person_says_them() {
         use std::time::Duration;
