@@ -2184,6 +2184,11 @@ export type TokenState = {
 	/**  A client registered by this app is kept (the next login reuses it). */
 	hasRegistration: boolean,
 	account: string,
+	/**
+	 *  The tokens are DPoP-bound (RFC 9449): useless without this login's key, which the
+	 *  keychain keeps beside them.
+	 */
+	dpopBound: boolean,
 };
 
 /**  One tool's cost. */

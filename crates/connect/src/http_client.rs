@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
+use mcp_manager_oauth::dpop::DpopKey;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
@@ -38,6 +39,8 @@ pub(crate) struct TimedPosts {
     client: reqwest::Client,
     limit: Duration,
     dropped: Option<crate::param_headers::DroppedTools>,
+    /// The key of a DPoP-bound login: its token goes as `Authorization: DPoP`, with a proof.
+    dpop: Option<Arc<DpopKey>>,
 }
 
 impl TimedPosts {
@@ -46,6 +49,69 @@ impl TimedPosts {
             client: shared(),
             limit,
             dropped: None,
+            dpop: None,
+        }
+    }
+
+    /// Presents tokens bound to `key` (RFC 9449 §7): `Authorization: DPoP <token>` and a
+    /// fresh proof with the token's hash on every request.
+    pub(crate) fn proving(mut self, key: Option<Arc<DpopKey>>) -> Self {
+        self.dpop = key;
+        self
+    }
+
+    /// The token and headers of a `method` request to `uri`: unchanged for a bearer token; for
+    /// a DPoP-bound one, no bearer but the DPoP scheme and a proof among the headers.
+    fn presenting(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<String>,
+        mut headers: HashMap<HeaderName, HeaderValue>,
+    ) -> (Option<String>, HashMap<HeaderName, HeaderValue>) {
+        let (Some(key), Some(token)) = (&self.dpop, &token) else {
+            return (token, headers);
+        };
+        let proof = key.proof(method, uri, Some(token));
+        if let (Ok(scheme), Ok(proof)) = (
+            HeaderValue::from_str(&format!("DPoP {token}")),
+            HeaderValue::from_str(&proof),
+        ) {
+            headers.insert(http::header::AUTHORIZATION, scheme);
+            headers.insert(HeaderName::from_static("dpop"), proof);
+        }
+        (None, headers)
+    }
+
+    /// After a 401 that asks for a DPoP nonce: learns it. rmcp's client keeps no header of
+    /// a 401, so a `ping` goes to the same URL with a proof (the resource refuses it and names
+    /// its nonce; a server that would take it answers a ping). Whether a new nonce came.
+    async fn learn_nonce(
+        &self,
+        uri: &str,
+        session_id: Option<&str>,
+        token: &str,
+        custom: &HashMap<HeaderName, HeaderValue>,
+    ) -> bool {
+        let Some(key) = &self.dpop else {
+            return false;
+        };
+        let (_, headers) = self.presenting("POST", uri, Some(token.to_string()), custom.clone());
+        let mut request = self
+            .client
+            .post(uri)
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::ACCEPT, "application/json, text/event-stream")
+            .body(r#"{"jsonrpc":"2.0","id":"dpop-nonce","method":"ping"}"#);
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        if let Some(session) = session_id {
+            request = request.header("mcp-session-id", session);
+        }
+        match tokio::time::timeout(self.limit, request.send()).await {
+            Ok(Ok(answer)) => key.note_nonce(uri, answer.headers()),
+            _ => false,
         }
     }
 
@@ -164,15 +230,43 @@ impl StreamableHttpClient for TimedPosts {
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, Error> {
         let listing = self.listing(&message);
+        // Kept for a second try only when a DPoP nonce may be asked for.
+        let again = self
+            .dpop
+            .is_some()
+            .then(|| (message.clone(), session_id.clone(), custom_headers.clone()));
+        let (token, headers) = self.presenting("POST", &uri, auth_header.clone(), custom_headers);
         let post = self.client.post_message_with_response_limits(
-            uri,
+            uri.clone(),
             message,
             session_id,
-            auth_header,
-            custom_headers,
+            token,
+            headers,
             limits,
         );
-        match tokio::time::timeout(self.limit, post).await {
+        let mut answer = tokio::time::timeout(self.limit, post).await;
+        // A resource that wants a DPoP nonce: asked once more with it (RFC 9449 §9).
+        let wants_nonce = matches!(
+            &answer,
+            Ok(Err(StreamableHttpError::AuthRequired(challenge)))
+                if challenge.www_authenticate_header.contains("use_dpop_nonce")
+        );
+        if let (true, Some(bearer), Some((message, session_id, custom_headers))) =
+            (wants_nonce, &auth_header, again)
+        {
+            if self
+                .learn_nonce(&uri, session_id.as_deref(), bearer, &custom_headers)
+                .await
+            {
+                let (token, headers) =
+                    self.presenting("POST", &uri, auth_header.clone(), custom_headers);
+                let post = self.client.post_message_with_response_limits(
+                    uri, message, session_id, token, headers, limits,
+                );
+                answer = tokio::time::timeout(self.limit, post).await;
+            }
+        }
+        match answer {
             Ok(Ok(answer)) => Ok(match listing {
                 Some((dropped, first)) => note_tools(answer, dropped, first),
                 None => answer,
@@ -195,9 +289,8 @@ impl StreamableHttpClient for TimedPosts {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Error> {
-        let delete = self
-            .client
-            .delete_session(uri, session_id, auth_header, custom_headers);
+        let (token, headers) = self.presenting("DELETE", &uri, auth_header, custom_headers);
+        let delete = self.client.delete_session(uri, session_id, token, headers);
         tokio::time::timeout(self.limit, delete)
             .await
             .unwrap_or(Ok(()))
@@ -211,8 +304,9 @@ impl StreamableHttpClient for TimedPosts {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Error> {
+        let (token, headers) = self.presenting("GET", &uri, auth_header, custom_headers);
         self.client
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .get_stream(uri, session_id, last_event_id, token, headers)
             .await
     }
 
@@ -225,13 +319,14 @@ impl StreamableHttpClient for TimedPosts {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Error> {
+        let (token, headers) = self.presenting("GET", &uri, auth_header, custom_headers);
         self.client
             .get_stream_with_max_sse_event_size(
                 uri,
                 session_id,
                 last_event_id,
-                auth_header,
-                custom_headers,
+                token,
+                headers,
                 max_sse_event_size,
             )
             .await

@@ -404,7 +404,7 @@ async fn oauth(
     let parsed = url::Url::parse(url).expect("checked");
     let mut refused: Vec<String> = Vec::new();
     let advertised = challenge
-        .and_then(|c| parameter(c, "resource_metadata"))
+        .and_then(|c| mcp_manager_oauth::challenge_parameter(c, "resource_metadata"))
         .filter(|at| match metadata_url_allowed(&parsed, at) {
             Ok(()) => true,
             Err(why) => {
@@ -665,16 +665,6 @@ async fn first_json(client: &reqwest::Client, urls: &[String]) -> Option<(String
     None
 }
 
-/// A parameter of a `WWW-Authenticate` challenge.
-fn parameter(challenge: &str, key: &str) -> Option<String> {
-    let at = challenge.find(&format!("{key}="))? + key.len() + 1;
-    let rest = &challenge[at..];
-    Some(match rest.strip_prefix('"') {
-        Some(quoted) => quoted.split('"').next()?.to_string(),
-        None => rest.split([',', ' ']).next()?.to_string(),
-    })
-}
-
 /// A session as the app opens it: protocol, capabilities, tools, schemas.
 async fn connect_session(
     checks: &mut Checks,
@@ -790,14 +780,17 @@ mod tests {
     fn challenge_parameters_are_read_quoted_or_not() {
         let challenge = r#"Bearer error="invalid_token", resource_metadata="http://x/.well-known/oauth-protected-resource/mcp""#;
         assert_eq!(
-            parameter(challenge, "resource_metadata").as_deref(),
+            mcp_manager_oauth::challenge_parameter(challenge, "resource_metadata").as_deref(),
             Some("http://x/.well-known/oauth-protected-resource/mcp")
         );
         assert_eq!(
-            parameter("Bearer scope=read", "scope").as_deref(),
+            mcp_manager_oauth::challenge_parameter("Bearer scope=read", "scope").as_deref(),
             Some("read")
         );
-        assert_eq!(parameter("Bearer", "scope"), None);
+        assert_eq!(
+            mcp_manager_oauth::challenge_parameter("Bearer", "scope"),
+            None
+        );
     }
 
     #[test]

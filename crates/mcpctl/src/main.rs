@@ -1606,6 +1606,9 @@ fn print_detail(detail: &api::ServerDetail) {
     if let Some(xaa) = detail.config.get("oauth").and_then(|o| o.get("xaa")) {
         out!("  OAuth cross-app access (oauth.xaa): {xaa}");
     }
+    if let Some(words) = detail.config.get("oauth").and_then(login_words) {
+        out!("  Login: {words}");
+    }
     if let Some(block) = &s.blocked {
         out!("  Policy: {}", block.describe());
     }
@@ -1614,6 +1617,35 @@ fn print_detail(detail: &api::ServerDetail) {
     }
     for other in &detail.shadowed {
         out!("  Shadows: {} entry in {}", other.scope, other.source);
+    }
+}
+
+/// How an entry's `oauth` says the server is authorized, when it names a grant without a
+/// person: client credentials, enterprise-managed cross-app access, or workload identity
+/// federation and where the workload's token comes from.
+fn login_words(oauth: &serde_json::Value) -> Option<String> {
+    let text = |key: &str| oauth.get(key).and_then(serde_json::Value::as_str);
+    let client = text("clientId")
+        .map(|id| format!(", client {id}"))
+        .unwrap_or_default();
+    match text("grantType")? {
+        "client_credentials" => Some(format!(
+            "client credentials ({}{client}; the secret or key in the OS keychain)",
+            text("tokenEndpointAuthMethod").unwrap_or("client_secret_basic")
+        )),
+        "urn:ietf:params:oauth:grant-type:jwt-bearer" => {
+            if let Some(file) = text("assertionFile") {
+                Some(format!("workload identity federation (JWT bearer{client}; the workload's token read from {file} at each grant)"))
+            } else if let Some(command) = text("assertionCommand") {
+                Some(format!("workload identity federation (JWT bearer{client}; the workload's token printed by `{command}`)"))
+            } else {
+                Some(format!(
+                    "enterprise-managed cross-app access (identity provider {}{client}; its ID token in the OS keychain)",
+                    text("idpIssuer").unwrap_or("not named")
+                ))
+            }
+        }
+        other => Some(format!("grant {other}")),
     }
 }
 

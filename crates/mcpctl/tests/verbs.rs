@@ -754,3 +754,39 @@ fn pin_now_replaces_the_pin_and_a_changed_entry_is_pinned_as_a_new_server() {
     assert_eq!(code, Some(0), "{fresh}");
     assert_eq!(fresh["servers"][0]["pinnedNow"], true);
 }
+
+#[test]
+fn get_says_how_a_machine_login_is_made_and_where_a_workload_token_comes_from() {
+    let w = World::new();
+    let entry = json!({
+        "type": "http",
+        "url": "https://mcp.example.com/mcp",
+        "oauth": {
+            "clientId": "ci-runner",
+            "grantType": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+            "assertionFile": "/var/run/secrets/tokens/mcp"
+        }
+    });
+    let (code, _) = w.json(&["add-json", "-s", "user", "wif", &entry.to_string()]);
+    assert_eq!(code, Some(0));
+    let said = String::from_utf8(w.run(&["get", "wif"]).stdout).unwrap();
+    assert!(
+        said.contains("Login: workload identity federation (JWT bearer, client ci-runner; the workload's token read from /var/run/secrets/tokens/mcp at each grant)"),
+        "{said}"
+    );
+    // Written as given, and read back the same.
+    let (_, detail) = w.json(&["get", "wif"]);
+    assert_eq!(
+        detail["config"]["oauth"]["assertionFile"],
+        "/var/run/secrets/tokens/mcp"
+    );
+    // One token, one source.
+    let both = json!({
+        "type": "http",
+        "url": "https://mcp.example.com/mcp",
+        "oauth": {"grantType": "urn:ietf:params:oauth:grant-type:jwt-bearer", "assertionFile": "/t", "assertionCommand": "print-token"}
+    });
+    let (code, err) = w.json(&["add-json", "-s", "user", "both", &both.to_string()]);
+    assert_ne!(code, Some(0));
+    assert!(err.to_string().contains("keep one"), "{err}");
+}

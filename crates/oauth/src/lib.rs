@@ -19,6 +19,7 @@
 
 pub mod browser;
 pub mod claude_store;
+pub mod dpop;
 pub mod machine;
 pub mod store;
 pub mod trace;
@@ -148,12 +149,34 @@ impl Target {
             metadata_url: self.oauth.auth_server_metadata_url.clone(),
             oauth: self.oauth_fingerprint(),
             origin: self.origin.clone(),
+            resource_metadata: None,
         }
     }
 
-    /// Records that the credentials just stored were obtained from `metadata` for this entry.
-    pub(crate) async fn bind(&self, metadata: &AuthorizationMetadata) -> Result<(), OAuthError> {
-        Ok(self.secrets.save_binding(&self.binding(metadata)).await?)
+    /// Records that the credentials just stored were obtained from `metadata` for this entry,
+    /// with where the server's `challenge` said its resource metadata is: a server may name
+    /// it only in a 401 (no well-known location), which a later request with a token never
+    /// sees.
+    pub(crate) async fn bind(
+        &self,
+        metadata: &AuthorizationMetadata,
+        challenge: Option<&str>,
+    ) -> Result<(), OAuthError> {
+        let mut binding = self.binding(metadata);
+        binding.resource_metadata =
+            challenge.and_then(|c| challenge_parameter(c, "resource_metadata"));
+        Ok(self.secrets.save_binding(&binding).await?)
+    }
+
+    /// The challenge that discovery starts from when no 401 is at hand: the resource metadata
+    /// URL remembered from the login's, if any.
+    async fn remembered_challenge(&self) -> Result<Option<String>, OAuthError> {
+        Ok(self
+            .secrets
+            .binding()
+            .await?
+            .and_then(|bound| bound.resource_metadata)
+            .map(|url| format!("Bearer resource_metadata=\"{url}\"")))
     }
 
     /// Whether what the keychain holds under this key (tokens, registration, client secret)
@@ -165,6 +188,7 @@ impl Target {
             metadata_url: None,
             oauth: self.oauth_fingerprint(),
             origin: self.origin.clone(),
+            resource_metadata: None,
         };
         Ok(self
             .secrets
@@ -240,10 +264,36 @@ pub(crate) async fn manager(
     secrets: &ServerSecrets,
     recorder: &Recorder,
 ) -> Result<AuthorizationManager, AuthError> {
-    let mut manager =
-        AuthorizationManager::new_with_oauth_http_client(url, recording(recorder)?).await?;
+    proving_manager(url, secrets, recorder, None).await
+}
+
+/// [`manager`], whose requests to the authorization server carry a DPoP proof of `key`.
+pub(crate) async fn proving_manager(
+    url: &str,
+    secrets: &ServerSecrets,
+    recorder: &Recorder,
+    key: Option<Arc<dpop::DpopKey>>,
+) -> Result<AuthorizationManager, AuthError> {
+    let http = match key {
+        Some(key) => Arc::new(dpop::Proving {
+            inner: recording(recorder)?,
+            key,
+            recorder: recorder.clone(),
+        }),
+        None => recording(recorder)?,
+    };
+    let mut manager = AuthorizationManager::new_with_oauth_http_client(url, http).await?;
     manager.set_credential_store(secrets.credential_store());
     Ok(manager)
+}
+
+/// The DPoP key of `target`'s login, when its tokens are DPoP-bound: every request that
+/// presents them carries a proof of it.
+pub async fn dpop_key(target: &Target) -> Result<Option<Arc<dpop::DpopKey>>, OAuthError> {
+    match target.secrets.secret(dpop::DPOP_KEY).await? {
+        Some(stored) => Ok(Some(Arc::new(dpop::DpopKey::from_stored(&stored)?))),
+        None => Ok(None),
+    }
 }
 
 /// The process's OAuth HTTP client, recording into `recorder`'s trace.
@@ -394,6 +444,16 @@ pub(crate) async fn discover(
     }
 }
 
+/// The value of `key` in a `WWW-Authenticate` challenge: `resource_metadata="…"`, `scope=…`.
+pub fn challenge_parameter(challenge: &str, key: &str) -> Option<String> {
+    let at = challenge.find(&format!("{key}="))? + key.len() + 1;
+    let rest = &challenge[at..];
+    Some(match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?.to_string(),
+        None => rest.split([',', ' ']).next()?.to_string(),
+    })
+}
+
 /// Whether the server answers at either RFC 9728 well-known location.
 async fn publishes_resource_metadata(url: &str, recorder: &Recorder) -> bool {
     let Ok(parsed) = url::Url::parse(url) else {
@@ -484,6 +544,10 @@ async fn login_recorded(
 ) -> Result<Granted, OAuthError> {
     let mut manager = manager(&target.url, &target.secrets, recorder).await?;
     let metadata = discover(&manager, &target.oauth, &target.url, challenge, recorder).await?;
+    let key = dpop_for_login(target, &metadata, challenge)?;
+    if key.is_some() {
+        manager = proving_manager(&target.url, &target.secrets, recorder, key.clone()).await?;
+    }
     manager.set_metadata(metadata.clone());
 
     let redirect_uri = browser.redirect_uri();
@@ -621,7 +685,8 @@ async fn login_recorded(
         }
         return Err(err.into());
     }
-    target.bind(&metadata).await?;
+    target.bind(&metadata, challenge).await?;
+    keep_dpop_key(target, key.as_deref()).await?;
     use oauth2::TokenResponse;
     let (client_id, token) = session.get_credentials().await?;
     let scopes = token
@@ -693,8 +758,22 @@ pub async fn authorized<C>(
         return Ok(None);
     }
     let recorder = journal(target).begin(TraceKind::Connect);
-    let mut manager = manager(&target.url, &target.secrets, &recorder).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, None, &recorder).await?;
+    let mut manager = proving_manager(
+        &target.url,
+        &target.secrets,
+        &recorder,
+        dpop_key(target).await?,
+    )
+    .await?;
+    let remembered = target.remembered_challenge().await?;
+    let metadata = discover(
+        &manager,
+        &target.oauth,
+        &target.url,
+        remembered.as_deref(),
+        &recorder,
+    )
+    .await?;
     if let Some(why) = target.refusal(&metadata).await? {
         // Not sent, not refreshed: the server's 401 then asks for a login of this entry.
         recorder.set_phase(Phase::Failed {
@@ -722,6 +801,45 @@ pub async fn authorized<C>(
         )?;
     }
     Ok(Some(rmcp::transport::AuthClient::new(client, manager)))
+}
+
+/// The DPoP key a login makes, when its authorization server offers DPoP with ES256 and the
+/// tokens go to our keychain: Claude Code's store keeps no key, so a login there stays
+/// bearer, unless the server asks for DPoP (its challenge's scheme), which is then said.
+fn dpop_for_login(
+    target: &Target,
+    metadata: &AuthorizationMetadata,
+    challenge: Option<&str>,
+) -> Result<Option<Arc<dpop::DpopKey>>, OAuthError> {
+    let asked = challenge.is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("dpop"));
+    let offered = dpop::offered(metadata);
+    match (offered, asked, target.store) {
+        (true, _, claude_store::LoginStore::Keychain) => {
+            Ok(Some(Arc::new(dpop::DpopKey::generate()?)))
+        }
+        (true, true, claude_store::LoginStore::ClaudeCode) => Err(OAuthError::Config(
+            "this server asks for DPoP-bound tokens, and Claude Code's store has no place for the key they are bound to: keep this login in MCP Manager's keychain instead".into(),
+        )),
+        (false, true, _) => Err(OAuthError::Config(format!(
+            "this server asks for DPoP-bound tokens, and its authorization server ({}) offers no DPoP with ES256 (dpop_signing_alg_values_supported): a login there cannot give what the server wants; tell the server's operator",
+            metadata.issuer.as_deref().unwrap_or(&metadata.token_endpoint)
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// Keeps `key` beside the tokens just stored, or forgets a key of an earlier login.
+async fn keep_dpop_key(target: &Target, key: Option<&dpop::DpopKey>) -> Result<(), OAuthError> {
+    match key {
+        Some(key) => {
+            target
+                .secrets
+                .set_secret(dpop::DPOP_KEY, key.stored())
+                .await?
+        }
+        None => target.secrets.forget_secret(dpop::DPOP_KEY).await?,
+    }
+    Ok(())
 }
 
 /// The secret of the client the tokens were issued to: the pre-registered client's (from the
@@ -766,7 +884,15 @@ async fn revoke(
         return Ok(false);
     };
     let manager = manager(&target.url, &target.secrets, recorder).await?;
-    let metadata = discover(&manager, &target.oauth, &target.url, None, recorder).await?;
+    let remembered = target.remembered_challenge().await?;
+    let metadata = discover(
+        &manager,
+        &target.oauth,
+        &target.url,
+        remembered.as_deref(),
+        recorder,
+    )
+    .await?;
     if target.refusal(&metadata).await?.is_some() {
         // Revoking sends the tokens themselves: only where they were issued.
         return Ok(false);
@@ -821,6 +947,9 @@ pub struct TokenState {
     /// A client registered by this app is kept (the next login reuses it).
     pub has_registration: bool,
     pub account: String,
+    /// The tokens are DPoP-bound (RFC 9449): useless without this login's key, which the
+    /// keychain keeps beside them.
+    pub dpop_bound: bool,
 }
 
 /// The scopes of the token stored for `target` (none when none is stored).
@@ -866,6 +995,7 @@ pub async fn token_state(target: &Target, kept_in: String) -> Result<TokenState,
             Some(key) => format!("mcpOAuth[\"{key}\"]"),
             None => target.secrets.tokens_account(),
         },
+        dpop_bound: token.is_some_and(|t| t.token_type().as_ref().eq_ignore_ascii_case("dpop")),
     })
 }
 

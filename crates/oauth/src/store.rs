@@ -77,6 +77,10 @@ pub struct Binding {
     pub oauth: String,
     /// The entry that logged in: its scope and file.
     pub origin: String,
+    /// Where the server's 401 said its resource metadata is, at the login (RFC 9728
+    /// `resource_metadata`): discovery starts there again when the tokens are used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_metadata: Option<String>,
 }
 
 impl Binding {
@@ -211,6 +215,11 @@ impl ServerSecrets {
         blocking(move || secrets.get(&account)).await
     }
 
+    /// Removes a secret of this server by kind.
+    pub async fn forget_secret(&self, kind: &str) -> Result<(), SecretError> {
+        self.delete(format!("{kind}:{}", self.key)).await
+    }
+
     pub async fn set_secret(&self, kind: &str, secret: Secret) -> Result<(), SecretError> {
         let secrets = Arc::clone(&self.secrets);
         let account = format!("{kind}:{}", self.key);
@@ -244,8 +253,9 @@ impl ServerSecrets {
         self.delete(self.registration_account()).await
     }
 
-    /// Removes the tokens, the registration and where they were bound.
+    /// Removes the tokens, their DPoP key, the registration and where they were bound.
     pub async fn clear(&self) -> Result<(), SecretError> {
+        self.forget_secret(crate::dpop::DPOP_KEY).await?;
         self.delete(self.tokens_account()).await?;
         self.delete(self.binding_account()).await?;
         self.delete(self.registration_account()).await

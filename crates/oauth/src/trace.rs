@@ -587,13 +587,14 @@ fn describe(status: u16, body: &[u8]) -> String {
 
 /// The headers that matter to OAuth, values concealed where secret.
 fn kept_headers(headers: &http::HeaderMap) -> Vec<Header> {
-    const KEPT_NAMES: [&str; 6] = [
+    const KEPT_NAMES: [&str; 7] = [
         "authorization",
         "www-authenticate",
         "content-type",
         "location",
         "mcp-protocol-version",
         "dpop",
+        "dpop-nonce",
     ];
     headers
         .iter()
@@ -601,7 +602,9 @@ fn kept_headers(headers: &http::HeaderMap) -> Vec<Header> {
         .map(|(name, value)| {
             let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
             let value = match name.as_str() {
-                "authorization" | "dpop" => match value.split_once(' ') {
+                // A proof shows what it proves; only its signature is concealed.
+                "dpop" => crate::dpop::shown(&value),
+                "authorization" => match value.split_once(' ') {
                     Some((scheme, credential)) => format!("{scheme} {}", conceal(credential)),
                     None => conceal(&value),
                 },

@@ -56,13 +56,20 @@ fn main() -> ExitCode {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    match runtime.block_on(run(&url, &scenario, &context)) {
+    let outcome = runtime.block_on(run(&url, &scenario, &context));
+    let _ = std::fs::remove_file(workload_token_file());
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("conformance-client ({scenario}): {err}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Where a workload identity scenario's token is put for the grant to read.
+fn workload_token_file() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("conformance-wif-{}.jwt", std::process::id()))
 }
 
 fn text(context: &Value, key: &str) -> Option<String> {
@@ -92,6 +99,13 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
         machine.idp_issuer = text(context, "idp_issuer");
         machine.idp_token_endpoint = text(context, "idp_token_endpoint");
         machine.idp_client_id = text(context, "idp_client_id");
+    }
+    // Workload identity federation: the workload's token, mounted as a file as platforms do.
+    if let Some(jwt) = text(context, "valid_jwt") {
+        let file = workload_token_file();
+        std::fs::write(&file, jwt).map_err(|e| e.to_string())?;
+        machine.grant_type = Some(oauth::machine::JWT_BEARER.into());
+        machine.assertion_file = Some(file.display().to_string());
     }
     let mut config = ServerConfig::remote(TransportKind::Http, url, vec![]);
     config.oauth = Some(oauth_config);

@@ -57,6 +57,10 @@ function TokenCard({ token }: { token: TokenState }) {
           </dd>
           <dt className="text-slate-500">Refresh token</dt>
           <dd data-testid="token-refresh">{token.hasRefreshToken ? "yes" : "no"}</dd>
+          <dt className="text-slate-500">Bound to</dt>
+          <dd data-testid="token-binding">
+            {token.dpopBound ? "DPoP-bound: useless without this login's key, which the keychain keeps beside it" : "bearer: whoever holds the token can use it"}
+          </dd>
           <dt className="text-slate-500">Client</dt>
           <dd className="font-mono text-xs">{token.clientId ?? "—"}</dd>
           <dt className="text-slate-500">Issuer</dt>

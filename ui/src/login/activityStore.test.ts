@@ -6,7 +6,7 @@ import { describePhase, inProgress, LoginActivityStore } from "./activityStore";
 const activity = (phase: OAuthActivity["phase"]): OAuthActivity => ({
   server: "remote",
   phase,
-  token: { hasToken: false, hasRefreshToken: false, scopes: [], expiresAtMs: null, clientId: null, issuer: null, keptIn: "the OS keychain", store: "keychain", hasRegistration: false, account: "tokens:remote|0" },
+  token: { hasToken: false, hasRefreshToken: false, scopes: [], expiresAtMs: null, clientId: null, issuer: null, keptIn: "the OS keychain", store: "keychain", hasRegistration: false, account: "tokens:remote|0", dpopBound: false },
   traces: [],
 });
 

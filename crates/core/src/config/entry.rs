@@ -133,11 +133,18 @@ pub struct MachineGrant {
     pub idp_issuer: Option<String>,
     pub idp_token_endpoint: Option<String>,
     pub idp_client_id: Option<String>,
+    /// `assertionFile` or `assertionCommand`: where a workload's identity token (a JWT its
+    /// platform issues, such as a Kubernetes service account token or a CI job's OIDC token)
+    /// comes from, for workload identity federation (SEP-1933): the JWT bearer grant with
+    /// that token as the assertion. A file is read at each grant (platforms rotate it); a
+    /// command prints the token.
+    pub assertion_file: Option<String>,
+    pub assertion_command: Option<String>,
 }
 
 impl MachineGrant {
     /// The keys in file order, with their values.
-    fn fields(&self) -> [(&'static str, &Option<String>); 6] {
+    fn fields(&self) -> [(&'static str, &Option<String>); 8] {
         [
             ("grantType", &self.grant_type),
             ("tokenEndpointAuthMethod", &self.token_endpoint_auth_method),
@@ -145,7 +152,15 @@ impl MachineGrant {
             ("idpIssuer", &self.idp_issuer),
             ("idpTokenEndpoint", &self.idp_token_endpoint),
             ("idpClientId", &self.idp_client_id),
+            ("assertionFile", &self.assertion_file),
+            ("assertionCommand", &self.assertion_command),
         ]
+    }
+
+    /// Whether this is workload identity federation: the JWT bearer grant with an assertion
+    /// from the workload's platform.
+    pub fn is_workload(&self) -> bool {
+        self.assertion_file.is_some() || self.assertion_command.is_some()
     }
 }
 
@@ -695,7 +710,12 @@ fn parse_oauth(o: &Map<String, Value>) -> Result<OAuthConfig, String> {
         idp_issuer: text("idpIssuer")?,
         idp_token_endpoint: text("idpTokenEndpoint")?,
         idp_client_id: text("idpClientId")?,
+        assertion_file: text("assertionFile")?,
+        assertion_command: text("assertionCommand")?,
     };
+    if machine.assertion_file.is_some() && machine.assertion_command.is_some() {
+        return Err("`oauth.assertionFile` and `oauth.assertionCommand` are two sources of one token: keep one".into());
+    }
     Ok(OAuthConfig {
         client_id: text("clientId")?,
         callback_port,

@@ -20,12 +20,14 @@ struct Fallback<'a> {
     auth: Option<&'a mcp_manager_oauth::Target>,
 }
 
-/// Opening a transport (`what`) failed for `err`.
-fn opening_failed(what: &str, err: &dyn std::fmt::Display) -> ConnectError {
-    ConnectError::Initialize {
-        message: format!("{what}: {}", plain(&err.to_string())),
-        stderr: String::new(),
-    }
+/// Opening a transport (`what`) to `url` failed for `err`.
+fn opening_failed(what: &str, url: &str, err: &dyn std::fmt::Display) -> ConnectError {
+    ConnectError::Http(crate::words::remote_failure(url, what, &err.to_string()))
+}
+
+/// No answer from `url` within `timeout`.
+fn no_answer(url: &str, timeout: Duration) -> ConnectError {
+    ConnectError::Http(crate::words::no_answer(url, &seconds(timeout)))
 }
 
 /// The `WWW-Authenticate` challenge of a legacy SSE 401 somewhere in `err`'s sources.
@@ -491,8 +493,15 @@ impl Connection {
                     .reinit_on_expired_session(true);
                 http_config.max_json_response_size = MAX_MESSAGE;
                 http_config.max_sse_event_size = MAX_MESSAGE;
-                let client =
-                    TimedPosts::new(limits.http_post).noting_dropped(handler.dropped.clone());
+                let dpop = match auth {
+                    Some(target) => mcp_manager_oauth::dpop_key(target)
+                        .await
+                        .map_err(|err| Failed::Other(ConnectError::Auth(err.to_string())))?,
+                    None => None,
+                };
+                let client = TimedPosts::new(limits.http_post)
+                    .noting_dropped(handler.dropped.clone())
+                    .proving(dpop);
                 let authorized = match auth {
                     Some(target) => mcp_manager_oauth::authorized(target, client.clone())
                         .await
@@ -524,9 +533,9 @@ impl Connection {
                 let opening = async {
                     transport
                         .await
-                        .map_err(|err| opening_failed("WebSocket", &err))
+                        .map_err(|err| opening_failed("WebSocket", url, &err))
                 };
-                legacy(Self::serve_opened(handler, "WebSocket", opening, timeout).await)
+                legacy(Self::serve_opened(handler, "WebSocket", url, opening, timeout).await)
             }
             TransportKind::Stdio => Err(Failed::Other(ConnectError::Unsupported(kind.as_str()))),
         }
@@ -559,12 +568,7 @@ impl Connection {
         let err = match started {
             Ok(Ok(service)) => return Ok((service, probe)),
             Ok(Err(err)) => err,
-            Err(_) => {
-                return Err(Failed::Other(ConnectError::Timeout {
-                    timeout,
-                    stderr: String::new(),
-                }))
-            }
+            Err(_) => return Err(Failed::Other(no_answer(fallback_to.url, timeout))),
         };
         if err.is_authorization_required() {
             return Err(Failed::Other(ConnectError::NeedsAuth {
@@ -579,26 +583,24 @@ impl Connection {
             }
             other => other.to_string(),
         };
-        let client_error = said.find("unexpected server response: HTTP 4").map(|at| {
-            said[at + "unexpected server response: ".len()..]
-                .chars()
-                .take(8)
-                .collect::<String>()
-        });
-        match (handshake, client_error) {
+        let url = fallback_to.url;
+        let status = crate::words::answered_status(&said);
+        match (handshake, status.filter(|s| crate::words::no_endpoint(*s))) {
             (Handshake::Probe, Some(status)) => {
                 return Err(Failed::GoneOnProbe {
-                    why: format!("{} answered", status.trim()),
-                    error: ConnectError::Initialize {
-                        message: plain(&said),
-                        stderr: String::new(),
-                    },
+                    why: format!("HTTP {status} answered"),
+                    error: ConnectError::Http(crate::words::http_failure(
+                        url,
+                        status,
+                        "streamable HTTP",
+                        None,
+                    )),
                 })
             }
-            // A 4xx to the initialize POST: perhaps a server of the 2024-11-05 spec, which
-            // expects a GET for its event stream at this URL (the spec's
+            // No endpoint for the initialize POST: perhaps a server of the 2024-11-05 spec,
+            // which expects a GET for its event stream at this URL (the spec's
             // backwards-compatibility rule).
-            (Handshake::Initialize, Some(_)) => {
+            (Handshake::Initialize, Some(status)) => {
                 let Fallback {
                     url,
                     headers,
@@ -612,10 +614,21 @@ impl Connection {
                         Failed::Other(match sse {
                             // The SSE endpoint, at least, wants a login: say so.
                             ConnectError::NeedsAuth { .. } => sse,
-                            sse => ConnectError::Initialize {
-                                message: format!("{err}; and as legacy SSE: {sse}"),
-                                stderr: String::new(),
-                            },
+                            sse => {
+                                let said = sse.to_string();
+                                let also = match crate::words::answered_status(&said) {
+                                    Some(status) => format!("HTTP {status}"),
+                                    None => said
+                                        .trim_start_matches(&format!("legacy SSE at {url}: "))
+                                        .to_string(),
+                                };
+                                ConnectError::Http(crate::words::http_failure(
+                                    url,
+                                    status,
+                                    "streamable HTTP",
+                                    Some(&also),
+                                ))
+                            }
                         })
                     });
             }
@@ -623,13 +636,17 @@ impl Connection {
         }
         let error = if said.contains("error sending request") {
             ConnectError::Unreachable {
-                url: fallback_to.url.to_string(),
+                url: url.to_string(),
             }
+        } else if let Some(status) = status {
+            ConnectError::Http(crate::words::http_failure(
+                url,
+                status,
+                "streamable HTTP",
+                None,
+            ))
         } else {
-            ConnectError::Initialize {
-                message: plain(&said),
-                stderr: String::new(),
-            }
+            ConnectError::Http(crate::words::remote_failure(url, "streamable HTTP", &said))
         };
         Err(Failed::of(handshake, &err, error, None))
     }
@@ -654,10 +671,10 @@ impl Connection {
                     crate::sse::SseError::Unauthorized { challenge, .. } => {
                         ConnectError::NeedsAuth { challenge }
                     }
-                    other => opening_failed("legacy SSE", &other),
+                    other => opening_failed("legacy SSE", url, &other),
                 })
         };
-        Self::serve_opened(handler, "legacy SSE", opening, limits.connect).await
+        Self::serve_opened(handler, "legacy SSE", url, opening, limits.connect).await
     }
 
     /// Opens a transport (`opening`) and initializes over it, all within `timeout`; failures
@@ -666,6 +683,7 @@ impl Connection {
     async fn serve_opened<T, E, A>(
         handler: Handler,
         what: &str,
+        url: &str,
         opening: impl std::future::Future<Output = Result<T, ConnectError>>,
         timeout: Duration,
     ) -> Result<RunningService<RoleClient, Handler>, ConnectError>
@@ -684,15 +702,12 @@ impl Connection {
                         challenge: sse_challenge(&err),
                     }
                 } else {
-                    opening_failed(what, &err)
+                    opening_failed(what, url, &err)
                 }
             })
         })
         .await;
-        opened.unwrap_or(Err(ConnectError::Timeout {
-            timeout,
-            stderr: String::new(),
-        }))
+        opened.unwrap_or(Err(no_answer(url, timeout)))
     }
 
     fn from_service(
