@@ -25,9 +25,35 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import * as modernSdk from "@modelcontextprotocol/server";
 import { z } from "zod";
+import * as jose from "jose";
+import { createHash } from "node:crypto";
 
 const ttl = Number(process.argv[3] ?? 3600);
-const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0 };
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0, dpopTokens: 0, dpopProofs: 0, replaysRefused: 0, badProofs: 0 };
+// DPoP: the key thumbprint each access and refresh token is bound to, the jtis seen, the last
+// proof /mcp accepted.
+const boundTo = new Map();
+const jtis = new Set();
+let lastProof = null;
+
+// Checks a DPoP proof for METHOD at URL (with ath for TOKEN); its key's thumbprint, or why not.
+async function checkProof(proof, method, url, token) {
+  if (!proof || proof.includes(",")) return { error: "one DPoP proof is required" };
+  try {
+    const header = jose.decodeProtectedHeader(proof);
+    if (header.typ !== "dpop+jwt" || !header.jwk || header.jwk.d) return { error: "not a DPoP proof" };
+    const { payload } = await jose.jwtVerify(proof, await jose.importJWK(header.jwk, header.alg));
+    if (payload.htm !== method || payload.htu !== url) return { error: `htm/htu ${payload.htm} ${payload.htu} is not ${method} ${url}` };
+    if (Math.abs(Date.now() / 1000 - payload.iat) > 60) return { error: "iat too far" };
+    if (token !== undefined && payload.ath !== createHash("sha256").update(token).digest("base64url")) return { error: "ath does not match" };
+    if (jtis.has(payload.jti)) return { error: "replayed proof", replay: true };
+    jtis.add(payload.jti);
+    stats.dpopProofs += 1;
+    return { jkt: await jose.calculateJwkThumbprint(header.jwk) };
+  } catch (err) {
+    return { error: String(err) };
+  }
+}
 // A pre-registered machine client for the client-credentials grant, which the SDK's token
 // handler does not implement: client id "machine", secret "machine-secret" (Basic or body).
 const MACHINE = { id: "machine", secret: "machine-secret" };
@@ -36,6 +62,12 @@ const MACHINE = { id: "machine", secret: "machine-secret" };
 // POST /quirk {"quirk": "refresh-error-as-200"}: refuse refreshes the way some providers do,
 // with an OAuth error in the body of an HTTP 200.
 // POST /quirk {"quirk": "forget-clients"}: the registered clients are forgotten.
+// POST /quirk {"quirk": "dpop"}: DPoP (RFC 9449) enforced: the metadata offers ES256, a token
+// request must carry a valid proof and gets a token bound to its key (token_type DPoP), a
+// refresh must be proved by the same key, and /mcp takes only `Authorization: DPoP` with a
+// fresh proof (htm, htu, ath, the bound key); a proof whose jti was seen is a replay, refused
+// (counted in stats.replaysRefused). GET /last-proof: the last proof /mcp accepted, and its
+// token, for a test to replay.
 let quirk = null;
 const clients = new Map();
 const pending = new Map(); // login form id → authorization params
@@ -130,7 +162,26 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     }
     res.json({ quirk });
   });
-  app.post("/token", (req, res, next) => {
+  app.post("/token", async (req, res, next) => {
+    if (quirk === "dpop" && ["authorization_code", "refresh_token"].includes(req.body.grant_type)) {
+      const checked = await checkProof(req.headers.dpop, "POST", `${base.origin}/token`);
+      if (checked.error) {
+        stats.badProofs += 1;
+        return res.status(400).json({ error: "invalid_dpop_proof", error_description: checked.error });
+      }
+      const bound = req.body.grant_type === "refresh_token" ? boundTo.get(req.body.refresh_token) : undefined;
+      if (bound && bound !== checked.jkt) return res.status(400).json({ error: "invalid_grant", error_description: "the refresh token is bound to another key" });
+      const json = res.json.bind(res);
+      res.json = (body) => {
+        if (body?.access_token) {
+          boundTo.set(body.access_token, checked.jkt);
+          boundTo.set(body.refresh_token, checked.jkt);
+          stats.dpopTokens += 1;
+          body = { ...body, token_type: "DPoP" };
+        }
+        return json(body);
+      };
+    }
     if (req.body.grant_type === "client_credentials") {
       const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const [id, secret] = basic
@@ -152,9 +203,10 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   });
   // "authorize-file-scheme": the metadata sends the login to a file: URL (issue #21, item 4).
   app.use("/.well-known/oauth-authorization-server", (_req, res, next) => {
-    if (quirk !== "authorize-file-scheme") return next();
+    if (quirk !== "authorize-file-scheme" && quirk !== "dpop") return next();
     const json = res.json.bind(res);
-    res.json = (body) => json({ ...body, authorization_endpoint: "file:///etc/passwd" });
+    res.json = (body) =>
+      json(quirk === "dpop" ? { ...body, dpop_signing_alg_values_supported: ["ES256"] } : { ...body, authorization_endpoint: "file:///etc/passwd" });
     next();
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));
@@ -173,6 +225,33 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   });
   app.get("/stats", (_req, res) => res.json(stats));
   app.get("/issued", (_req, res) => res.json(issued));
+  app.get("/last-proof", (_req, res) => res.json(lastProof));
+  // With the "dpop" quirk: only a DPoP-bound token with a fresh proof of its key passes, then
+  // as the bearer the SDK's middleware checks.
+  const dpop = async (req, res, next) => {
+    if (quirk !== "dpop") return next();
+    const [scheme, token] = (req.headers.authorization ?? "").split(" ");
+    const refuse = (error) => {
+      res.status(401).set("WWW-Authenticate", `DPoP error="invalid_dpop_proof", error_description="${error}"`).json({ error: "invalid_dpop_proof", error_description: error });
+    };
+    if (scheme !== "DPoP" || !token) {
+      if (scheme) stats.badProofs += 1;
+      return scheme ? refuse("the DPoP scheme is required") : next();
+    }
+    const checked = await checkProof(req.headers.dpop, req.method, mcpUrl.href, token);
+    if (checked.error) {
+      if (checked.replay) stats.replaysRefused += 1;
+      else stats.badProofs += 1;
+      return refuse(checked.error);
+    }
+    if (boundTo.get(token) !== checked.jkt) {
+      stats.badProofs += 1;
+      return refuse("the proof's key is not the token's");
+    }
+    lastProof = { proof: req.headers.dpop, token };
+    req.headers.authorization = `Bearer ${token}`;
+    next();
+  };
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   const count = (req, _res, next) => {
     if (!req.headers.authorization) stats.unauthenticated += 1;
@@ -186,7 +265,7 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
     });
     return mcp;
   };
-  app.post("/mcp", count, bearer, express.json(), async (req, res) => {
+  app.post("/mcp", count, dpop, bearer, express.json(), async (req, res) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => transport.close());
     await whoami().connect(transport);

@@ -336,3 +336,95 @@ async fn a_login_and_a_refresh_are_recorded_step_by_step_without_a_secret() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_dpop_bound_login_proves_its_key_on_every_request_refreshes_bound_and_a_replayed_proof_is_refused(
+) {
+    let server = OAuthServer::start(2);
+    server.request("POST", "/quirk", r#"{"quirk": "dpop"}"#);
+    let secrets: Arc<dyn SecretStore> = Arc::new(mcp_manager_core::secrets::InMemory::default());
+    let config = ServerConfig::remote(TransportKind::Http, server.url(), vec![]);
+    let target = Target::of("bound", &config, &server.url(), Arc::clone(&secrets)).unwrap();
+    log_in(&target).await;
+    assert_eq!(
+        server.stats()["dpopTokens"],
+        1,
+        "the login's token is bound"
+    );
+    let key = oauth::dpop_key(&target)
+        .await
+        .unwrap()
+        .expect("the key is kept");
+    let state = oauth::token_state(&target, "test".into()).await.unwrap();
+    assert!(state.dpop_bound, "{state:?}");
+
+    let connection = mcp_manager_connect::Connection::open_authorized(
+        "bound",
+        &config,
+        &std::env::temp_dir(),
+        mcp_manager_connect::Limits::connect(Duration::from_secs(30)),
+        mcp_manager_connect::ServerLogs::default(),
+        Arc::new(mcp_manager_connect::answer::Decline),
+        mcp_manager_connect::Roots::default(),
+        Some(&target),
+    )
+    .await
+    .unwrap();
+    let outcome = connection.call_tool("whoami", None, None).await.unwrap();
+    assert!(outcome.result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("client "));
+    // The token expires; the refresh is proved by the same key, and the new token bound to it.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    connection.call_tool("whoami", None, None).await.unwrap();
+    let stats = server.stats();
+    assert_eq!(stats["refreshes"], 1, "{stats}");
+    assert_eq!(stats["dpopTokens"], 2, "{stats}");
+    assert_eq!(stats["badProofs"], 0, "{stats}");
+    assert_eq!(
+        stats["replaysRefused"], 0,
+        "no proof of ours is ever sent twice: {stats}"
+    );
+    assert_eq!(
+        oauth::dpop_key(&target)
+            .await
+            .unwrap()
+            .unwrap()
+            .thumbprint(),
+        key.thumbprint(),
+        "the refresh keeps the binding"
+    );
+
+    // Someone who captured a request replays it, proof and token: refused.
+    let last = server.request("GET", "/last-proof", "");
+    let replay = reqwest::Client::new()
+        .post(server.url())
+        .header(
+            "authorization",
+            format!("DPoP {}", last["token"].as_str().unwrap()),
+        )
+        .header("dpop", last["proof"].as_str().unwrap())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(replay.status(), 401);
+    assert_eq!(server.stats()["replaysRefused"], 1);
+    // And the token alone, as a bearer, is worth nothing.
+    let bearer = reqwest::Client::new()
+        .post(server.url())
+        .bearer_auth(last["token"].as_str().unwrap())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bearer.status(), 401);
+    // The session goes on with fresh proofs.
+    connection.call_tool("whoami", None, None).await.unwrap();
+    connection.shutdown().await;
+}
