@@ -93,3 +93,31 @@ test("an OAuth client secret typed in the form goes to the secret store, never t
   assert.ok(account, `stored under Claude Code's key: ${Object.keys(secrets)}`);
   assert.equal(value, "client-secret-e2e-8c1d");
 });
+
+test("a workload identity login is set in the form: the grant and the token's file are written to .mcp.json, and nothing saves without a source", async () => {
+  await browser.$('[data-testid="add-server"]').click();
+  await type(browser.$('[data-testid="draft-name"]'), "ci-workload");
+  await browser.$('[data-testid="draft-transport-http"]').click();
+  await type(browser.$('[data-testid="draft-url"]'), "https://mcp.example.com/mcp");
+  const summary = browser.$("summary=OAuth");
+  await summary.scrollIntoView();
+  await browser.waitUntil(async () => summary.click().then(() => true, () => false), { timeout: 5_000 });
+  const grant = browser.$('[data-testid="draft-grant"]');
+  await grant.scrollIntoView({ block: "center" });
+  await grant.selectByAttribute("value", "workload").catch(async (error) => {
+    await screenshot(browser, "failed-workload-grant");
+    throw error;
+  });
+  // Neither a file nor a command yet: said at the field, and nothing can be saved.
+  await browser.$('[data-testid="draft-assertion-file"]').waitForExist({ timeout: 5_000 });
+  await browser.waitUntil(async () => (await browser.$("body").getText()).includes("where the workload's token comes from"), { timeout: 5_000 });
+  assert.equal(await browser.$('[data-testid="draft-save"]').isEnabled(), false);
+  await type(browser.$('[data-testid="draft-assertion-file"]'), "/var/run/secrets/tokens/mcp");
+  await browser.waitUntil(async () => browser.$('[data-testid="draft-save"]').isEnabled(), { timeout: 5_000 });
+  await screenshot(browser, "workload-identity-login");
+  await browser.$('[data-testid="draft-save"]').click();
+  await row(browser, "ci-workload", "project").waitForExist({ timeout: 5_000 });
+  const oauth = JSON.parse(readFileSync(join(box.project, ".mcp.json"), "utf8")).mcpServers["ci-workload"].oauth;
+  assert.deepEqual(oauth, { grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertionFile: "/var/run/secrets/tokens/mcp" });
+});
+

@@ -1857,6 +1857,18 @@ export type ServerDraft = {
 	authServerMetadataUrl: string,
 	/**  Space-separated. */
 	scopes: string,
+	/**
+	 *  How the server is authorized: `""` (a person logs in in the browser),
+	 *  `"client_credentials"`, `"workload"` (workload identity federation: the JWT bearer
+	 *  grant with the workload's token) or `"cross-app"` (enterprise-managed cross-app access).
+	 */
+	grant: string,
+	/**
+	 *  For `"workload"`: the file the workload's token is read from, or the command that
+	 *  prints it (one of the two).
+	 */
+	assertionFile: string,
+	assertionCommand: string,
 };
 
 /**  One published version of a server: its `server.json`. */

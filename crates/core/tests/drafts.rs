@@ -66,6 +66,9 @@ fn stdio_draft(name: &str, scope: Scope) -> ServerDraft {
         callback_port: String::new(),
         auth_server_metadata_url: String::new(),
         scopes: String::new(),
+        grant: String::new(),
+        assertion_file: String::new(),
+        assertion_command: String::new(),
     }
 }
 
@@ -463,4 +466,93 @@ fn the_persons_own_edit_of_an_approved_project_server_is_still_approved() {
         !starts(),
         "a change on disk since the approval waits for a new one"
     );
+}
+
+#[test]
+fn a_workload_identity_login_is_written_and_read_back_and_an_edit_keeps_what_the_form_does_not_show(
+) {
+    let world = World::new();
+    let draft = ServerDraft {
+        scope: Scope::User,
+        grant: "workload".into(),
+        assertion_file: "/var/run/secrets/tokens/mcp".into(),
+        client_id: "ci".into(),
+        ..http_draft("wif", "https://mcp.example.com/mcp")
+    };
+    let checked = draft::check(&world.locations(), &draft, None);
+    assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+    draft::save(&world.locations(), &draft, None).unwrap();
+    let claude_json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(world.home.join(".claude.json")).unwrap())
+            .unwrap();
+    let entry = &claude_json["mcpServers"]["wif"];
+    assert_eq!(
+        entry["oauth"]["grantType"],
+        "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    );
+    assert_eq!(
+        entry["oauth"]["assertionFile"],
+        "/var/run/secrets/tokens/mcp"
+    );
+    let back = draft::draft_of(
+        &world.locations(),
+        &draft::EntryRef {
+            name: "wif".into(),
+            scope: Scope::User,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (back.grant.as_str(), back.assertion_file.as_str()),
+        ("workload", "/var/run/secrets/tokens/mcp")
+    );
+
+    // Neither source, or both: said at the field.
+    for (file, command) in [("", ""), ("/t", "print-token")] {
+        let draft = ServerDraft {
+            assertion_file: file.into(),
+            assertion_command: command.into(),
+            ..draft.clone()
+        };
+        let original = draft::EntryRef {
+            name: "wif".into(),
+            scope: Scope::User,
+        };
+        let checked = draft::check(&world.locations(), &draft, Some(&original));
+        assert_eq!(fields(&checked.problems), ["assertionFile"]);
+    }
+
+    // Cross-app access, with the identity provider written by hand: an edit of the scopes in
+    // the form keeps it.
+    let path = world.home.join(".claude.json");
+    let mut written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    written["mcpServers"]["xaa"] = serde_json::json!({
+        "type": "http",
+        "url": "https://mcp.example.com/mcp",
+        "oauth": {
+            "clientId": "app",
+            "grantType": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+            "idpIssuer": "https://idp.example.com",
+            "clientMetadataUrl": "https://app.example.com/client.json"
+        }
+    });
+    fs::write(&path, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+    let original = draft::EntryRef {
+        name: "xaa".into(),
+        scope: Scope::User,
+    };
+    let mut edited = draft::draft_of(&world.locations(), &original).unwrap();
+    assert_eq!(edited.grant, "cross-app");
+    edited.scopes = "mcp:read".into();
+    draft::save(&world.locations(), &edited, Some(&original)).unwrap();
+    let after: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let oauth = &after["mcpServers"]["xaa"]["oauth"];
+    assert_eq!(oauth["idpIssuer"], "https://idp.example.com", "{oauth}");
+    assert_eq!(
+        oauth["clientMetadataUrl"],
+        "https://app.example.com/client.json"
+    );
+    assert_eq!(oauth["scopes"], "mcp:read");
 }

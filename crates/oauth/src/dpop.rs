@@ -417,14 +417,20 @@ mod tests {
         // The debugger's view: header and claims, never the signature.
         let proof = key.proof("POST", "https://x/", None);
         let view = shown(&proof);
-        assert!(view.contains("\"htm\":\"POST\"") && view.contains("dpop+jwt"), "{view}");
+        assert!(
+            view.contains("\"htm\":\"POST\"") && view.contains("dpop+jwt"),
+            "{view}"
+        );
         assert!(view.ends_with("(signature concealed)"));
         assert!(!view.contains(proof.rsplit('.').next().unwrap()));
         let mut headers = http::HeaderMap::new();
         headers.insert("dpop", proof.parse().unwrap());
         let kept = crate::trace::exchange("POST", "https://x/token", &headers, b"", Err("none"), 1);
         let shown_there = serde_json::to_string(&kept).unwrap();
-        assert!(!shown_there.contains(proof.rsplit('.').next().unwrap()), "{shown_there}");
+        assert!(
+            !shown_there.contains(proof.rsplit('.').next().unwrap()),
+            "{shown_there}"
+        );
         assert!(shown_there.contains("signature concealed"), "{shown_there}");
     }
 }

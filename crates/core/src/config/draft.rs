@@ -56,7 +56,18 @@ pub struct ServerDraft {
     pub auth_server_metadata_url: String,
     /// Space-separated.
     pub scopes: String,
+    /// How the server is authorized: `""` (a person logs in in the browser),
+    /// `"client_credentials"`, `"workload"` (workload identity federation: the JWT bearer
+    /// grant with the workload's token) or `"cross-app"` (enterprise-managed cross-app access).
+    pub grant: String,
+    /// For `"workload"`: the file the workload's token is read from, or the command that
+    /// prints it (one of the two).
+    pub assertion_file: String,
+    pub assertion_command: String,
 }
+
+/// `grantType` of the JWT bearer grant (workload identity and cross-app access).
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// The entry a draft replaces when it edits one (its name and scope before the edit).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
@@ -160,6 +171,14 @@ pub fn draft_from_config(name: &str, scope: Scope, config: &ServerConfig) -> Ser
             .unwrap_or_default(),
         auth_server_metadata_url: oauth.auth_server_metadata_url.unwrap_or_default(),
         scopes: oauth.scopes.map(|s| s.join(" ")).unwrap_or_default(),
+        grant: match oauth.machine.grant_type.as_deref() {
+            None => String::new(),
+            Some(JWT_BEARER) if oauth.machine.is_workload() => "workload".into(),
+            Some(JWT_BEARER) => "cross-app".into(),
+            Some(other) => other.to_string(),
+        },
+        assertion_file: oauth.machine.assertion_file.clone().unwrap_or_default(),
+        assertion_command: oauth.machine.assertion_command.clone().unwrap_or_default(),
     };
     match &config.transport {
         Transport::Stdio { command, args, env } => {
@@ -399,13 +418,35 @@ fn to_config(draft: &ServerDraft) -> (Option<ServerConfig>, Vec<DraftNote>) {
                 ));
             }
         }
-        let oauth = OAuthConfig {
+        let mut oauth = OAuthConfig {
             client_id: text(&draft.client_id),
             callback_port,
             auth_server_metadata_url: text(&draft.auth_server_metadata_url),
             scopes: text(&draft.scopes).map(|s| s.split_whitespace().map(str::to_string).collect()),
             ..OAuthConfig::default()
         };
+        let machine = &mut oauth.machine;
+        match draft.grant.as_str() {
+            "" => {}
+            "workload" => {
+                machine.grant_type = Some(JWT_BEARER.into());
+                machine.assertion_file = text(&draft.assertion_file);
+                machine.assertion_command = text(&draft.assertion_command);
+                match (&machine.assertion_file, &machine.assertion_command) {
+                    (None, None) => problems.push(note(
+                        "assertionFile",
+                        "workload identity needs where the workload's token comes from: a file, or a command that prints it",
+                    )),
+                    (Some(_), Some(_)) => problems.push(note(
+                        "assertionFile",
+                        "one source of the token: a file or a command, not both",
+                    )),
+                    _ => {}
+                }
+            }
+            "cross-app" => machine.grant_type = Some(JWT_BEARER.into()),
+            other => machine.grant_type = Some(other.to_string()),
+        }
         if oauth != OAuthConfig::default() {
             config.oauth = Some(oauth);
         }
@@ -513,6 +554,21 @@ fn edits(
     if let Some(before) = before {
         config.timeout = config.timeout.or(before.config.timeout);
         config.always_load = config.always_load.or(before.config.always_load);
+        // Nor for the login's finer settings: an edit keeps what the form does not show.
+        if let (Some(oauth), Some(was)) = (config.oauth.as_mut(), before.config.oauth.as_ref()) {
+            oauth.client_metadata_url = oauth
+                .client_metadata_url
+                .take()
+                .or(was.client_metadata_url.clone());
+            let (now, was) = (&mut oauth.machine, &was.machine);
+            if now.grant_type.is_some() && now.grant_type == was.grant_type {
+                now.token_endpoint_auth_method = was.token_endpoint_auth_method.clone();
+                now.signing_algorithm = was.signing_algorithm.clone();
+                now.idp_issuer = was.idp_issuer.clone();
+                now.idp_token_endpoint = was.idp_token_endpoint.clone();
+                now.idp_client_id = was.idp_client_id.clone();
+            }
+        }
     }
     let entry = config.to_json(&extra);
     let name = draft.name.clone();

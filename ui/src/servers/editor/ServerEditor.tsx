@@ -221,6 +221,26 @@ export function ServerEditor({
                 <input id="draft-scopes" data-testid="draft-scopes" value={draft.scopes} onChange={(e) => update({ scopes: e.target.value })} className={INPUT} />
               </Labeled>
             </div>
+            <div className="mt-3" />
+            <Labeled label="How it logs in" htmlFor="draft-grant">
+              <select id="draft-grant" data-testid="draft-grant" value={draft.grant} onChange={(e) => update({ grant: e.target.value })} className={INPUT}>
+                <option value="">A person, in the browser</option>
+                <option value="client_credentials">Client credentials (no person; secret or key in the keychain)</option>
+                <option value="workload">Workload identity (a JWT the platform issues this workload)</option>
+                <option value="cross-app">Enterprise cross-app access (identity provider's ID token)</option>
+              </select>
+            </Labeled>
+            {draft.grant === "workload" && (
+              <div className="mt-2 grid grid-cols-2 gap-3">
+                <Labeled label="Workload token file (read at each login)" htmlFor="draft-assertion-file">
+                  <input id="draft-assertion-file" data-testid="draft-assertion-file" value={draft.assertionFile} onChange={(e) => update({ assertionFile: e.target.value })} placeholder="/var/run/secrets/tokens/mcp" className={`${INPUT} font-mono`} />
+                  {notes("assertionFile")}
+                </Labeled>
+                <Labeled label="…or a command that prints it" htmlFor="draft-assertion-command">
+                  <input id="draft-assertion-command" data-testid="draft-assertion-command" value={draft.assertionCommand} onChange={(e) => update({ assertionCommand: e.target.value })} className={`${INPUT} font-mono`} />
+                </Labeled>
+              </div>
+            )}
             <Labeled label="Client secret (kept in your OS keychain, never in a file)" htmlFor="draft-client-secret">
               <input id="draft-client-secret" data-testid="draft-client-secret" type="password" autoComplete="off" value={clientSecret} onChange={(e) => setClientSecret(e.target.value)} className={INPUT} />
             </Labeled>

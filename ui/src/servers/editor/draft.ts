@@ -17,6 +17,9 @@ export function emptyDraft(scope: Scope = "project", transport: TransportKind = 
     callbackPort: "",
     authServerMetadataUrl: "",
     scopes: "",
+    grant: "",
+    assertionFile: "",
+    assertionCommand: "",
   };
 }
 
