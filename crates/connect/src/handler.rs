@@ -99,7 +99,10 @@ impl Handler {
                 // MCP Apps: tools may name an HTML view, which the window hosts
                 // (crates/apps). Servers may then list app-only tools and views.
                 "extensions": {
-                    "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] }
+                    "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] },
+                    // SEP-2640: a server's skills are listed and loaded, each file checked
+                    // (connection/skills.rs).
+                    "io.modelcontextprotocol/skills": {}
                 }
             },
             "clientInfo": {

@@ -45,6 +45,7 @@ pub mod supervisor;
 pub mod words;
 pub mod ws;
 
+pub use connection::skills;
 pub use connection::{CallOutcome, ConnectError, Connection, Limits, ServerLogs, ToolSummary};
 pub use handler::Roots;
 pub use status::{

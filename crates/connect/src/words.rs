@@ -42,6 +42,7 @@ pub fn plain(message: &str) -> String {
         out.replace_range(start..end + skip, "");
     }
     out = out.replace("Send message error ", "");
+    out = out.replace("Mcp error: ", "the server's error ");
     out = out.replace("unexpected server response: ", "");
     // "HTTP 404 Not Found: " with nothing after it.
     out = out.replace(": , ", ", ").replace(": ;", ";");

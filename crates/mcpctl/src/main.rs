@@ -349,6 +349,19 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// List a server's skills (the Skills extension, SEP-2640): name, description, files.
+    /// Reads none of them
+    Skills { server: String },
+    /// Load one of a server's skills: its SKILL.md and files, each checked against the digest
+    /// and size the server published (and the SKILL.md's frontmatter against the listed one).
+    /// Prints the SKILL.md, or with -o writes the verified files under DIR/NAME/. Exit 1 when
+    /// a file fails its check: its content is neither printed nor written
+    Skill {
+        server: String,
+        name: String,
+        #[arg(short, long, value_name = "DIR")]
+        output: Option<PathBuf>,
+    },
     /// List a server's prompts.
     Prompts { server: String },
     /// Get a prompt with arguments.
@@ -745,6 +758,14 @@ fn run(
         Command::Prompts { server } => {
             return runtime::ask(locations, Some(&server), Ask::Prompts, json)
         }
+        Command::Skills { server } => {
+            return runtime::ask(locations, Some(&server), Ask::Skills, json)
+        }
+        Command::Skill {
+            server,
+            name,
+            output,
+        } => return runtime::ask(locations, Some(&server), Ask::Skill { name, output }, json),
         Command::Prompt { server, name, args } => {
             let arguments = args.map(|t| json_object(&t, "--args")).transpose()?;
             return runtime::ask(
@@ -1069,6 +1090,8 @@ fn run_config(
         | Command::Resources { .. }
         | Command::Read { .. }
         | Command::Prompts { .. }
+        | Command::Skills { .. }
+        | Command::Skill { .. }
         | Command::Prompt { .. }
         | Command::Logs { .. }
         | Command::Login { .. }

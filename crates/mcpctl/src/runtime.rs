@@ -54,6 +54,11 @@ pub enum Ask {
         name: String,
         arguments: Option<serde_json::Map<String, Value>>,
     },
+    Skills,
+    Skill {
+        name: String,
+        output: Option<PathBuf>,
+    },
     Logs,
 }
 
@@ -639,6 +644,42 @@ async fn run_ask(
             }
             Ok(true)
         }
+        Ask::Skills => {
+            let conn = connection(&names[0])?;
+            if !conn.serves_skills() {
+                return Err(failure(format!(
+                    "{server} does not serve skills (it did not declare the Skills extension, io.modelcontextprotocol/skills)"
+                )));
+            }
+            let skills = tried(&conn, &server, conn.list_skills().await).await?;
+            if json {
+                crate::print_json(&skills);
+            } else if skills.is_empty() {
+                out!("{server} lists no skills");
+            } else {
+                for skill in &skills {
+                    let files = match &skill.files {
+                        Some(files) => format!("{} file(s)", files.len()),
+                        None => "files dynamic: cannot be checked, not loaded".into(),
+                    };
+                    out!("{}  {}  ({files})", skill.name, skill.description);
+                    out!("  {}", skill.uri);
+                }
+            }
+            Ok(true)
+        }
+        Ask::Skill { name, output } => {
+            let conn = connection(&names[0])?;
+            let skills = tried(&conn, &server, conn.list_skills().await).await?;
+            let Some(entry) = skills.into_iter().find(|s| s.name == name || s.uri == name) else {
+                return Err(failure(format!(
+                    "{server} lists no skill named {name} (`mcpctl skills {server}` lists them)"
+                )));
+            };
+            let loaded = conn.load_skill(entry).await;
+            print_skill(&loaded, output.as_deref(), json)?;
+            Ok(loaded.verified)
+        }
         Ask::Logs => {
             // Let the server speak for a moment after connecting.
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -881,4 +922,98 @@ async fn save_case(
         );
     }
     Ok(())
+}
+
+/// A loaded skill: each file's check, then the SKILL.md's text (or, with `output`, the
+/// verified files written under `output/NAME/`).
+fn print_skill(
+    loaded: &mcp_manager_connect::skills::LoadedSkill,
+    output: Option<&std::path::Path>,
+    json: bool,
+) -> Result<(), ApiError> {
+    use mcp_manager_connect::skills::FileCheck;
+    let mut written = Vec::new();
+    if let Some(dir) = output {
+        let root = loaded.entry.uri.trim_end_matches("SKILL.md");
+        let folder = dir.join(&loaded.entry.name);
+        for file in loaded
+            .files
+            .iter()
+            .filter(|f| f.check == FileCheck::Verified)
+        {
+            let Some(text) = &file.text else { continue };
+            let Some(relative) = file.uri.strip_prefix(root).and_then(skill_path) else {
+                return Err(failure(format!(
+                    "{} is not a path inside the skill's folder: not written",
+                    file.uri
+                )));
+            };
+            let path = folder.join(relative);
+            use mcp_manager_core::files;
+            files::write(
+                &path,
+                text.as_bytes(),
+                &files::Write::new(files::Mode::PrivateOrKept),
+            )
+            .map_err(|err| failure(format!("could not write {err}")))?;
+            written.push(path.display().to_string());
+        }
+    }
+    if json {
+        let mut value = serde_json::to_value(loaded).unwrap_or_default();
+        if output.is_some() {
+            value["written"] = serde_json::json!(written);
+        }
+        crate::print_json(&value);
+        return Ok(());
+    }
+    for file in &loaded.files {
+        match &file.check {
+            FileCheck::Verified => out!(
+                "verified  {} ({} bytes, {})",
+                file.uri,
+                file.size,
+                file.digest
+            ),
+            FileCheck::Failed { why } => out!("FAILED    {}: {why}", file.uri),
+            FileCheck::NotRead { why } => out!("not read  {}: {why}", file.uri),
+        }
+    }
+    if loaded.entry.files.is_none() {
+        out!(
+            "{}: its files are \"dynamic\", so nothing can be checked: not loaded",
+            loaded.entry.name
+        );
+    }
+    if !loaded.verified {
+        eout!(
+            "{}: not loaded: a file is not what the server published",
+            loaded.entry.name
+        );
+        return Ok(());
+    }
+    if output.is_some() {
+        for path in &written {
+            out!("wrote {path}");
+        }
+    } else if let Some(text) = loaded
+        .files
+        .iter()
+        .find(|f| f.uri == loaded.entry.uri)
+        .and_then(|f| f.text.as_deref())
+    {
+        out!();
+        out!("{text}");
+    }
+    Ok(())
+}
+
+/// A file's path under its skill's folder, from the rest of its URI: plain names only (no
+/// `..`, no root, no empty part), so a server cannot name a file outside the folder.
+fn skill_path(relative: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = relative.split('/').collect();
+    let plain = |p: &&str| {
+        !p.is_empty() && *p != "." && *p != ".." && !p.contains('\\') && !p.contains(':')
+    };
+    (!parts.is_empty() && parts.iter().all(plain)).then(|| parts.iter().collect())
 }

@@ -128,6 +128,32 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
     let browser = Headless::new(REDIRECT_URI);
     let mut authorizations = 0;
     let mut connection = connect(&config, &target, &browser, &mut authorizations).await?;
+    // The Skills extension: list (reading nothing), and for the verify scenarios load the
+    // skill, as a person's "Load" does: its SKILL.md checked before any other file is read.
+    if scenario.starts_with("sep-2640-") {
+        let skills = connection.list_skills().await.map_err(|e| e.to_string())?;
+        if scenario != "sep-2640-client-no-prefetch" {
+            for skill in skills {
+                let loaded = connection.load_skill(skill).await;
+                if !loaded.verified {
+                    let why: Vec<String> = loaded
+                        .files
+                        .iter()
+                        .filter_map(|f| match &f.check {
+                            mcp_manager_connect::skills::FileCheck::Failed { why } => {
+                                Some(format!("{}: {why}", f.uri))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    connection.shutdown().await;
+                    return Err(format!("the skill was not loaded: {}", why.join("; ")));
+                }
+            }
+        }
+        connection.shutdown().await;
+        return Ok(());
+    }
     // A 401 or 403 can come on any request, not only initialize.
     let tools = loop {
         match connection.list_tools().await {

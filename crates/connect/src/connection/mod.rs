@@ -22,6 +22,7 @@ mod listen;
 mod open;
 mod process;
 mod requests;
+pub mod skills;
 mod tasks;
 
 use std::path::Path;
