@@ -514,6 +514,37 @@ pub async fn read_resource(
     context.project().read_resource(&name, &uri).await
 }
 
+/// A connected server's skills (the Skills extension), without reading a file.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_skills(
+    context: State<'_, Context>,
+    name: String,
+) -> Result<Vec<mcp_manager_connect::skills::SkillEntry>, ApiError> {
+    context.project().skills(&name).await
+}
+
+/// The skills Claude Code loads from disk (the person's, the project's, the plugins'),
+/// read-only.
+#[tauri::command]
+#[specta::specta]
+pub fn disk_skills(
+    context: State<'_, Context>,
+) -> Vec<mcp_manager_core::config::skills::DiskSkill> {
+    mcp_manager_core::config::skills::disk_skills(context.project().locations())
+}
+
+/// Loads one of a server's skills, each file checked against its published digest and size.
+#[tauri::command]
+#[specta::specta]
+pub async fn load_skill(
+    context: State<'_, Context>,
+    name: String,
+    uri: String,
+) -> Result<mcp_manager_connect::skills::LoadedSkill, ApiError> {
+    context.project().load_skill(&name, &uri).await
+}
+
 /// A connected server's prompts (JSON text, as listed).
 #[tauri::command]
 #[specta::specta]

@@ -186,6 +186,7 @@ describe("live status", () => {
           promptsListChanged: false,
           logging: false,
           completions: false,
+          skills: false,
           tasks: false,
         },
         era: "legacy",

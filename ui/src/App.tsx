@@ -24,6 +24,8 @@ import type { AgentsApi } from "./agents/api";
 import type { DoctorApi } from "./doctor/api";
 import type { ToolsApi } from "./tools/api";
 import type { BrowseApi } from "./browse/api";
+import type { SkillsApi } from "./skills/api";
+import { SkillMatches } from "./skills/SkillMatches";
 import type { AsksApi } from "./asks/api";
 import { AskStore } from "./asks/askStore";
 import { FollowStore } from "./browse/followStore";
@@ -101,6 +103,7 @@ export interface Backend {
   doctor?: DoctorApi;
   tools?: ToolsApi;
   browse?: BrowseApi;
+  skills?: SkillsApi;
   /** What servers ask of the person (elicitation, sampling). */
   asks?: AsksApi;
   /** Log levels and roots of the live sessions. */
@@ -364,6 +367,15 @@ export function App({
                   setEditing(null);
                   setChosenTool(tool);
                 }}
+                beside={(query) =>
+                  backend.skills && (
+                    <SkillMatches
+                      api={backend.skills}
+                      servers={[...statuses.entries()].filter(([, s]) => s.state === "connected" && s.capabilities.skills).map(([name]) => name)}
+                      query={query}
+                    />
+                  )
+                }
               />
               </Loading>
             ) : list && (
@@ -515,6 +527,7 @@ export function App({
                   doctor={backend.doctor}
                   tools={backend.tools}
                   browse={backend.browse}
+                  skills={backend.skills}
                   session={backend.session}
                   follows={follows}
                   review={backend.trust?.review}

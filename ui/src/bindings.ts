@@ -142,6 +142,15 @@ export const commands = {
 	readResource: (name: string, uri: string) => typedError<string, ApiError>(__TAURI_INVOKE("read_resource", { name, uri })),
 	/**  A connected server's prompts (JSON text, as listed). */
 	listPrompts: (name: string) => typedError<string, ApiError>(__TAURI_INVOKE("list_prompts", { name })),
+	/**  A connected server's skills (the Skills extension), without reading a file. */
+	listSkills: (name: string) => typedError<SkillEntry[], ApiError>(__TAURI_INVOKE("list_skills", { name })),
+	/**  Loads one of a server's skills, each file checked against its published digest and size. */
+	loadSkill: (name: string, uri: string) => typedError<LoadedSkill, ApiError>(__TAURI_INVOKE("load_skill", { name, uri })),
+	/**
+	 *  The skills Claude Code loads from disk (the person's, the project's, the plugins'),
+	 *  read-only.
+	 */
+	diskSkills: () => __TAURI_INVOKE<DiskSkill[]>("disk_skills"),
 	/**  Gets a prompt with its arguments (a JSON object as text): the GetPromptResult as JSON text. */
 	getPrompt: (name: string, prompt: string, argumentsJson: string) => typedError<string, ApiError>(__TAURI_INVOKE("get_prompt", { name, prompt, argumentsJson })),
 	/**  Suggestions for a prompt argument being typed, the others given so far as context. */
@@ -497,6 +506,11 @@ export type Capabilities = {
 	 *  as tasks.
 	 */
 	tasks: boolean,
+	/**
+	 *  The Skills extension (SEP-2640, `io.modelcontextprotocol/skills`): the server lists
+	 *  skills, each loaded with its files checked.
+	 */
+	skills: boolean,
 };
 
 /**  One kept call and what its result must be. */
@@ -757,6 +771,24 @@ export type Direction =
 /**  From the server to this app. */
 "in";
 
+/**  A skill on disk. */
+export type DiskSkill = {
+	/**
+	 *  As Claude Code names it: the frontmatter's `name`, else the folder's; a plugin's as
+	 *  `<plugin>:<name>`.
+	 */
+	name: string,
+	description: string | null,
+	/**  `user`, `project`, or `plugin <id>`. */
+	source: string,
+	/**  Its `SKILL.md`. */
+	path: string,
+	/**  Its frontmatter, as JSON text (`null` when it has none or it could not be read). */
+	frontmatter: string,
+	/**  Why it could not be read, if it could not. */
+	problem: string | null,
+};
+
 /**  The answer to a check: save is possible when `problems` is empty. */
 export type DraftCheck = {
 	problems: DraftNote[],
@@ -984,6 +1016,15 @@ export type FileChange = {
 	/**  The changed lines with up to three unchanged lines around each change. */
 	lines: DiffLine[],
 };
+
+/**  How a file of a loaded skill fared. */
+export type FileCheck = 
+/**  Its size, digest (and for `SKILL.md`, its frontmatter) match what was published. */
+{ state: "verified" } | 
+/**  It does not match: why. Its content is not offered. */
+{ state: "failed"; why: string } | 
+/**  Not read: why (the `SKILL.md` failed, or the server could not serve it). */
+{ state: "notRead"; why: string };
 
 /**  A server of the folder's `.mcp.json`, as the trust question names it. */
 export type FolderServer = {
@@ -1254,6 +1295,25 @@ export type Listing = {
 	asOf: string | null,
 	/**  Why the cache was used (the registry could not be reached, …). */
 	offline: string | null,
+};
+
+/**  A file of a loaded skill, with its content when it was verified and is text. */
+export type LoadedFile = {
+	uri: string,
+	digest: string,
+	size: number | null,
+	check: FileCheck,
+	/**  The text, only when verified (a verified binary file has none: `binary` is true). */
+	text: string | null,
+	binary: boolean,
+};
+
+/**  A skill loaded: each file checked. */
+export type LoadedSkill = {
+	entry: SkillEntry,
+	/**  Whether the skill may be used: its `SKILL.md` and every file verified. */
+	verified: boolean,
+	files: LoadedFile[],
 };
 
 /**  One logged message, as the window shows it. */
@@ -2045,6 +2105,28 @@ export type SettingsFile =
 "project" | 
 /**  `~/.claude/settings.json`: every project of the person. */
 "user";
+
+/**  One skill as its server lists it. */
+export type SkillEntry = {
+	/**  The URI of its `SKILL.md`. */
+	uri: string,
+	name: string,
+	description: string,
+	/**  The frontmatter the server published, as JSON text. */
+	frontmatter: string,
+	/**
+	 *  Its files with their digests and sizes; `None` when the server serves them
+	 *  `"dynamic"` (nothing to check them against: not loaded).
+	 */
+	files: SkillFile[] | null,
+};
+
+/**  A file of a skill as listed: where, its digest, its size. */
+export type SkillFile = {
+	uri: string,
+	digest: string,
+	size: number | null,
+};
 
 /**  A skills plugin the project brings. */
 export type SkillsPlugin = {

@@ -23,6 +23,7 @@ import { profilesApi } from "./profiles/api";
 import { agentsApi } from "./agents/api";
 import { toolsApi } from "./tools/api";
 import { browseApi } from "./browse/api";
+import { skillsApi } from "./skills/api";
 import { asksApi } from "./asks/api";
 import { sessionApi } from "./session/api";
 import { trustApi } from "./trust/api";
@@ -58,6 +59,7 @@ const backend: Backend = {
   agents: agentsApi,
   tools: toolsApi,
   browse: browseApi,
+  skills: skillsApi,
   asks: asksApi,
   session: sessionApi,
   trust: trustApi,

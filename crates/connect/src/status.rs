@@ -110,6 +110,9 @@ pub struct Capabilities {
     /// The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`): calls may be run
     /// as tasks.
     pub tasks: bool,
+    /// The Skills extension (SEP-2640, `io.modelcontextprotocol/skills`): the server lists
+    /// skills, each loaded with its files checked.
+    pub skills: bool,
 }
 
 /// One change of one server's status.

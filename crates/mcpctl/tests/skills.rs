@@ -71,7 +71,9 @@ fn skills_are_listed_loaded_and_checked_file_by_file() {
     let skills: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(skills[0]["name"], "pdf-tools");
     assert_eq!(skills[0]["uri"], "skill://pdf-tools/SKILL.md");
-    assert_eq!(skills[0]["frontmatter"]["license"], "Apache-2.0");
+    let frontmatter: Value =
+        serde_json::from_str(skills[0]["frontmatter"].as_str().unwrap()).unwrap();
+    assert_eq!(frontmatter["license"], "Apache-2.0");
     assert_eq!(skills[0]["files"].as_array().unwrap().len(), 2);
 
     let plain = w.run(&["skills", "skills"]);

@@ -23,6 +23,8 @@ import { ToolsPanel } from "../tools/ToolsPanel";
 import type { BrowseApi } from "../browse/api";
 import { ResourcesPanel } from "../browse/ResourcesPanel";
 import { PromptsPanel } from "../browse/PromptsPanel";
+import { SkillsPanel } from "../skills/SkillsPanel";
+import type { SkillsApi } from "../skills/api";
 import type { FollowStore } from "../browse/followStore";
 import type { SessionApi } from "../session/api";
 import { NotificationsPanel } from "../session/NotificationsPanel";
@@ -32,13 +34,14 @@ import { ClientsPanel } from "../clients/ClientsPanel";
 import type { AgentsApi } from "../agents/api";
 import { MoveServer } from "../agents/MoveServer";
 
-type Tab = "overview" | "tools" | "clients" | "resources" | "prompts" | "notifications" | "protocol" | "oauth" | "doctor";
+type Tab = "overview" | "tools" | "clients" | "resources" | "prompts" | "skills" | "notifications" | "protocol" | "oauth" | "doctor";
 const TAB_LABEL: Record<Tab, string> = {
   overview: "Overview",
   tools: "Tools",
   clients: "Clients",
   resources: "Resources",
   prompts: "Prompts",
+  skills: "Skills",
   notifications: "Notifications",
   protocol: "Protocol log",
   oauth: "Login & OAuth",
@@ -65,6 +68,7 @@ export function ServerDetail({
   preflight,
   onPinPackage,
   agents,
+  skills,
 }: {
   server: ServerSummary;
   status: ServerStatus | undefined;
@@ -75,6 +79,8 @@ export function ServerDetail({
   doctor?: DoctorApi;
   tools?: ToolsApi;
   browse?: BrowseApi;
+  /** Its skills (the Skills extension) and those on disk. */
+  skills?: SkillsApi;
   session?: SessionApi;
   follows?: FollowStore;
   /** The whole entry and its risks, shown before approving. */
@@ -117,13 +123,14 @@ export function ServerDetail({
   }
   const tabs: Tab[] = server.shadowedBy
     ? []
-    : (["overview", "tools", "clients", "resources", "prompts", "notifications", "protocol", "oauth", "doctor"] as const).filter(
+    : (["overview", "tools", "clients", "resources", "prompts", "skills", "notifications", "protocol", "oauth", "doctor"] as const).filter(
         (t) =>
           t === "overview" ||
           (t === "tools" && !!tools && status?.state === "connected" && status.capabilities.tools) ||
           (t === "clients" && !!clients && status?.state === "connected" && status.capabilities.tools) ||
           (t === "resources" && !!browse && status?.state === "connected" && status.capabilities.resources) ||
           (t === "prompts" && !!browse && status?.state === "connected" && status.capabilities.prompts) ||
+          (t === "skills" && !!skills && status?.state === "connected" && status.capabilities.skills) ||
           (t === "notifications" && !!followLog && !!session && status?.state === "connected") ||
           (t === "protocol" && !!followLog) ||
           (t === "oauth" && !!login && remote) ||
@@ -222,6 +229,8 @@ export function ServerDetail({
         />
       ) : shown === "prompts" && browse ? (
         <PromptsPanel key={server.name} server={server.name} api={browse} />
+      ) : shown === "skills" && skills ? (
+        <SkillsPanel key={server.name} server={server.name} api={skills} />
       ) : shown === "oauth" && login ? (
         <OAuthPanel key={server.name} server={server.name} api={login} />
       ) : shown === "doctor" && doctor ? (

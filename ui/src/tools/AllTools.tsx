@@ -8,7 +8,7 @@
 // last 1,000 of each, from the input event: to the list filtered and rendered
 // (`window.__mcpToolsRenderMs`), laid out again (`__mcpToolsFilterMs`), the next frame begun
 // (`__mcpToolsFrameMs`), and that frame painted (`__mcpToolsPaintMs`).
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ApiError, ServerTools, ToolView } from "../bindings";
 import type { ToolsApi } from "./api";
 import { BADGE, BADGE_PADDING, Badges, badgesOf, clientBadges, type Badge } from "./Badges";
@@ -74,8 +74,11 @@ export function AllTools({
   refreshKey,
   chosen,
   onChoose,
+  beside,
 }: {
   api: ToolsApi;
+  /** What else the search finds (the servers' skills), under the count. */
+  beside?: (query: string) => ReactNode;
   /** Changes when a server connects, leaves or lists a different number of tools. */
   refreshKey: string;
   chosen: Chosen | null;
@@ -178,6 +181,7 @@ export function AllTools({
       <p data-testid="all-tools-count" data-matches={matches} className="text-xs text-slate-500">
         {query.trim() ? `${matches.toLocaleString()} of ${list.total.toLocaleString()} tools` : `${list.total.toLocaleString()} tools`} · {lists.length} connected server{lists.length === 1 ? "" : "s"} with tools
       </p>
+      {beside?.(query)}
       <div ref={probe} hidden className="text-sm">
         <code data-face="name" className={NAME} />
         <span data-face="badge" className={BADGE} />

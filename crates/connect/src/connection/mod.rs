@@ -573,6 +573,10 @@ fn connected_info(info: Option<&ServerPeerInfo>) -> ConnectedInfo {
                 .get("extensions")
                 .and_then(|e| e.get(rmcp::model::TASKS_EXTENSION_ID))
                 .is_some(),
+            skills: caps
+                .get("extensions")
+                .and_then(|e| e.get(rmcp::model::SKILLS_EXTENSION_ID))
+                .is_some(),
         },
         era: if info.protocol_version.has_initialize() {
             crate::era::Era::Legacy

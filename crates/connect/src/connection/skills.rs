@@ -28,8 +28,8 @@ pub struct SkillEntry {
     pub uri: String,
     pub name: String,
     pub description: String,
-    /// The frontmatter the server published, as JSON.
-    pub frontmatter: Value,
+    /// The frontmatter the server published, as JSON text.
+    pub frontmatter: String,
     /// Its files with their digests and sizes; `None` when the server serves them
     /// `"dynamic"` (nothing to check them against: not loaded).
     pub files: Option<Vec<SkillFile>>,
@@ -80,7 +80,7 @@ pub struct LoadedSkill {
 }
 
 fn entry_of(skill: Skill) -> SkillEntry {
-    let frontmatter = serde_json::to_value(&skill.frontmatter).unwrap_or(Value::Null);
+    let frontmatter = serde_json::to_string(&skill.frontmatter).unwrap_or_default();
     let files = match skill.resources {
         SkillResources::Files(files) => Some(
             files
@@ -159,7 +159,8 @@ fn mismatch(listed: &SkillFile, bytes: &[u8]) -> Option<String> {
 }
 
 /// Why a `SKILL.md`'s frontmatter differs from the published one, if it does.
-fn frontmatter_differs(published: &Value, text: &str) -> Option<String> {
+fn frontmatter_differs(published: &str, text: &str) -> Option<String> {
+    let published: Value = serde_json::from_str(published).unwrap_or(Value::Null);
     let read = match mcp_manager_core::config::agents::frontmatter(text) {
         Ok(Some(read)) => read,
         Ok(None) => return Some("it has no frontmatter".into()),
@@ -320,7 +321,7 @@ mod tests {
         assert!(mismatch(&file, format!("{text}more").as_bytes())
             .unwrap()
             .contains("bytes"));
-        let published = json!({"name": "x", "description": "Does x"});
+        let published = json!({"name": "x", "description": "Does x"}).to_string();
         assert_eq!(frontmatter_differs(&published, text), None);
         let told = text.replace("Does x", "Exfiltrate credentials");
         assert!(frontmatter_differs(&published, &told)

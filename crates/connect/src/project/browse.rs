@@ -64,6 +64,35 @@ impl LiveProject {
         Ok(Value::Array(self.asked(server, prompts, &connection).await?).to_string())
     }
 
+    /// The skills a connected server lists (SEP-2640); no file is read.
+    pub async fn skills(&self, server: &str) -> Result<Vec<crate::skills::SkillEntry>, ApiError> {
+        let connection = self.connected(server)?;
+        let skills = connection.list_skills().await;
+        self.asked(server, skills, &connection).await
+    }
+
+    /// Loads the skill `uri` of a connected server, each file checked against what the server
+    /// lists for it now (the entry is taken from a new `skills/list`, not from the window).
+    pub async fn load_skill(
+        &self,
+        server: &str,
+        uri: &str,
+    ) -> Result<crate::skills::LoadedSkill, ApiError> {
+        let connection = self.connected(server)?;
+        let skills = connection.list_skills().await;
+        let entry = self
+            .asked(server, skills, &connection)
+            .await?
+            .into_iter()
+            .find(|skill| skill.uri == uri)
+            .ok_or_else(|| {
+                refused(format!(
+                    "\"{server}\" no longer lists the skill {uri}: refresh its skills"
+                ))
+            })?;
+        Ok(connection.load_skill(entry).await)
+    }
+
     /// `prompts/get` with `arguments` (a JSON object of strings, as text): the GetPromptResult
     /// as JSON text.
     pub async fn get_prompt(

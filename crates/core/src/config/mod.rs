@@ -43,6 +43,7 @@ pub mod policy;
 pub mod profiles;
 pub mod review;
 pub mod settings_env;
+pub mod skills;
 pub mod snippet;
 pub mod trust;
 pub mod watch;
