@@ -534,7 +534,8 @@ fn a_workload_identity_login_is_written_and_read_back_and_an_edit_keeps_what_the
             "clientId": "app",
             "grantType": "urn:ietf:params:oauth:grant-type:jwt-bearer",
             "idpIssuer": "https://idp.example.com",
-            "clientMetadataUrl": "https://app.example.com/client.json"
+            "clientMetadataUrl": "https://app.example.com/client.json",
+            "dpop": true
         }
     });
     fs::write(&path, serde_json::to_string_pretty(&written).unwrap()).unwrap();
@@ -555,4 +556,5 @@ fn a_workload_identity_login_is_written_and_read_back_and_an_edit_keeps_what_the
         "https://app.example.com/client.json"
     );
     assert_eq!(oauth["scopes"], "mcp:read");
+    assert_eq!(oauth["dpop"], true);
 }

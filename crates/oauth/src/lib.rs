@@ -811,18 +811,33 @@ fn dpop_for_login(
     metadata: &AuthorizationMetadata,
     challenge: Option<&str>,
 ) -> Result<Option<Arc<dpop::DpopKey>>, OAuthError> {
-    let asked = challenge.is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("dpop"));
+    let challenged =
+        challenge.is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("dpop"));
     let offered = dpop::offered(metadata);
-    match (offered, asked, target.store) {
-        (true, _, claude_store::LoginStore::Keychain) => {
+    let server = metadata
+        .issuer
+        .as_deref()
+        .unwrap_or(&metadata.token_endpoint);
+    match (target.oauth.dpop, offered, challenged, target.store) {
+        (Some(false), _, false, _) => Ok(None),
+        (Some(false), _, true, _) => Err(OAuthError::Config(
+            "this server asks for DPoP-bound tokens, and the entry sets `oauth.dpop` to false: remove the key, or set it to true".into(),
+        )),
+        (_, true, _, claude_store::LoginStore::Keychain) => {
             Ok(Some(Arc::new(dpop::DpopKey::generate()?)))
         }
-        (true, true, claude_store::LoginStore::ClaudeCode) => Err(OAuthError::Config(
-            "this server asks for DPoP-bound tokens, and Claude Code's store has no place for the key they are bound to: keep this login in MCP Manager's keychain instead".into(),
-        )),
-        (false, true, _) => Err(OAuthError::Config(format!(
-            "this server asks for DPoP-bound tokens, and its authorization server ({}) offers no DPoP with ES256 (dpop_signing_alg_values_supported): a login there cannot give what the server wants; tell the server's operator",
-            metadata.issuer.as_deref().unwrap_or(&metadata.token_endpoint)
+        (asked, true, challenged, claude_store::LoginStore::ClaudeCode)
+            if challenged || asked == Some(true) =>
+        {
+            Err(OAuthError::Config(
+                "DPoP-bound tokens are asked for, and Claude Code's store has no place for the key they are bound to: keep this login in MCP Manager's keychain instead".into(),
+            ))
+        }
+        (_, false, true, _) => Err(OAuthError::Config(format!(
+            "this server asks for DPoP-bound tokens, and its authorization server ({server}) offers no DPoP with ES256 (dpop_signing_alg_values_supported): a login there cannot give what the server wants; tell the server's operator"
+        ))),
+        (Some(true), false, false, _) => Err(OAuthError::Config(format!(
+            "the entry sets `oauth.dpop` to true, and the authorization server ({server}) offers no DPoP with ES256 (dpop_signing_alg_values_supported): remove the key to log in with bearer tokens"
         ))),
         _ => Ok(None),
     }
@@ -1110,5 +1125,82 @@ mod tests {
             shown.contains("id-1") && !shown.contains("s3cret-value"),
             "{shown}"
         );
+    }
+}
+
+#[cfg(test)]
+mod dpop_choice {
+    use super::*;
+    use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+
+    fn target(dpop: Option<bool>, store: claude_store::LoginStore) -> Target {
+        let mut config =
+            ServerConfig::remote(TransportKind::Http, "https://mcp.example/mcp", vec![]);
+        config.oauth = Some(mcp_manager_core::config::entry::OAuthConfig {
+            dpop,
+            ..Default::default()
+        });
+        let secrets: Arc<dyn mcp_manager_core::secrets::SecretStore> =
+            Arc::new(mcp_manager_core::secrets::InMemory::default());
+        let mut target = Target::of("s", &config, "https://mcp.example/mcp", secrets).unwrap();
+        target.store = store;
+        target
+    }
+
+    fn metadata(offers: bool) -> AuthorizationMetadata {
+        let mut metadata = AuthorizationMetadata::default();
+        metadata.issuer = Some("https://as.example".into());
+        metadata.token_endpoint = "https://as.example/token".into();
+        if offers {
+            metadata.additional_fields.insert(
+                "dpop_signing_alg_values_supported".into(),
+                serde_json::json!(["ES256"]),
+            );
+        }
+        metadata
+    }
+
+    #[test]
+    fn dpop_is_used_when_offered_and_a_demand_that_cannot_be_met_is_said() {
+        use claude_store::LoginStore::{ClaudeCode, Keychain};
+        let dpop_challenge = Some("DPoP resource_metadata=\"https://mcp.example/prm\"");
+        // Offered: bound, in our keychain; not in Claude Code's store unless asked for.
+        assert!(
+            dpop_for_login(&target(None, Keychain), &metadata(true), None)
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            dpop_for_login(&target(None, ClaudeCode), &metadata(true), None)
+                .unwrap()
+                .is_none()
+        );
+        let err =
+            dpop_for_login(&target(Some(true), ClaudeCode), &metadata(true), None).unwrap_err();
+        assert!(err.to_string().contains("Claude Code's store"), "{err}");
+        // Not offered: bearer, unless the server or the entry asks for DPoP.
+        assert!(
+            dpop_for_login(&target(None, Keychain), &metadata(false), None)
+                .unwrap()
+                .is_none()
+        );
+        let err =
+            dpop_for_login(&target(None, Keychain), &metadata(false), dpop_challenge).unwrap_err();
+        assert!(err.to_string().contains("offers no DPoP"), "{err}");
+        let err =
+            dpop_for_login(&target(Some(true), Keychain), &metadata(false), None).unwrap_err();
+        assert!(err.to_string().contains("`oauth.dpop` to true"), "{err}");
+        // Turned off by the entry.
+        assert!(
+            dpop_for_login(&target(Some(false), Keychain), &metadata(true), None)
+                .unwrap()
+                .is_none()
+        );
+        assert!(dpop_for_login(
+            &target(Some(false), Keychain),
+            &metadata(true),
+            dpop_challenge
+        )
+        .is_err());
     }
 }

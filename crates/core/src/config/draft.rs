@@ -555,11 +555,13 @@ fn edits(
         config.timeout = config.timeout.or(before.config.timeout);
         config.always_load = config.always_load.or(before.config.always_load);
         // Nor for the login's finer settings: an edit keeps what the form does not show.
-        if let (Some(oauth), Some(was)) = (config.oauth.as_mut(), before.config.oauth.as_ref()) {
+        if let Some(was) = before.config.oauth.as_ref() {
+            let mut oauth = config.oauth.take().unwrap_or_default();
             oauth.client_metadata_url = oauth
                 .client_metadata_url
                 .take()
                 .or(was.client_metadata_url.clone());
+            oauth.dpop = oauth.dpop.or(was.dpop);
             let (now, was) = (&mut oauth.machine, &was.machine);
             if now.grant_type.is_some() && now.grant_type == was.grant_type {
                 now.token_endpoint_auth_method = was.token_endpoint_auth_method.clone();
@@ -567,6 +569,9 @@ fn edits(
                 now.idp_issuer = was.idp_issuer.clone();
                 now.idp_token_endpoint = was.idp_token_endpoint.clone();
                 now.idp_client_id = was.idp_client_id.clone();
+            }
+            if oauth != OAuthConfig::default() {
+                config.oauth = Some(oauth);
             }
         }
     }

@@ -115,6 +115,10 @@ pub struct OAuthConfig {
     pub client_metadata_url: Option<String>,
     /// The grants that need no person, and what they need (none are Claude Code keys).
     pub machine: MachineGrant,
+    /// `dpop` (ours): `true` requires DPoP-bound tokens (RFC 9449), and a login whose
+    /// authorization server offers none says so; `false` never binds them; absent: bound
+    /// whenever the authorization server offers DPoP.
+    pub dpop: Option<bool>,
 }
 
 /// `oauth.grantType` and its companions: how a server is authorized without a browser.
@@ -319,6 +323,9 @@ impl ServerConfig {
             if let Some(url) = &oauth.client_metadata_url {
                 o.insert("clientMetadataUrl".into(), url.clone().into());
             }
+            if let Some(dpop) = oauth.dpop {
+                o.insert("dpop".into(), dpop.into());
+            }
             for (key, value) in oauth.machine.fields() {
                 if let Some(value) = value {
                     o.insert(key.into(), value.clone().into());
@@ -408,6 +415,9 @@ impl ServerConfig {
                 }
                 if let Some(v) = &oauth.client_metadata_url {
                     field("clientMetadataUrl", v);
+                }
+                if let Some(v) = oauth.dpop {
+                    field("dpop", &v.to_string());
                 }
                 for (key, value) in oauth.machine.fields() {
                     if let Some(value) = value {
@@ -723,6 +733,11 @@ fn parse_oauth(o: &Map<String, Value>) -> Result<OAuthConfig, String> {
         scopes,
         client_metadata_url,
         machine,
+        dpop: match o.get("dpop") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => return Err("`oauth.dpop` must be true or false".into()),
+        },
     })
 }
 
