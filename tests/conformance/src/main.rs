@@ -103,7 +103,8 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<(), String> {
     // Workload identity federation: the workload's token, mounted as a file as platforms do.
     if let Some(jwt) = text(context, "valid_jwt") {
         let file = workload_token_file();
-        std::fs::write(&file, jwt).map_err(|e| e.to_string())?;
+        let how = mcp_manager_core::files::Write::private();
+        mcp_manager_core::files::write(&file, jwt.as_bytes(), &how).map_err(|e| e.to_string())?;
         machine.grant_type = Some(oauth::machine::JWT_BEARER.into());
         machine.assertion_file = Some(file.display().to_string());
     }
