@@ -85,8 +85,12 @@ impl FileError {
                 format!("is {kind}, not a regular file; it was left alone. Replace it with a file")
             }
             FileError::TooLarge { limit, .. } => format!(
-                "is larger than {} MiB, more than any real file of its kind; it was not read. Check what it holds",
-                limit / (1024 * 1024)
+                "is larger than {}, more than any real file of its kind; it was not read. Check what it holds",
+                if *limit >= 1024 * 1024 {
+                    format!("{} MiB", limit / (1024 * 1024))
+                } else {
+                    format!("{} KiB", limit / 1024)
+                }
             ),
             FileError::Io { source, .. } => plain(source),
         }

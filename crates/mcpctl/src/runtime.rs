@@ -933,27 +933,41 @@ fn print_skill(
 ) -> Result<(), ApiError> {
     use mcp_manager_connect::skills::FileCheck;
     let mut written = Vec::new();
-    if let Some(dir) = output {
+    // Only a skill whose every file is verified is written: half a skill in a folder Claude
+    // Code reads (`.claude/skills`) would be loaded as it is.
+    if let (Some(dir), true) = (output, loaded.verified) {
+        // The skill's folder is one plain name, as the Agent Skills rules have it.
+        let Some(folder_name) = skill_folder_name(&loaded.entry.name) else {
+            return Err(failure(format!(
+                "the skill's name {:?} is not a plain skill name (letters, digits and -): not written",
+                loaded.entry.name
+            )));
+        };
         let root = loaded.entry.uri.trim_end_matches("SKILL.md");
-        let folder = dir.join(&loaded.entry.name);
-        for file in loaded
-            .files
-            .iter()
-            .filter(|f| f.check == FileCheck::Verified)
-        {
+        let folder = dir.join(folder_name);
+        // Every write stays inside DIR (or the nearest folder of it that exists), links
+        // already there included.
+        let within = dir
+            .ancestors()
+            .find(|a| a.is_dir())
+            .unwrap_or(std::path::Path::new("."));
+        let mut planned = Vec::new();
+        for file in &loaded.files {
             let Some(text) = &file.text else { continue };
             let Some(relative) = file.uri.strip_prefix(root).and_then(skill_path) else {
                 return Err(failure(format!(
-                    "{} is not a path inside the skill's folder: not written",
+                    "{} is not a path inside the skill's folder: nothing written",
                     file.uri
                 )));
             };
-            let path = folder.join(relative);
+            planned.push((folder.join(relative), text));
+        }
+        for (path, text) in planned {
             use mcp_manager_core::files;
             files::write(
                 &path,
                 text.as_bytes(),
-                &files::Write::new(files::Mode::PrivateOrKept),
+                &files::Write::new(files::Mode::PrivateOrKept).within(within),
             )
             .map_err(|err| failure(format!("could not write {err}")))?;
             written.push(path.display().to_string());
@@ -1006,6 +1020,17 @@ fn print_skill(
         out!("{text}");
     }
     Ok(())
+}
+
+/// A skill's name as one folder: 1 to 64 lowercase letters, digits and `-` (the Agent Skills
+/// rules), so that it can neither climb out of the folder it is written into nor be a path.
+fn skill_folder_name(name: &str) -> Option<&str> {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    plain.then_some(name)
 }
 
 /// A file's path under its skill's folder, from the rest of its URI: plain names only (no

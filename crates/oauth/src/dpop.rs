@@ -282,7 +282,7 @@ impl Proving {
     ) -> Result<http::Response<Vec<u8>>, rmcp::transport::auth::OAuthHttpClientError> {
         self.prove(&mut headers, url);
         let start = std::time::Instant::now();
-        let response = crate::shared_client()
+        let response = crate::unredirected_client()
             .post(url)
             .headers(headers.clone())
             .body(body.clone())

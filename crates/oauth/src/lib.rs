@@ -46,6 +46,20 @@ pub fn shared_client() -> reqwest::Client {
     CLIENT.get_or_init(reqwest::Client::new).clone()
 }
 
+/// A client that follows no redirect, for requests that carry a credential in their body or
+/// a proof (a workload's token, a DPoP retry): a 307 to another origin would carry them there.
+pub(crate) fn unredirected_client() -> reqwest::Client {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap_or_default()
+        })
+        .clone()
+}
+
 /// The name this app registers under.
 pub const CLIENT_NAME: &str = "MCP Manager";
 

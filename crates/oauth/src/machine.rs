@@ -13,6 +13,8 @@
 //! connection finds it. Their secrets (client secret, private key, ID token) are read from the
 //! keychain too, never from the config file.
 
+use std::sync::Arc;
+
 use mcp_manager_core::secrets::Secret;
 use oauth2::{ClientSecret, TokenResponse};
 use rmcp::transport::auth::enterprise::{
@@ -231,7 +233,8 @@ async fn workload(target: &Target, recorder: &Recorder) -> Result<Granted, OAuth
     if let Some(scopes) = &target.oauth.scopes {
         form.push(("scope", scopes.join(" ")));
     }
-    let request = crate::shared_client()
+    // No redirect followed: a 307 would carry the workload's token to wherever it points.
+    let request = crate::unredirected_client()
         .post(&metadata.token_endpoint)
         .header(http::header::ACCEPT, "application/json")
         .form(&form);
@@ -365,30 +368,61 @@ async fn run_assertion_command(command: &str) -> Result<String, OAuthError> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true);
-    let child = process.spawn().map_err(|err| {
+    let mut child = process.spawn().map_err(|err| {
         OAuthError::Config(format!("`oauth.assertionCommand` could not start: {err}"))
     })?;
-    let output = tokio::time::timeout(ASSERTION_COMMAND_TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| {
-            OAuthError::Config(format!(
+    // Its output, read as it comes and never more than a token's worth: the command's end is
+    // awaited, not the pipe's (a process it left behind may hold the pipe open).
+    let printed = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let reading = {
+        let printed = Arc::clone(&printed);
+        tokio::spawn(async move {
+            use tokio::io::AsyncReadExt;
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = stdout.read(&mut chunk).await {
+                if n == 0 {
+                    break;
+                }
+                let mut printed = printed.lock().expect("not poisoned");
+                printed.extend_from_slice(&chunk[..n]);
+                if printed.len() as u64 > MAX_ASSERTION {
+                    break;
+                }
+            }
+        })
+    };
+    let status = match tokio::time::timeout(ASSERTION_COMMAND_TIMEOUT, child.wait()).await {
+        Ok(Ok(status)) => status,
+        Ok(Err(err)) => {
+            reading.abort();
+            return Err(OAuthError::Config(format!(
+                "`oauth.assertionCommand` failed: {err}"
+            )));
+        }
+        Err(_) => {
+            reading.abort();
+            let _ = child.kill().await;
+            return Err(OAuthError::Config(format!(
                 "`oauth.assertionCommand` did not finish within {} s",
                 ASSERTION_COMMAND_TIMEOUT.as_secs()
-            ))
-        })?
-        .map_err(|err| OAuthError::Config(format!("`oauth.assertionCommand` failed: {err}")))?;
-    if !output.status.success() {
-        return Err(OAuthError::Config(format!(
-            "`oauth.assertionCommand` exited with {}",
-            output.status
-        )));
-    }
-    if output.stdout.len() as u64 > MAX_ASSERTION {
+            )));
+        }
+    };
+    // What it printed before it ended, given a moment to arrive.
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(500), reading).await;
+    let printed = std::mem::take(&mut *printed.lock().expect("not poisoned"));
+    if printed.len() as u64 > MAX_ASSERTION {
         return Err(OAuthError::Config(
             "`oauth.assertionCommand` printed more than a token".into(),
         ));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    if !status.success() {
+        return Err(OAuthError::Config(format!(
+            "`oauth.assertionCommand` exited with {status}"
+        )));
+    }
+    Ok(String::from_utf8_lossy(&printed).into_owned())
 }
 
 #[cfg(test)]

@@ -94,10 +94,13 @@ fn entry_of(skill: Skill) -> SkillEntry {
         ),
         _ => None, // "dynamic": nothing to check the files against
     };
+    // One line each, whatever the server sent: a name or description with a line break
+    // could forge a line of what is printed.
+    let line = |text: &str| crate::sanitize::strip(&text.replace(['\n', '\r'], " "));
     SkillEntry {
         uri: skill.uri,
-        name: crate::sanitize::strip(&skill.frontmatter.name),
-        description: crate::sanitize::strip(&skill.frontmatter.description),
+        name: line(&skill.frontmatter.name),
+        description: line(&skill.frontmatter.description),
         frontmatter,
         files,
     }
@@ -204,7 +207,13 @@ impl Connection {
         for _ in 0..MAX_PAGES {
             let params = cursor.map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
             let page = self.peer.list_skills(params).await?;
-            skills.extend(page.skills.into_iter().map(entry_of));
+            // A URI with a control character is no skill's (and could forge a printed line).
+            skills.extend(
+                page.skills
+                    .into_iter()
+                    .filter(|s| !s.uri.chars().any(char::is_control))
+                    .map(entry_of),
+            );
             cursor = page.next_cursor;
             if cursor.is_none() || skills.len() >= MAX_SKILLS {
                 break;
@@ -229,6 +238,9 @@ impl Connection {
         order.sort_by_key(|f| f.uri != entry.uri);
         let mut files = Vec::new();
         let mut refused: Option<String> = None;
+        // Only files inside the skill's own folder are read: a listed file of another skill
+        // (or anywhere else on the server) is not asked for.
+        let root = entry.uri.trim_end_matches("SKILL.md").to_string();
         if order.first().is_none_or(|f| f.uri != entry.uri) {
             refused = Some("the skill's files do not list its SKILL.md".into());
         }
@@ -243,6 +255,18 @@ impl Connection {
             };
             if let Some(why) = &refused {
                 files.push(shown(FileCheck::NotRead { why: why.clone() }, None, false));
+                continue;
+            }
+            if !file.uri.starts_with(&root) || file.uri[root.len()..].split('/').any(|p| p == "..")
+            {
+                refused = Some("the skill lists a file outside its folder".into());
+                files.push(shown(
+                    FileCheck::Failed {
+                        why: "not inside the skill's folder: not read".into(),
+                    },
+                    None,
+                    false,
+                ));
                 continue;
             }
             let read = match self.read_resource(&file.uri).await {

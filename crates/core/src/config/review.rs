@@ -136,6 +136,18 @@ pub fn warnings(config: &ServerConfig, variables: &[String]) -> Vec<String> {
             "headersHelper runs this shell command on your computer before each connection: {helper}"
         ));
     }
+    if let Some(machine) = config.oauth.as_ref().map(|o| &o.machine) {
+        if let Some(command) = &machine.assertion_command {
+            warnings.push(format!(
+                "oauth.assertionCommand runs this shell command on your computer at each login, and sends what it prints (a JWT) to the server's authorization server: {command}"
+            ));
+        }
+        if let Some(file) = &machine.assertion_file {
+            warnings.push(format!(
+                "oauth.assertionFile sends the token in this file (a JWT) to the server's authorization server at each login: {file}"
+            ));
+        }
+    }
     if let Some(metadata) = config
         .oauth
         .as_ref()
@@ -180,5 +192,26 @@ mod tests {
         let mut out = Vec::new();
         variables_in("${A} ${B:-x} ${A} $C ${", &mut out);
         assert_eq!(out, vec!["A".to_string(), "B".to_string()]);
+    }
+
+    #[test]
+    fn a_workload_tokens_command_or_file_is_named_before_approval() {
+        let entry = serde_json::json!({
+            "type": "http",
+            "url": "https://mcp.example/mcp",
+            "oauth": {
+                "grantType": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                "assertionCommand": "cat ~/.config/gcloud/token"
+            }
+        });
+        let config =
+            crate::config::entry::parse_entry(std::path::Path::new(".mcp.json"), "s", &entry)
+                .unwrap();
+        let said = warnings(&config, &[]).join("\n");
+        assert!(
+            said.contains("oauth.assertionCommand runs this shell command"),
+            "{said}"
+        );
+        assert!(said.contains("cat ~/.config/gcloud/token"), "{said}");
     }
 }
