@@ -221,19 +221,6 @@ pub fn offered(metadata: &rmcp::transport::auth::AuthorizationMetadata) -> bool 
         .is_some_and(|algs| algs.iter().any(|a| a.as_str() == Some(ALGORITHM)))
 }
 
-/// A proof as the OAuth debugger shows it: its header and claims, the signature concealed.
-pub fn shown(proof: &str) -> String {
-    let mut parts = proof.split('.');
-    let decode = |part: Option<&str>| {
-        part.and_then(|p| URL_SAFE_NO_PAD.decode(p).ok())
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .unwrap_or_else(|| "(not readable)".into())
-    };
-    let header = decode(parts.next());
-    let claims = decode(parts.next());
-    format!("{header} . {claims} . (signature concealed)")
-}
-
 /// rmcp's OAuth HTTP client with a DPoP proof on every POST (the token, refresh and
 /// revocation requests), asked once more with the server's nonce when it wants one (that
 /// second request goes out on the shared client, and into the same trace).
@@ -416,7 +403,7 @@ mod tests {
         assert!(!wants_nonce(400, &headers, br#"{"error":"invalid_grant"}"#));
         // The debugger's view: header and claims, never the signature.
         let proof = key.proof("POST", "https://x/", None);
-        let view = shown(&proof);
+        let view = crate::trace::shown_proof(&proof);
         assert!(
             view.contains("\"htm\":\"POST\"") && view.contains("dpop+jwt"),
             "{view}"
