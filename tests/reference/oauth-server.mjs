@@ -29,7 +29,7 @@ import * as jose from "jose";
 import { createHash } from "node:crypto";
 
 const ttl = Number(process.argv[3] ?? 3600);
-const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0, dpopTokens: 0, dpopProofs: 0, replaysRefused: 0, badProofs: 0 };
+const stats = { registrations: 0, logins: 0, codes: 0, refreshes: 0, refusedRefreshes: 0, revocations: 0, calls: 0, unauthenticated: 0, machineTokens: 0, dpopTokens: 0, dpopProofs: 0, replaysRefused: 0, badProofs: 0, reusedRefreshTokens: 0 };
 // DPoP: the key thumbprint each access and refresh token is bound to, the jtis seen, the last
 // proof /mcp accepted.
 const boundTo = new Map();
@@ -74,6 +74,9 @@ const pending = new Map(); // login form id → authorization params
 const codes = new Map();
 const access = new Map();
 const refresh = new Map();
+// Refresh tokens already spent (rotated away): one presented again is counted in
+// stats.reusedRefreshTokens, the figure the keeper's rotation test must keep at zero.
+const spent = new Set();
 
 const clientsStore = {
   async getClient(id) {
@@ -126,8 +129,10 @@ const provider = {
   },
   async exchangeRefreshToken(client, refreshToken) {
     const grant = refresh.get(refreshToken);
+    if (!grant && spent.has(refreshToken)) stats.reusedRefreshTokens += 1;
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError("unknown refresh token");
     refresh.delete(refreshToken); // rotated
+    spent.add(refreshToken);
     stats.refreshes += 1;
     return issue(client.client_id, grant.scopes, grant.resource);
   },

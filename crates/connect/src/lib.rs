@@ -31,6 +31,7 @@ pub mod era;
 mod handler;
 pub mod headers;
 pub mod http_client;
+pub mod keeper;
 pub mod login;
 pub mod needs_auth;
 pub mod param_headers;

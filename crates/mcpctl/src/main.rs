@@ -397,6 +397,12 @@ enum Command {
     /// Forget a server's login: revoke its tokens where the server allows, and remove tokens
     /// and client registration from the keychain.
     Logout { server: String },
+    /// Every login held: where it is kept, its issuer and scopes, when it expires, whether it
+    /// can be refreshed, its last refresh, and when the keeper refreshes it next.
+    Logins,
+    /// Refresh a server's login now (every login the keeper would refresh, when none is named);
+    /// exit 1 when a refresh failed.
+    Refresh { server: Option<String> },
     /// The tool calls made by hand (here and in the window), newest first; `history replay
     /// ID` makes one again.
     #[command(args_conflicts_with_subcommands = true)]
@@ -634,6 +640,7 @@ mod cost;
 mod doctor;
 mod history;
 mod kept;
+mod logins;
 mod pins;
 mod preflight;
 mod profiles;
@@ -867,6 +874,8 @@ fn run(
             )
         }
         Command::Logout { server } => return runtime::logout(locations, &server, json),
+        Command::Logins => return logins::list(locations, json),
+        Command::Refresh { server } => return logins::refresh(locations, server.as_deref(), json),
         Command::Usage { days, all } => return usage::run(locations, days, all, json),
         Command::Profile { command } => return profiles::run(locations, command, json),
         Command::Agents { command } => return agents::run(locations, command, json),
@@ -1105,6 +1114,8 @@ fn run_config(
         | Command::Preflight { .. }
         | Command::Accept { .. }
         | Command::Logout { .. }
+        | Command::Logins
+        | Command::Refresh { .. }
         | Command::Usage { .. }
         | Command::Profile { .. }
         | Command::Agents { .. } => unreachable!("runtime verbs are handled by `run`"),

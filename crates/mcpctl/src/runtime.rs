@@ -80,7 +80,7 @@ pub fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
     runtime().block_on(future)
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

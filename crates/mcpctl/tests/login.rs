@@ -981,3 +981,106 @@ fn a_claude_code_login_without_its_issuer_is_never_refreshed_elsewhere() {
 
     attack(&["issuer", "discoveryState"]);
 }
+
+/// `mcpctl logins --json`, parsed, and the one login of `name` in it.
+fn login_row(world: &World, tripwire: &Path, name: &str) -> Value {
+    let out = world.run(tripwire, &["logins", "--json"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap();
+    all["logins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["server"] == name)
+        .unwrap_or_else(|| panic!("{name} is not in mcpctl logins: {all}"))
+        .clone()
+}
+
+#[test]
+fn logins_lists_each_login_refresh_renews_it_where_it_came_from_and_a_refused_one_lapses() {
+    let name = "kept-login";
+    let (server, world, _person, tripwire) = logged_in(name, 60);
+    let row = login_row(&world, &tripwire, name);
+    assert_eq!(row["store"], "keychain", "{row}");
+    assert_eq!(row["hasRefreshToken"], true, "{row}");
+    assert_eq!(row["client"], "dynamic", "{row}");
+    assert!(
+        row["issuer"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://localhost:"),
+        "{row}"
+    );
+    assert!(row["lastRefresh"].is_null(), "{row}");
+    // A token of 60 s is refreshed a third of its life (20 s) before it expires.
+    let (expires, due) = (
+        row["expiresAtMs"].as_f64().unwrap(),
+        row["refreshAtMs"].as_f64().unwrap(),
+    );
+    assert!((expires - due - 20_000.0).abs() < 1.0, "{row}");
+
+    let refresh = world.run(&tripwire, &["refresh", name]);
+    assert!(refresh.status.success(), "{}", text(&refresh));
+    assert!(
+        text(&refresh).contains("refreshed; the new token expires in"),
+        "{}",
+        text(&refresh)
+    );
+    let stats = server.stats();
+    assert_eq!(stats["refreshes"], 1, "{stats}");
+    let row = login_row(&world, &tripwire, name);
+    assert_eq!(row["lastRefresh"]["ok"], true, "{row}");
+    assert!(
+        row["expiresAtMs"].as_f64().unwrap() > expires,
+        "a new token: {row}"
+    );
+    // The refreshed token is the one the server now takes.
+    let call = world.run(&tripwire, &["call", name, "whoami"]);
+    assert!(call.status.success(), "{}", text(&call));
+
+    // Every refresh without a name: the keeper's logins, this one.
+    let all = world.run(&tripwire, &["refresh"]);
+    assert!(all.status.success(), "{}", text(&all));
+    assert_eq!(server.stats()["refreshes"], 2);
+
+    // The authorization server forgets every token: the refresh token is refused for good.
+    server.request("POST", "/quirk", r#"{"quirk": "forget-tokens"}"#);
+    server.request("POST", "/quirk", r#"{"quirk": null}"#);
+    let refused = world.run(&tripwire, &["refresh", name]);
+    assert!(!refused.status.success(), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("log in again"),
+        "{}",
+        text(&refused)
+    );
+    let row = login_row(&world, &tripwire, name);
+    assert_eq!(row["lastRefresh"]["ok"], false, "{row}");
+    assert!(
+        row["lapsed"]
+            .as_str()
+            .unwrap()
+            .contains("refused the refresh token"),
+        "{row}"
+    );
+    assert!(
+        row["refreshAtMs"].is_null(),
+        "a lapsed login is not tried again: {row}"
+    );
+    let words = text(&world.run(&tripwire, &["logins"]));
+    assert!(words.contains(&format!("! Needs a new login")), "{words}");
+    assert!(words.contains(&format!("(mcpctl login {name})")), "{words}");
+    assert!(
+        !words.contains("::") && !words.contains("AuthError"),
+        "{words}"
+    );
+    // No rotated refresh token was ever sent twice; no token is in any file but the keychain's.
+    assert_eq!(server.stats()["reusedRefreshTokens"], 0);
+    let files = world.all_files();
+    for token in server.request("GET", "/issued", "").as_array().unwrap() {
+        assert!(
+            !files.contains(token.as_str().unwrap()),
+            "a token in a file"
+        );
+    }
+    assert!(!world.root.join("browser-used").exists());
+}

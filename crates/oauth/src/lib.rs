@@ -766,16 +766,27 @@ pub async fn authorized<C>(
     target: &Target,
     client: C,
 ) -> Result<Option<rmcp::transport::AuthClient<C>>, OAuthError> {
+    let recorder = journal(target).begin(TraceKind::Connect);
+    Ok(restored(target, &recorder)
+        .await?
+        .map(|manager| rmcp::transport::AuthClient::new(client, manager)))
+}
+
+/// An authorization manager holding `target`'s stored login, ready to present or refresh it:
+/// `None` when nothing is stored, or the stored login may not be used for this entry.
+async fn restored(
+    target: &Target,
+    recorder: &Recorder,
+) -> Result<Option<AuthorizationManager>, OAuthError> {
     // No keychain: nothing can be stored there either. The server's 401 then makes it
     // needs-auth, and the login reports the keychain's own error.
     if !target.secrets.has_tokens().await.unwrap_or(false) {
         return Ok(None);
     }
-    let recorder = journal(target).begin(TraceKind::Connect);
     let mut manager = proving_manager(
         &target.url,
         &target.secrets,
-        &recorder,
+        recorder,
         dpop_key(target).await?,
     )
     .await?;
@@ -785,7 +796,7 @@ pub async fn authorized<C>(
         &target.oauth,
         &target.url,
         remembered.as_deref(),
-        &recorder,
+        recorder,
     )
     .await?;
     if let Some(why) = target.refusal(&metadata).await? {
@@ -814,7 +825,91 @@ pub async fn authorized<C>(
                 .with_client_secret(secret),
         )?;
     }
-    Ok(Some(rmcp::transport::AuthClient::new(client, manager)))
+    Ok(Some(manager))
+}
+
+/// Why a refresh did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum RefreshError {
+    /// Only a new login helps: no refresh token, the authorization server refused it
+    /// (`invalid_grant`: revoked, expired, spent) or no longer knows the client, or the stored
+    /// login is not this entry's.
+    #[error("{0}")]
+    Lapsed(String),
+    /// Worth trying again later: the authorization server could not be reached, or failed.
+    #[error("{0}")]
+    Transient(String),
+}
+
+impl RefreshError {
+    pub fn lapsed(&self) -> bool {
+        matches!(self, RefreshError::Lapsed(_))
+    }
+}
+
+/// Refreshes `target`'s stored login now, at the token endpoint it came from (the stored
+/// login's issuer binding is checked first, as for any use of it), under the refresh locks that
+/// keep a rotating refresh token from being spent twice; the new tokens are stored where the
+/// old ones were. Returns when the new access token expires (ms since the epoch), when known.
+/// Nothing of the tokens stays in memory once it returns.
+pub async fn refresh(target: &Target) -> Result<Option<f64>, RefreshError> {
+    use oauth2::TokenResponse;
+    let recorder = journal(target).begin(TraceKind::Refresh);
+    let outcome = async {
+        let manager = restored(target, &recorder).await.map_err(|err| match err {
+            OAuthError::Keychain(err) => RefreshError::Transient(err.to_string()),
+            other => RefreshError::Transient(other.to_string()),
+        })?;
+        let Some(manager) = manager else {
+            return Err(RefreshError::Lapsed(
+                "no login of this entry is stored: log in".into(),
+            ));
+        };
+        match manager.refresh_token().await {
+            Ok(tokens) => Ok(tokens.expires_in().map(|lifetime| {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                (now + lifetime).as_secs_f64() * 1000.0
+            })),
+            Err(AuthError::AuthorizationRequired) => Err(RefreshError::Lapsed(
+                "no refresh token is stored for this login (or it belongs to another client): log in again".into(),
+            )),
+            Err(AuthError::TokenRefreshRejected(why)) => Err(RefreshError::Lapsed(format!(
+                "the authorization server refused the refresh token ({}): log in again",
+                plain_oauth(&why)
+            ))),
+            Err(AuthError::TokenRefreshFailed(why))
+                if why.contains("invalid_client") || why.contains("unauthorized_client") =>
+            {
+                Err(RefreshError::Lapsed(format!(
+                    "the authorization server no longer accepts this client ({}): log in again",
+                    plain_oauth(&why)
+                )))
+            }
+            Err(other) => Err(RefreshError::Transient(format!(
+                "the refresh did not go through ({}); it is tried again later",
+                plain_oauth(&other.to_string())
+            ))),
+        }
+    }
+    .await;
+    recorder.set_phase(match &outcome {
+        Ok(_) => Phase::Connected,
+        Err(err) => Phase::Failed {
+            message: err.to_string(),
+        },
+    });
+    outcome
+}
+
+/// An oauth2/rmcp error's words without the library's framing.
+fn plain_oauth(text: &str) -> String {
+    let text = text
+        .trim_start_matches("Token refresh failed: ")
+        .trim_start_matches("Token refresh rejected: ")
+        .trim_start_matches("Server returned error response: ");
+    text.chars().take(300).collect()
 }
 
 /// The DPoP key a login makes, when its authorization server offers DPoP with ES256 and the
@@ -1026,6 +1121,13 @@ pub async fn token_state(target: &Target, kept_in: String) -> Result<TokenState,
         },
         dpop_bound: token.is_some_and(|t| t.token_type().as_ref().eq_ignore_ascii_case("dpop")),
     })
+}
+
+/// How long `target`'s stored access token was issued to live, when the token said.
+pub async fn token_lifetime(target: &Target) -> Option<std::time::Duration> {
+    use oauth2::TokenResponse;
+    let stored = target.secrets.tokens().await.ok().flatten()?;
+    stored.token_response.as_ref()?.expires_in()
 }
 
 /// A shared handle to a keychain, for targets.

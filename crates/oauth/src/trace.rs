@@ -141,6 +141,8 @@ pub enum TraceKind {
     /// A connection with the stored token: its discovery, and any refresh.
     Connect,
     Logout,
+    /// A refresh ahead of expiry, or asked for (the keeper, `mcpctl refresh`, Refresh now).
+    Refresh,
 }
 
 /// Where a login is, for the window.

@@ -1,0 +1,469 @@
+//! The login keeper: every login we hold, in one list, each refreshed some minutes before it
+//! expires, so that a remote server never goes to "needs authentication" for a token that was
+//! simply left to lapse (the complaint filed most often about Claude Code's logins).
+//!
+//! A login is refreshed once less than [`margin`] of its access token's life is left: five
+//! minutes, or a third of the token's lifetime for tokens that live less than fifteen minutes
+//! (so a token of 60 s is refreshed 20 s before it ends, not at once on every look). A refresh
+//! goes to the token endpoint the login came from, under the refresh locks that keep a rotating
+//! refresh token from being spent twice (`mcp_manager_oauth::refresh`). One that fails for a
+//! passing reason (the authorization server is down) is tried again after a backoff that
+//! doubles from 15 s to 15 min; one that fails for good (`invalid_grant`, the client unknown, no
+//! refresh token) marks the login *lapsed*, and [`Tick::lapsed`] names it once, so the person is
+//! told once, not at every look.
+//!
+//! Only logins of entries that may start are refreshed: the keeper contacts no authorization
+//! server for an entry the window would not run (an untrusted folder, an unapproved server, a
+//! policy block). And only logins kept in MCP Manager's keychain: a login kept in Claude Code's
+//! store is shown with its expiry and never refreshed in the background, because Claude Code
+//! 2.1.332 keeps the tokens it read in memory for the whole session and refreshes with the
+//! refresh token it holds, without reading the file again: a rotation made by anyone else leaves
+//! every running Claude Code session with a spent refresh token (docs/oauth.md, "Logins that
+//! never lapse"). Asked for by the person ([`refresh_one`]), it is refreshed all the same.
+//!
+//! What the keeper remembers (the last refresh of each login, its outcome, the backoff, whether
+//! the person was told) lives in `logins.json` in the app's data folder: names, times and
+//! words, never a token.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_manager_core::config::catalog::Catalog;
+use mcp_manager_core::config::entry::Transport;
+use mcp_manager_core::{ApiError, ErrorCode, Locations, Scope};
+use mcp_manager_oauth::claude_store::LoginStore;
+use mcp_manager_oauth::{RefreshError, Target};
+use serde::{Deserialize, Serialize};
+
+/// The most a refresh is done ahead of expiry.
+pub const MARGIN: Duration = Duration::from_secs(5 * 60);
+/// The first wait after a refresh that failed for a passing reason; it doubles up to
+/// [`BACKOFF_MAX`].
+pub const BACKOFF_FIRST: Duration = Duration::from_secs(15);
+pub const BACKOFF_MAX: Duration = Duration::from_secs(15 * 60);
+
+/// How long before its expiry a token of `lifetime` is refreshed: [`MARGIN`], or a third of
+/// the lifetime when that is shorter.
+pub fn margin(lifetime: Option<Duration>) -> Duration {
+    match lifetime {
+        Some(lifetime) => MARGIN.min(lifetime / 3),
+        None => MARGIN,
+    }
+}
+
+/// How the client of a login is known to the authorization server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientRegistration {
+    /// `oauth.clientId`: registered beforehand by the person.
+    PreRegistered,
+    /// A Client ID Metadata Document (`oauth.clientMetadataUrl`).
+    MetadataDocument,
+    /// Registered by this app (RFC 7591) and kept.
+    Dynamic,
+    /// A machine grant (client credentials, workload identity, cross-app access).
+    Machine,
+    /// Made elsewhere (Claude Code's own login), or not known.
+    Unknown,
+}
+
+/// The last refresh of a login, as remembered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LastRefresh {
+    /// When it happened, ms since the epoch.
+    pub at_ms: f64,
+    pub ok: bool,
+    /// What happened, in words (a failure's reason).
+    pub words: String,
+}
+
+/// What the keeper remembers of one login.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Record {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last: Option<LastRefresh>,
+    /// Passing failures in a row (the backoff's exponent).
+    #[serde(default)]
+    failures: u32,
+    /// Not before this (ms since the epoch): the backoff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retry_at_ms: Option<f64>,
+    /// Failed for good: only a new login helps. Why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lapsed: Option<String>,
+    /// The person was told of `lapsed`.
+    #[serde(default)]
+    told: bool,
+}
+
+/// Everything remembered, by the login's keychain key (`name|hash`, not a secret).
+#[derive(Debug, Default)]
+pub struct Records {
+    path: PathBuf,
+    records: BTreeMap<String, Record>,
+}
+
+const RECORDS_LIMIT: u64 = 1024 * 1024;
+
+impl Records {
+    pub fn load(locations: &Locations) -> Records {
+        let path = locations.app_data_dir().join("logins.json");
+        let records = mcp_manager_core::files::read(&path, RECORDS_LIMIT)
+            .ok()
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        Records { path, records }
+    }
+
+    fn save(&self) {
+        let Ok(bytes) = serde_json::to_vec_pretty(&self.records) else {
+            return;
+        };
+        let how = mcp_manager_core::files::Write::private().create_folder(true);
+        if let Err(err) = mcp_manager_core::files::write(&self.path, &bytes, &how) {
+            eprintln!("the logins' record could not be kept: {err}");
+        }
+    }
+
+    fn note(&mut self, key: &str, outcome: &Result<Option<f64>, RefreshError>, now_ms: f64) {
+        let record = self.records.entry(key.to_string()).or_default();
+        match outcome {
+            Ok(_) => {
+                *record = Record {
+                    last: Some(LastRefresh {
+                        at_ms: now_ms,
+                        ok: true,
+                        words: "refreshed".into(),
+                    }),
+                    ..Record::default()
+                };
+            }
+            Err(err) => {
+                record.last = Some(LastRefresh {
+                    at_ms: now_ms,
+                    ok: false,
+                    words: err.to_string(),
+                });
+                if err.lapsed() {
+                    if record.lapsed.is_none() {
+                        record.told = false;
+                    }
+                    record.lapsed = Some(err.to_string());
+                    record.retry_at_ms = None;
+                } else {
+                    let wait = BACKOFF_FIRST
+                        .saturating_mul(1u32 << record.failures.min(10))
+                        .min(BACKOFF_MAX);
+                    record.failures += 1;
+                    record.retry_at_ms = Some(now_ms + wait.as_secs_f64() * 1000.0);
+                }
+            }
+        }
+    }
+
+    /// A new login of `key` was made: what was remembered of the old one no longer holds.
+    pub fn forget(&mut self, key: &str) {
+        if self.records.remove(key).is_some() {
+            self.save();
+        }
+    }
+}
+
+/// One login, as the Logins view and `mcpctl logins` show it. No secret's value.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Login {
+    pub server: String,
+    pub scope: Scope,
+    /// Where the login is kept.
+    pub store: LoginStore,
+    pub issuer: Option<String>,
+    pub scopes: Vec<String>,
+    pub expires_at_ms: Option<f64>,
+    pub has_refresh_token: bool,
+    pub client: ClientRegistration,
+    pub last_refresh: Option<LastRefresh>,
+    /// Only a new login helps, and why.
+    pub lapsed: Option<String>,
+    /// When the keeper refreshes it next (ms since the epoch); `None` when it does not (no
+    /// refresh token, lapsed, kept in Claude Code's store, or the entry may not start).
+    pub refresh_at_ms: Option<f64>,
+    /// Why the keeper leaves it alone, when it does.
+    pub not_kept: Option<String>,
+    /// The DPoP-bound tokens' key is kept beside them.
+    pub dpop_bound: bool,
+}
+
+impl Login {
+    /// The login needs the person: it lapsed, or its token expired with no way to refresh.
+    pub fn needs_person(&self, now_ms: f64) -> bool {
+        self.lapsed.is_some()
+            || (!self.has_refresh_token && self.expires_at_ms.is_some_and(|at| at <= now_ms))
+    }
+}
+
+pub fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs_f64()
+        * 1000.0
+}
+
+/// The remote entries of the configuration that hold a login, each with its target.
+async fn held(locations: &Locations) -> Vec<(Login, Target, bool)> {
+    let catalog = Catalog::load(locations);
+    let records = Records::load(locations);
+    let now = now_ms();
+    let mut logins = Vec::new();
+    for entry in catalog.entries.iter().filter(|e| e.shadowed_by.is_none()) {
+        if !matches!(entry.config.transport, Transport::Remote { .. }) {
+            continue;
+        }
+        let Ok((target, _)) = crate::login::oauth_target(locations, &entry.name) else {
+            continue;
+        };
+        let Ok(state) = mcp_manager_oauth::token_state(&target, String::new()).await else {
+            continue;
+        };
+        if !state.has_token {
+            continue;
+        }
+        let lifetime = mcp_manager_oauth::token_lifetime(&target).await;
+        let record = records
+            .records
+            .get(target.secrets.key())
+            .cloned()
+            .unwrap_or_default();
+        let may_start = entry.why_not_started();
+        let not_kept = if let Some(why) = &may_start {
+            Some(format!("not refreshed: the server may not start ({why})"))
+        } else if target.store == LoginStore::ClaudeCode {
+            Some("not refreshed in the background: kept in Claude Code's store, and a running Claude Code session would be left holding a spent refresh token (refresh now, or let Claude Code refresh it)".into())
+        } else if !state.has_refresh_token {
+            Some("no refresh token: a new login is needed when it expires".into())
+        } else if record.lapsed.is_some() {
+            Some("lapsed: log in again".into())
+        } else {
+            None
+        };
+        let refresh_at_ms = match (&not_kept, state.expires_at_ms) {
+            (None, Some(expires)) => {
+                let due = expires - margin(lifetime).as_secs_f64() * 1000.0;
+                Some(due.max(record.retry_at_ms.unwrap_or(0.0)).max(now.min(due)))
+            }
+            _ => None,
+        };
+        let client = if mcp_manager_oauth::machine::is_machine(&target) {
+            ClientRegistration::Machine
+        } else if target.oauth.client_id.is_some() {
+            ClientRegistration::PreRegistered
+        } else if target.oauth.client_metadata_url.is_some()
+            && state.client_id.as_deref() == target.oauth.client_metadata_url.as_deref()
+        {
+            ClientRegistration::MetadataDocument
+        } else if state.has_registration {
+            ClientRegistration::Dynamic
+        } else {
+            ClientRegistration::Unknown
+        };
+        let keep = not_kept.is_none();
+        logins.push((
+            Login {
+                server: entry.name.clone(),
+                scope: entry.scope,
+                store: target.store,
+                issuer: state.issuer.clone(),
+                scopes: state.scopes.clone(),
+                expires_at_ms: state.expires_at_ms,
+                has_refresh_token: state.has_refresh_token,
+                client,
+                last_refresh: record.last.clone(),
+                lapsed: record.lapsed.clone(),
+                refresh_at_ms,
+                not_kept,
+                dpop_bound: state.dpop_bound,
+            },
+            target,
+            keep,
+        ));
+    }
+    logins
+}
+
+/// Every login held for the servers of `locations`' configuration.
+pub async fn logins(locations: &Locations) -> Vec<Login> {
+    held(locations)
+        .await
+        .into_iter()
+        .map(|(login, _, _)| login)
+        .collect()
+}
+
+/// What one look of the keeper did.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Tick {
+    /// The servers refreshed.
+    pub refreshed: Vec<String>,
+    /// The servers whose refresh failed for a passing reason (tried again later), with why.
+    pub failed: Vec<(String, String)>,
+    /// The servers whose login lapsed and the person was not yet told, with why: tell them
+    /// once, they are marked told.
+    pub lapsed: Vec<(String, String)>,
+    /// When to look next, at the latest.
+    pub next: Duration,
+}
+
+/// The longest the keeper sleeps between looks (a new login, or a change of configuration, is
+/// seen at the next look).
+pub const LOOK_AT_LEAST_EVERY: Duration = Duration::from_secs(60);
+
+/// One look: refreshes every login that is due, and says when to look again.
+pub async fn tick(locations: &Locations) -> Tick {
+    let mut tick = Tick {
+        next: LOOK_AT_LEAST_EVERY,
+        ..Tick::default()
+    };
+    let now = now_ms();
+    let held = held(locations).await;
+    let mut records = Records::load(locations);
+    let mut changed = false;
+    for (login, target, keep) in &held {
+        let key = target.secrets.key().to_string();
+        if *keep {
+            if let Some(due) = login.refresh_at_ms {
+                if due <= now {
+                    let outcome = mcp_manager_oauth::refresh(target).await;
+                    let after = now_ms();
+                    records.note(&key, &outcome, after);
+                    changed = true;
+                    match outcome {
+                        Ok(_) => tick.refreshed.push(login.server.clone()),
+                        Err(err) if !err.lapsed() => {
+                            tick.failed.push((login.server.clone(), err.to_string()))
+                        }
+                        Err(_) => {}
+                    }
+                } else {
+                    let wait = Duration::from_secs_f64(((due - now) / 1000.0).max(0.0));
+                    tick.next = tick.next.min(wait);
+                }
+            }
+        }
+        if let Some(record) = records.records.get_mut(&key) {
+            if let (Some(why), false) = (&record.lapsed, record.told) {
+                tick.lapsed.push((login.server.clone(), why.clone()));
+                record.told = true;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        records.save();
+    }
+    // A refresh just made changes the expiry: look again soon to plan the next one.
+    if !tick.refreshed.is_empty() || !tick.failed.is_empty() {
+        tick.next = tick.next.min(Duration::from_secs(1));
+    }
+    tick.next = tick.next.max(Duration::from_millis(500));
+    tick
+}
+
+/// Refreshes `name`'s login now, whatever the keeper would do (the person asked: Refresh now,
+/// `mcpctl refresh NAME`); Claude Code's store too. The outcome is remembered as the keeper's.
+pub async fn refresh_one(locations: &Locations, name: &str) -> Result<Login, ApiError> {
+    let catalog = Catalog::load(locations);
+    let entry = catalog.require(name)?;
+    if let Some(why) = entry.why_not_started() {
+        return Err(ApiError {
+            code: ErrorCode::NotAllowed,
+            message: format!(
+                "\"{name}\" may not start, so its authorization server was not contacted: {why}"
+            ),
+        });
+    }
+    let (target, _) = crate::login::oauth_target(locations, name)?;
+    if !target.secrets.has_tokens().await.unwrap_or(false) {
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\" holds no login to refresh: log in first"),
+        });
+    }
+    let outcome = mcp_manager_oauth::refresh(&target).await;
+    let mut records = Records::load(locations);
+    records.note(target.secrets.key(), &outcome, now_ms());
+    if let Err(err) = &outcome {
+        // Said here, to the person who asked: not again by the keeper.
+        if let Some(record) = records.records.get_mut(target.secrets.key()) {
+            record.told = record.lapsed.is_some();
+        }
+        records.save();
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("{name}: {err}"),
+        });
+    }
+    records.save();
+    logins(locations)
+        .await
+        .into_iter()
+        .find(|login| login.server == name)
+        .ok_or_else(|| ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("{name}: refreshed, and then no login was found"),
+        })
+}
+
+/// A new login of `name` was made (or it logged out): the keeper forgets its old record.
+pub fn forget(locations: &Locations, target: &Target) {
+    Records::load(locations).forget(target.secrets.key());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_margin_is_five_minutes_or_a_third_of_a_short_life() {
+        assert_eq!(margin(Some(Duration::from_secs(3600))), MARGIN);
+        assert_eq!(
+            margin(Some(Duration::from_secs(60))),
+            Duration::from_secs(20)
+        );
+        assert_eq!(margin(None), MARGIN);
+    }
+
+    #[test]
+    fn passing_failures_back_off_and_a_lapse_is_told_once() {
+        let mut records = Records::default();
+        let transient = Err(RefreshError::Transient("down".into()));
+        records.note("k", &transient, 0.0);
+        assert_eq!(records.records["k"].retry_at_ms, Some(15_000.0));
+        records.note("k", &transient, 0.0);
+        assert_eq!(records.records["k"].retry_at_ms, Some(30_000.0));
+        for _ in 0..20 {
+            records.note("k", &transient, 0.0);
+        }
+        assert_eq!(records.records["k"].retry_at_ms, Some(900_000.0));
+        records.note("k", &Err(RefreshError::Lapsed("gone".into())), 1.0);
+        let record = &records.records["k"];
+        assert_eq!(record.lapsed.as_deref(), Some("gone"));
+        assert!(!record.told);
+        records.note("k", &Ok(Some(5.0)), 2.0);
+        assert_eq!(
+            records.records["k"],
+            Record {
+                last: Some(LastRefresh {
+                    at_ms: 2.0,
+                    ok: true,
+                    words: "refreshed".into()
+                }),
+                ..Record::default()
+            }
+        );
+    }
+}
