@@ -1365,3 +1365,74 @@ pub async fn move_out_of_agent(
         scope,
     )?)
 }
+
+/// Every login held for the open project's configuration: where each is kept, its issuer and
+/// scopes, when it expires, its last refresh and when the keeper refreshes it next.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_logins(
+    context: State<'_, Context>,
+) -> Result<Vec<mcp_manager_connect::keeper::Login>, ApiError> {
+    Ok(context.logins().await)
+}
+
+/// Refreshes a server's login now.
+#[tauri::command]
+#[specta::specta]
+pub async fn refresh_login(
+    app: tauri::AppHandle,
+    context: State<'_, Context>,
+    name: String,
+) -> Result<mcp_manager_connect::keeper::Login, ApiError> {
+    context.refresh_login(&app, &name).await
+}
+
+/// Moves a server's login to the other store (MCP Manager's keychain, or Claude Code's).
+#[tauri::command]
+#[specta::specta]
+pub async fn move_login(
+    app: tauri::AppHandle,
+    context: State<'_, Context>,
+    name: String,
+    store: LoginStore,
+) -> Result<(), ApiError> {
+    context.move_login(&app, &name, store).await
+}
+
+/// The keeper's settings: what closing the window does, starting at login, the tray.
+#[tauri::command]
+#[specta::specta]
+pub async fn keeper_settings(
+    app: tauri::AppHandle,
+    context: State<'_, Context>,
+) -> Result<crate::keeper::KeeperView, ApiError> {
+    Ok(context.keeper_view(&app))
+}
+
+/// What closing the window does from now on: keep the keeper running in the tray, quit, or ask.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_keep_running(
+    context: State<'_, Context>,
+    keep: Option<bool>,
+) -> Result<(), ApiError> {
+    context.set_keep_running(keep)
+}
+
+/// Starts the app at login, in the tray, or no longer.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_start_at_login(context: State<'_, Context>, on: bool) -> Result<(), ApiError> {
+    context.set_start_at_login(on)
+}
+
+/// The person's answer to the first close: keep running in the tray (`keep`) or quit.
+#[tauri::command]
+#[specta::specta]
+pub async fn answer_close(
+    app: tauri::AppHandle,
+    keep: bool,
+    remember: bool,
+) -> Result<(), ApiError> {
+    crate::keeper::answer_close(&app, keep, remember).await
+}

@@ -28,7 +28,7 @@ const GLOBAL: &str = "__MCP_MANAGER_FIRST_LIST__";
 
 /// Opens the main window as `tauri.conf.json` describes it, with the servers of `locations`
 /// in its page from the start.
-pub fn open_window(app: &tauri::App, locations: &Locations) -> tauri::Result<()> {
+pub fn open_window(app: &tauri::App, locations: &Locations, visible: bool) -> tauri::Result<()> {
     let config = app
         .config()
         .app
@@ -47,6 +47,7 @@ pub fn open_window(app: &tauri::App, locations: &Locations) -> tauri::Result<()>
         .then(|| app.config().build.dev_url.clone())
         .flatten();
     tauri::WebviewWindowBuilder::from_config(app.handle(), &config)?
+        .visible(visible && config.visible)
         .initialization_script(script(&json))
         .on_navigation(move |url| {
             let own = crate::navigation::own_page(url, dev_url.as_ref());

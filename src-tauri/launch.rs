@@ -47,6 +47,13 @@ pub struct Args {
     /// window benchmark (tests/bench/window.mjs) measures the app against.
     #[arg(long, hide = true)]
     pub empty_window: bool,
+    /// Start in the tray with the window closed: the login keeper runs, no server does until
+    /// the window is opened (what starting at login does).
+    #[arg(long)]
+    pub background: bool,
+    /// Switch starting at login (in the tray) on or off, then exit.
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    pub autostart: Option<String>,
 }
 
 /// Set, WebKit composites on the GPU as it does by default.
@@ -96,11 +103,12 @@ pub fn project_asked(argv: &[String], cwd: &Path) -> Option<PathBuf> {
 /// What a second launch does in the running app: the window comes forward; a project named
 /// with `--project` replaces the open one, unless it is the open one.
 pub fn second_launch(app: &AppHandle, argv: Vec<String>, cwd: String) {
-    if let Some(window) = app.get_webview_window(crate::first_list::MAIN) {
-        let _ = window.unminimize();
-        let _ = window.show();
-        let _ = window.set_focus();
+    // Another start at login while the app runs asks for nothing.
+    if argv.iter().any(|a| a == "--background") {
+        return;
     }
+    let shown = app.clone();
+    tauri::async_runtime::spawn(async move { crate::keeper::show_window(&shown).await });
     let Some(folder) = project_asked(&argv, Path::new(&cwd)) else {
         return;
     };

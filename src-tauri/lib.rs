@@ -17,6 +17,7 @@ mod collections;
 mod commands;
 mod feed;
 mod first_list;
+mod keeper;
 mod kept_paint;
 pub mod launch;
 mod navigation;
@@ -477,6 +478,13 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::surface_history,
             commands::surface_diff,
             commands::clear_history,
+            commands::list_logins,
+            commands::refresh_login,
+            commands::move_login,
+            commands::keeper_settings,
+            commands::set_keep_running,
+            commands::set_start_at_login,
+            commands::answer_close
         ])
         .events(tauri_specta::collect_events![
             ConfigChanged,
@@ -485,7 +493,10 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             LoginActivityChanged,
             AsksChanged,
             surfaces::SurfaceChanged,
-            surfaces::PinChecked
+            surfaces::PinChecked,
+            keeper::LoginsChanged,
+            keeper::CloseAsked,
+            keeper::ShowLogins
         ])
 }
 
@@ -499,7 +510,7 @@ pub fn typescript() -> specta_typescript::Typescript {
 /// has left and every server has been shut down. Unless `explicit` (given with `--project`),
 /// the last project the app had open is opened instead, when there is one. When the app is
 /// already running, this hands the arguments to it and exits the process instead.
-pub fn run(locations: Locations, explicit: bool) {
+pub fn run(locations: Locations, explicit: bool, background: bool) {
     startup::mark("run");
     let builder = bindings_builder();
     let mut context: tauri::Context<tauri::Wry> = tauri::generate_context!();
@@ -531,6 +542,14 @@ pub fn run(locations: Locations, explicit: bool) {
         .manage(kept_paint)
         // Every event for the window, fetched by the page (src-tauri/feed.rs).
         .manage(feed::Feed::default())
+        .manage(keeper::Keeper::default())
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event {
+                if window.label() == first_list::MAIN {
+                    keeper::on_close(window.app_handle(), api);
+                }
+            }
+        })
         .invoke_handler(builder.invoke_handler())
         // MCP Apps, each server's on an origin of its own (src-tauri/apps.rs). Only the main
         // window's frames are answered.
@@ -560,7 +579,7 @@ pub fn run(locations: Locations, explicit: bool) {
                 Some(last) => Locations::from_env(Some(&last)).unwrap_or(locations),
                 None => locations,
             };
-            first_list::open_window(app, &locations)?;
+            first_list::open_window(app, &locations, !background)?;
             startup::mark("window");
             // The history first: every project's calls go to it.
             let opened = match app.path().app_data_dir() {
@@ -583,12 +602,22 @@ pub fn run(locations: Locations, explicit: bool) {
                 .apps
                 .set(mcp_manager_apps::AppHost::new(data_dir.as_deref()));
             startup::mark("history");
+            // The project is open from the start on, its servers started only with the window:
+            // started in the background (at login), they wait until it is first shown.
+            let rest = background.then(|| locations.clone());
             tauri::async_runtime::block_on(async {
                 handle
                     .state::<Context>()
                     .open_project(&handle, locations)
                     .await
             })?;
+            keeper::make_tray(&handle);
+            if let Some(locations) = rest {
+                let project = handle.state::<Context>().project();
+                tauri::async_runtime::block_on(project.shutdown());
+                keeper::rest(&handle, locations);
+            }
+            keeper::start(handle.clone());
             leave_on_signals(app.handle().clone());
             startup::mark("project");
             Ok(())
@@ -602,6 +631,8 @@ pub fn run(locations: Locations, explicit: bool) {
         }
     });
 }
+
+pub use keeper::set_autostart;
 
 /// Set, this variable makes the app say on stderr when its window first showed the servers
 /// ("mcp-manager: ready") and when every server has settled ("mcp-manager: settled"), for
@@ -660,6 +691,7 @@ fn forward_statuses(handle: AppHandle, project: &LiveProject) {
             match statuses.recv().await {
                 Ok(event) => {
                     feed::send(&handle, &ServerStatusChanged(event));
+                    keeper::update_tray(&handle);
                 }
                 // The UI reloads every status on `config-changed`; a lag only delays it.
                 Err(RecvError::Lagged(_)) => continue,

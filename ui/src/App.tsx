@@ -19,6 +19,7 @@ import type { InteropApi } from "./interop/api";
 import type { LoginApi } from "./login/api";
 import type { ClientsApi } from "./clients/api";
 import type { UsageApi } from "./usage/api";
+import type { LoginsApi } from "./logins/api";
 import type { ProfilesApi } from "./profiles/api";
 import type { AgentsApi } from "./agents/api";
 import type { DoctorApi } from "./doctor/api";
@@ -52,6 +53,8 @@ const BudgetView = lazy(() => import("./clients/BudgetView").then((m) => ({ defa
 const ProfilePicker = lazy(() => import("./profiles/ProfilePicker").then((m) => ({ default: m.ProfilePicker })));
 const AgentsPanel = lazy(() => import("./agents/AgentsPanel").then((m) => ({ default: m.AgentsPanel })));
 const UsageView = lazy(() => import("./usage/UsageView").then((m) => ({ default: m.UsageView })));
+const LoginsView = lazy(() => import("./logins/LoginsView").then((m) => ({ default: m.LoginsView })));
+const CloseQuestion = lazy(() => import("./logins/LoginsView").then((m) => ({ default: m.CloseQuestion })));
 const ToolRunner = lazy(() => import("./tools/ToolRunner").then((m) => ({ default: m.ToolRunner })));
 const AsksDock = lazy(() => import("./asks/AsksDock").then((m) => ({ default: m.AsksDock })));
 
@@ -126,6 +129,8 @@ export interface Backend {
   preflight?: PreflightApi;
   /** What Claude Code's own records say it used. */
   usage?: UsageApi;
+  /** Every login held, the keeper and the tray. */
+  logins?: LoginsApi;
   /** Named sets of servers, applied and undone. */
   profiles?: ProfilesApi;
   /** The servers subagents name or define. */
@@ -162,7 +167,9 @@ export function App({
   const [interchanging, setInterchanging] = useState(false);
   const [rooting, setRooting] = useState(false);
   const [askingTrust, setAskingTrust] = useState(false);
-  const [view, setView] = useState<"servers" | "tools" | "collections" | "budget" | "usage">("servers");
+  const [view, setView] = useState<"servers" | "tools" | "collections" | "budget" | "usage" | "logins">("servers");
+  const [loginFocus, setLoginFocus] = useState<string | null>(null);
+  const [askingClose, setAskingClose] = useState(false);
   const [chosenTool, setChosenTool] = useState<Chosen | null>(null);
   const [follows] = useState(() => (backend.browse ? new FollowStore(backend.browse) : undefined));
   const [askStore] = useState(() => (backend.asks ? new AskStore(backend.asks.pending) : null));
@@ -184,6 +191,20 @@ export function App({
       void disconnect?.then((stop) => stop());
     };
   }, [store, statusStore, backend]);
+
+  useEffect(() => {
+    const logins = backend.logins;
+    if (!logins) return;
+    const asked = logins.onCloseAsked(() => setAskingClose(true));
+    const shown = logins.onShowLogins((server) => {
+      setView("logins");
+      setLoginFocus(server);
+    });
+    return () => {
+      void asked.then((stop) => stop());
+      void shown.then((stop) => stop());
+    };
+  }, [backend]);
 
   useEffect(() => {
     const focusSearch = (event: KeyboardEvent) => {
@@ -229,6 +250,7 @@ export function App({
   const showingCollections = view === "collections" && !!backend.collections;
   const showingBudget = view === "budget" && !!backend.clients;
   const showingUsage = view === "usage" && !!backend.usage;
+  const showingLogins = view === "logins" && !!backend.logins;
 
   return (
     <>
@@ -261,7 +283,7 @@ export function App({
             placeholder="Search  /"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
-            className={`ml-auto w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections || showingBudget || showingUsage ? "invisible" : ""}`}
+            className={`ml-auto w-44 min-w-24 shrink-[10] rounded-md border border-slate-300 bg-transparent px-2 py-1 text-sm dark:border-slate-700 ${showingTools || showingCollections || showingBudget || showingUsage || showingLogins ? "invisible" : ""}`}
           />
           {backend.drafts && (
             <Button
@@ -309,12 +331,13 @@ export function App({
             )}
             {backend.tools && (
               <div role="tablist" aria-label="What to show" className="ml-auto flex shrink-0 overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
-                {(["servers", "tools", "collections", "budget", "usage"] as const)
+                {(["servers", "tools", "collections", "budget", "usage", "logins"] as const)
                   .filter(
                     (v) =>
                       (v !== "collections" || !!backend.collections) &&
                       (v !== "budget" || !!backend.clients) &&
-                      (v !== "usage" || !!backend.usage),
+                      (v !== "usage" || !!backend.usage) &&
+                      (v !== "logins" || !!backend.logins),
                   )
                   .map((v) => (
                   <button
@@ -326,7 +349,7 @@ export function App({
                     onClick={() => setView(v)}
                     className={`px-2 py-1 ${view === v ? "bg-indigo-600 font-semibold text-white" : ""}`}
                   >
-                    {v === "servers" ? "Servers" : v === "tools" ? "All tools" : v === "collections" ? "Collections" : v === "budget" ? "Budget" : "Usage"}
+                    {v === "servers" ? "Servers" : v === "tools" ? "All tools" : v === "collections" ? "Collections" : v === "budget" ? "Budget" : v === "usage" ? "Usage" : "Logins"}
                   </button>
                 ))}
               </div>
@@ -343,7 +366,11 @@ export function App({
             {state.status === "error" && (
               <ErrorNotice error={state.error} testId="load-error" />
             )}
-            {showingUsage && backend.usage ? (
+            {showingLogins && backend.logins ? (
+              <Loading>
+                <LoginsView api={backend.logins} focus={loginFocus} />
+              </Loading>
+            ) : showingUsage && backend.usage ? (
               <Loading>
                 <UsageView api={backend.usage} clients={backend.clients} />
               </Loading>
@@ -556,6 +583,11 @@ export function App({
           )}
         </div>
         {askStore && backend.asks && <AsksWhenAsked store={askStore} api={backend.asks} />}
+        {askingClose && backend.logins && (
+          <Suspense fallback={null}>
+            <CloseQuestion api={backend.logins} onAnswered={() => setAskingClose(false)} />
+          </Suspense>
+        )}
       </div>
     </>
   );

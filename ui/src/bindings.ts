@@ -317,16 +317,36 @@ export const commands = {
 	surfaceDiff: (name: string, from: number, to: number | null) => typedError<SurfaceDiff, ApiError>(__TAURI_INVOKE("surface_diff", { name, from, to })),
 	/**  Removes every call of the history that is not saved under a name. */
 	clearHistory: () => typedError<Cleared, ApiError>(__TAURI_INVOKE("clear_history")),
+	/**
+	 *  Every login held for the open project's configuration: where each is kept, its issuer and
+	 *  scopes, when it expires, its last refresh and when the keeper refreshes it next.
+	 */
+	listLogins: () => typedError<Login[], ApiError>(__TAURI_INVOKE("list_logins")),
+	/**  Refreshes a server's login now. */
+	refreshLogin: (name: string) => typedError<Login, ApiError>(__TAURI_INVOKE("refresh_login", { name })),
+	/**  Moves a server's login to the other store (MCP Manager's keychain, or Claude Code's). */
+	moveLogin: (name: string, store: LoginStore) => typedError<null, ApiError>(__TAURI_INVOKE("move_login", { name, store })),
+	/**  The keeper's settings: what closing the window does, starting at login, the tray. */
+	keeperSettings: () => typedError<KeeperView, ApiError>(__TAURI_INVOKE("keeper_settings")),
+	/**  What closing the window does from now on: keep the keeper running in the tray, quit, or ask. */
+	setKeepRunning: (keep: boolean | null) => typedError<null, ApiError>(__TAURI_INVOKE("set_keep_running", { keep })),
+	/**  Starts the app at login, in the tray, or no longer. */
+	setStartAtLogin: (on: boolean) => typedError<null, ApiError>(__TAURI_INVOKE("set_start_at_login", { on })),
+	/**  The person's answer to the first close: keep running in the tray (`keep`) or quit. */
+	answerClose: (keep: boolean, remember: boolean) => typedError<null, ApiError>(__TAURI_INVOKE("answer_close", { keep, remember })),
 };
 
 /** Events */
 export const events = {
 	asksChanged: makeEvent<AsksChanged, AsksChanged>("asks-changed"),
+	closeAsked: makeEvent<CloseAsked, CloseAsked>("close-asked"),
 	configChanged: makeEvent<ConfigChanged, ConfigChanged>("config-changed"),
 	loginActivityChanged: makeEvent<LoginActivityChanged, LoginActivityChanged>("login-activity-changed"),
+	loginsChanged: makeEvent<LoginsChanged, LoginsChanged>("logins-changed"),
 	pinChecked: makeEvent<PinChecked, PinChecked>("pin-checked"),
 	projectOpened: makeEvent<ProjectOpened, ProjectOpened>("project-opened"),
 	serverStatusChanged: makeEvent<ServerStatusChanged, ServerStatusChanged>("server-status-changed"),
+	showLogins: makeEvent<ShowLogins, ShowLogins>("show-logins"),
 	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
 };
 
@@ -657,6 +677,25 @@ export type ClientNote = {
 	effect: string,
 	words: string,
 };
+
+/**  How the client of a login is known to the authorization server. */
+export type ClientRegistration = 
+/**  `oauth.clientId`: registered beforehand by the person. */
+"pre-registered" | 
+/**  A Client ID Metadata Document (`oauth.clientMetadataUrl`). */
+"metadata-document" | 
+/**  Registered by this app (RFC 7591) and kept. */
+"dynamic" | 
+/**  A machine grant (client credentials, workload identity, cross-app access). */
+"machine" | 
+/**  Made elsewhere (Claude Code's own login), or not known. */
+"unknown";
+
+/**
+ *  Broadcast when the window was closed for the first time: the person is asked whether the
+ *  keeper goes on in the tray ([`answer_close`](crate::commands::answer_close)).
+ */
+export type CloseAsked = null;
 
 /**  One collection file as the window shows it. */
 export type CollectionView = {
@@ -1162,6 +1201,19 @@ export type ItemChange = {
 	breaking: boolean,
 };
 
+/**  The keeper's settings and what the window shows of them. */
+export type KeeperView = {
+	/**
+	 *  Closing the window leaves the keeper running (`true`), quits (`false`), or asks
+	 *  (`None`).
+	 */
+	keepRunningWhenClosed: boolean | null,
+	/**  The app starts at login, in the tray. */
+	startsAtLogin: boolean,
+	/**  A tray icon could be shown (the desktop has a tray, and its library is installed). */
+	tray: boolean,
+};
+
 /**  An element of the first frame. */
 export type KeptElement = {
 	/**  Its name as the DOM says it (`localName`): `div`, `button`, `svg`, `path`. */
@@ -1203,6 +1255,15 @@ export type KnobSetting = {
 	value: string | null,
 	/**  "your environment", or the settings file that set it. */
 	from: string | null,
+};
+
+/**  The last refresh of a login, as remembered. */
+export type LastRefresh = {
+	/**  When it happened, ms since the epoch. */
+	atMs: number | null,
+	ok: boolean,
+	/**  What happened, in words (a failure's reason). */
+	words: string,
 };
 
 /**  A profile written for `claude --mcp-config FILE --strict-mcp-config`. */
@@ -1338,6 +1399,31 @@ export type LoggedMessage = {
 	truncated: boolean,
 };
 
+/**  One login, as the Logins view and `mcpctl logins` show it. No secret's value. */
+export type Login = {
+	server: string,
+	scope: Scope,
+	/**  Where the login is kept. */
+	store: LoginStore,
+	issuer: string | null,
+	scopes: string[],
+	expiresAtMs: number | null,
+	hasRefreshToken: boolean,
+	client: ClientRegistration,
+	lastRefresh: LastRefresh | null,
+	/**  Only a new login helps, and why. */
+	lapsed: string | null,
+	/**
+	 *  When the keeper refreshes it next (ms since the epoch); `None` when it does not (no
+	 *  refresh token, lapsed, kept in Claude Code's store, or the entry may not start).
+	 */
+	refreshAtMs: number | null,
+	/**  Why the keeper leaves it alone, when it does. */
+	notKept: string | null,
+	/**  The DPoP-bound tokens' key is kept beside them. */
+	dpopBound: boolean,
+};
+
 /**
  *  Broadcast when a remote server's login moved on or an OAuth exchange of it was recorded:
  *  the window asks for the server's `oauth_activity` again.
@@ -1359,6 +1445,12 @@ export type LoginSummary = {
 	/**  "the OS keychain", or the unencrypted file when one is configured. */
 	storedIn: string,
 };
+
+/**
+ *  Broadcast when the logins changed (a refresh, a lapse, a move): the Logins view reads them
+ *  again.
+ */
+export type LoginsChanged = null;
 
 /**  What kind of JSON-RPC message it is. */
 export type MessageKind = "request" | "notification" | "response" | "error" | 
@@ -2106,6 +2198,11 @@ export type SettingsFile =
 /**  `~/.claude/settings.json`: every project of the person. */
 "user";
 
+/**  Broadcast when the tray asks for the Logins view (a login that needs the person was chosen). */
+export type ShowLogins = {
+	server: string | null,
+};
+
 /**  One skill as its server lists it. */
 export type SkillEntry = {
 	/**  The URI of its `SKILL.md`. */
@@ -2375,7 +2472,9 @@ export type Trace = {
 /**  What a trace was for. */
 export type TraceKind = "login" | 
 /**  A connection with the stored token: its discovery, and any refresh. */
-"connect" | "logout";
+"connect" | "logout" | 
+/**  A refresh ahead of expiry, or asked for (the keeper, `mcpctl refresh`, Refresh now). */
+"refresh";
 
 /**  A package's transport, or a remote: `stdio`, `streamable-http` or `sse`. */
 export type Transport = {

@@ -19,6 +19,7 @@ import { loginApi } from "./login/api";
 import { doctorApi } from "./doctor/api";
 import { clientsApi } from "./clients/api";
 import { usageApi } from "./usage/api";
+import { loginsApi } from "./logins/api";
 import { profilesApi } from "./profiles/api";
 import { agentsApi } from "./agents/api";
 import { toolsApi } from "./tools/api";
@@ -55,6 +56,7 @@ const backend: Backend = {
   doctor: doctorApi,
   clients: clientsApi,
   usage: usageApi,
+  logins: loginsApi,
   profiles: profilesApi,
   agents: agentsApi,
   tools: toolsApi,

@@ -423,6 +423,103 @@ pub fn forget(locations: &Locations, target: &Target) {
     Records::load(locations).forget(target.secrets.key());
 }
 
+/// Moves `name`'s login to the other store (MCP Manager's keychain, or Claude Code's store):
+/// its tokens and registration are written there first, then forgotten where they were, and the
+/// store chosen for its next login too. A DPoP-bound login stays in the keychain: Claude Code's
+/// store has no place for its key.
+pub async fn move_login(locations: &Locations, name: &str, to: LoginStore) -> Result<(), ApiError> {
+    let keychain = |err: mcp_manager_core::secrets::SecretError| {
+        crate::login::oauth_failure(mcp_manager_oauth::OAuthError::Keychain(err))
+    };
+    let (from, _) = crate::login::oauth_target(locations, name)?;
+    if from.store == to {
+        return Ok(());
+    }
+    let Some(tokens) = from.secrets.tokens().await.map_err(keychain)? else {
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\" holds no login to move: log in first"),
+        });
+    };
+    if to == LoginStore::ClaudeCode
+        && from
+            .secrets
+            .secret(mcp_manager_oauth::dpop::DPOP_KEY)
+            .await
+            .map_err(keychain)?
+            .is_some()
+    {
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\"'s tokens are DPoP-bound, and Claude Code's store has no place for the key they are bound to: the login stays in MCP Manager's keychain"),
+        });
+    }
+    let registration = from.secrets.registration().await.map_err(keychain)?;
+    let binding = from.secrets.binding().await.map_err(keychain)?;
+    crate::login::choose_store(locations, name, to)?;
+    let (dest, _) = crate::login::oauth_target(locations, name)?;
+    let written = async {
+        dest.secrets.save_tokens(&tokens).await?;
+        if let Some(registration) = &registration {
+            dest.secrets.save_registration(registration).await?;
+        }
+        Ok::<_, mcp_manager_core::secrets::SecretError>(())
+    }
+    .await;
+    if let Err(err) = written {
+        // Nothing was lost: the login is where it was, and stays chosen there.
+        let _ = crate::login::choose_store(locations, name, from.store);
+        return Err(keychain(err));
+    }
+    from.secrets
+        .forget_tokens_and_registration()
+        .await
+        .map_err(keychain)?;
+    if let Some(binding) = binding {
+        dest.secrets
+            .save_binding(&binding)
+            .await
+            .map_err(keychain)?;
+    }
+    mcp_manager_oauth::journal(&dest).changed();
+    Ok(())
+}
+
+/// What the person chose for the keeper in the window.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeeperSettings {
+    /// Closing the window leaves the keeper running in the tray (`true`) or quits (`false`);
+    /// `None` until asked, at the first close.
+    #[serde(default)]
+    pub keep_running_when_closed: Option<bool>,
+}
+
+impl KeeperSettings {
+    fn path(locations: &Locations) -> PathBuf {
+        locations.app_data_dir().join("keeper.json")
+    }
+
+    pub fn load(locations: &Locations) -> KeeperSettings {
+        mcp_manager_core::files::read(&Self::path(locations), 64 * 1024)
+            .ok()
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, locations: &Locations) -> Result<(), ApiError> {
+        let bytes = serde_json::to_vec_pretty(self).expect("settings serialize");
+        let how = mcp_manager_core::files::Write::private().create_folder(true);
+        mcp_manager_core::files::write(&Self::path(locations), &bytes, &how).map_err(|err| {
+            ApiError {
+                code: ErrorCode::ConfigUnwritable,
+                message: format!("the keeper's settings could not be saved: {err}"),
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 //! on `tauri`.
 
 pub mod api;
+pub mod autostart;
 pub mod config;
 pub mod error;
 pub mod files;

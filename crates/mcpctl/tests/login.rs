@@ -1067,7 +1067,7 @@ fn logins_lists_each_login_refresh_renews_it_where_it_came_from_and_a_refused_on
         "a lapsed login is not tried again: {row}"
     );
     let words = text(&world.run(&tripwire, &["logins"]));
-    assert!(words.contains(&format!("! Needs a new login")), "{words}");
+    assert!(words.contains("! Needs a new login"), "{words}");
     assert!(words.contains(&format!("(mcpctl login {name})")), "{words}");
     assert!(
         !words.contains("::") && !words.contains("AuthError"),

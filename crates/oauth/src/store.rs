@@ -261,6 +261,18 @@ impl ServerSecrets {
         self.delete(self.registration_account()).await
     }
 
+    /// Forgets the tokens and the registration, keeping the binding: the login moved to another
+    /// store, which holds them now.
+    pub async fn forget_tokens_and_registration(&self) -> Result<(), SecretError> {
+        self.delete(self.tokens_account()).await?;
+        self.delete(self.registration_account()).await
+    }
+
+    /// Stores `tokens` as this server's.
+    pub async fn save_tokens(&self, tokens: &StoredCredentials) -> Result<(), SecretError> {
+        self.set_json(self.tokens_account(), tokens).await
+    }
+
     /// The tokens as rmcp's credential store.
     pub fn credential_store(&self) -> TokenStore {
         TokenStore(self.clone())

@@ -7,6 +7,9 @@
 import {
   commands,
   type AsksChanged,
+  type CloseAsked,
+  type LoginsChanged,
+  type ShowLogins,
   type ConfigChanged,
   type FedEvents,
   type LoginActivityChanged,
@@ -122,4 +125,7 @@ export const fedEvents = {
   serverStatusChanged: event<ServerStatusChanged>("server-status-changed"),
   surfaceChanged: event<SurfaceChanged>("surface-changed"),
   pinChecked: event<PinChecked>("pin-checked"),
+  loginsChanged: event<LoginsChanged>("logins-changed"),
+  closeAsked: event<CloseAsked>("close-asked"),
+  showLogins: event<ShowLogins>("show-logins"),
 };

@@ -12,6 +12,7 @@ const KIND_LABEL: Record<Trace["kind"], string> = {
   login: "Login",
   connect: "Connection with the stored token",
   logout: "Logout",
+  refresh: "Refresh (the keeper, or Refresh now)",
 };
 
 export function OAuthPanel({ server, api }: { server: string; api: LoginApi }) {
