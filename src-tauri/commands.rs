@@ -1419,6 +1419,17 @@ pub async fn set_keep_running(
     context.set_keep_running(keep)
 }
 
+/// Whether the keeper refreshes logins kept in Claude Code's store too (while no Claude Code
+/// runs).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_refresh_claude_code(
+    context: State<'_, Context>,
+    on: bool,
+) -> Result<(), ApiError> {
+    context.set_refresh_claude_code(on)
+}
+
 /// Starts the app at login, in the tray, or no longer.
 #[tauri::command]
 #[specta::specta]

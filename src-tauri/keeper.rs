@@ -53,6 +53,8 @@ pub struct KeeperView {
     pub keep_running_when_closed: Option<bool>,
     /// The app starts at login, in the tray.
     pub starts_at_login: bool,
+    /// The keeper refreshes logins kept in Claude Code's store too, while no Claude Code runs.
+    pub refresh_claude_code_logins: bool,
     /// A tray icon could be shown (the desktop has a tray, and its library is installed).
     pub tray: bool,
 }
@@ -99,8 +101,10 @@ impl Context {
 
     pub fn keeper_view(&self, app: &AppHandle) -> KeeperView {
         let locations = self.project().locations().clone();
+        let settings = KeeperSettings::load(&locations);
         KeeperView {
-            keep_running_when_closed: KeeperSettings::load(&locations).keep_running_when_closed,
+            keep_running_when_closed: settings.keep_running_when_closed,
+            refresh_claude_code_logins: settings.refresh_claude_code_logins,
             starts_at_login: mcp_manager_core::autostart::enabled(&locations),
             tray: app
                 .state::<Keeper>()
@@ -112,10 +116,17 @@ impl Context {
     }
 
     pub fn set_keep_running(&self, keep: Option<bool>) -> Result<(), ApiError> {
-        KeeperSettings {
-            keep_running_when_closed: keep,
-        }
-        .save(self.project().locations())
+        let locations = self.project().locations().clone();
+        let mut settings = KeeperSettings::load(&locations);
+        settings.keep_running_when_closed = keep;
+        settings.save(&locations)
+    }
+
+    pub fn set_refresh_claude_code(&self, on: bool) -> Result<(), ApiError> {
+        let locations = self.project().locations().clone();
+        let mut settings = KeeperSettings::load(&locations);
+        settings.refresh_claude_code_logins = on;
+        settings.save(&locations)
     }
 
     pub fn set_start_at_login(&self, on: bool) -> Result<(), ApiError> {
@@ -233,7 +244,8 @@ const LOG_IN: &str = "log-in:";
 /// Makes the tray icon. The tray's library (libayatana-appindicator) is loaded at run time;
 /// where it is missing, the app goes on without a tray (and closing the window quits).
 pub fn make_tray(app: &AppHandle) {
-    if std::env::var_os("MCP_MANAGER_NO_TRAY").is_some() {
+    if std::env::var_os("MCP_MANAGER_NO_TRAY").is_some() || !tray_host() {
+        eprintln!("mcp-manager: this desktop shows no tray (no StatusNotifierWatcher on the session bus); closing the window quits");
         return;
     }
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -359,10 +371,11 @@ pub fn update_tray(app: &AppHandle) {
 /// Runs the keeper for as long as the app runs.
 pub fn start(app: AppHandle) {
     tauri::async_runtime::spawn(async move {
+        let mut oauth_changes = mcp_manager_oauth::trace::changes();
         loop {
             let locations = resting(&app)
                 .unwrap_or_else(|| app.state::<Context>().project().locations().clone());
-            let tick = keeper::tick(&locations).await;
+            let tick = keeper::tick(&locations, &KeeperSettings::load(&locations)).await;
             for (server, why) in &tick.lapsed {
                 notify(
                     &format!("{server} needs a new login"),
@@ -390,41 +403,83 @@ pub fn start(app: AppHandle) {
                 feed::send(&app, &LoginsChanged);
             }
             update_tray(&app);
-            tokio::time::sleep(tick.next).await;
+            // A login made, or a token refreshed by a connection, is planned for at once.
+            tokio::select! {
+                _ = tokio::time::sleep(tick.next) => {}
+                _ = oauth_changes.recv() => {
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    while oauth_changes.try_recv().is_ok() {}
+                }
+            }
         }
     });
+}
+
+/// Whether the desktop shows tray icons: a StatusNotifierWatcher (the panel's tray) is on the
+/// session bus. Without one an icon would be made and never seen, and a window closed into it
+/// could be found again only by starting the app once more.
+#[cfg(target_os = "linux")]
+fn tray_host() -> bool {
+    (|| -> zbus::Result<bool> {
+        let bus = zbus::blocking::Connection::session()?;
+        let reply = bus.call_method(
+            Some("org.freedesktop.DBus"),
+            "/org/freedesktop/DBus",
+            Some("org.freedesktop.DBus"),
+            "NameHasOwner",
+            &("org.kde.StatusNotifierWatcher",),
+        )?;
+        reply.body().deserialize::<bool>()
+    })()
+    .unwrap_or(false)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn tray_host() -> bool {
+    true
 }
 
 /// A desktop notification, on the session bus; said on stderr when none can be shown.
 fn notify(summary: &str, body: &str) {
     let (summary, body) = (summary.to_string(), body.to_string());
     tauri::async_runtime::spawn_blocking(move || {
-        let sent = (|| -> zbus::Result<()> {
-            let bus = zbus::blocking::Connection::session()?;
-            let hints: std::collections::HashMap<&str, zbus::zvariant::Value> =
-                [("urgency", zbus::zvariant::Value::U8(2))]
-                    .into_iter()
-                    .collect();
-            bus.call_method(
-                Some("org.freedesktop.Notifications"),
-                "/org/freedesktop/Notifications",
-                Some("org.freedesktop.Notifications"),
-                "Notify",
-                &(
-                    "MCP Manager",
-                    0u32,
-                    "mcp-manager",
-                    summary.as_str(),
-                    body.as_str(),
-                    Vec::<&str>::new(),
-                    hints,
-                    -1i32,
-                ),
-            )?;
-            Ok(())
-        })();
-        if let Err(err) = sent {
+        if let Err(err) = show_notification(&summary, &body) {
             eprintln!("mcp-manager: {summary} (no desktop notification could be shown: {err})");
         }
     });
+}
+
+#[cfg(target_os = "linux")]
+fn show_notification(summary: &str, body: &str) -> Result<(), String> {
+    (|| -> zbus::Result<()> {
+        let bus = zbus::blocking::Connection::session()?;
+        // Critical: a login that lapsed stays on screen until the person dismisses it.
+        let hints: std::collections::HashMap<&str, zbus::zvariant::Value> =
+            [("urgency", zbus::zvariant::Value::U8(2))]
+                .into_iter()
+                .collect();
+        bus.call_method(
+            Some("org.freedesktop.Notifications"),
+            "/org/freedesktop/Notifications",
+            Some("org.freedesktop.Notifications"),
+            "Notify",
+            &(
+                "MCP Manager",
+                0u32,
+                "mcp-manager",
+                summary,
+                body,
+                Vec::<&str>::new(),
+                hints,
+                -1i32,
+            ),
+        )?;
+        Ok(())
+    })()
+    .map_err(|err| err.to_string())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn show_notification(_summary: &str, _body: &str) -> Result<(), String> {
+    Err("desktop notifications are shown on Linux only".into())
 }

@@ -484,6 +484,7 @@ pub fn bindings_builder() -> tauri_specta::Builder<tauri::Wry> {
             commands::keeper_settings,
             commands::set_keep_running,
             commands::set_start_at_login,
+            commands::set_refresh_claude_code,
             commands::answer_close
         ])
         .events(tauri_specta::collect_events![

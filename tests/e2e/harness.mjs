@@ -93,7 +93,7 @@ export function sandboxEnv(box, runtimeDir) {
  * Starts tauri-driver and the app on `box.project` (with `extraEnv`, and `args` in place of
  * `--project box.project` when given); returns the session and a way to end it.
  */
-export async function launch(box, extraEnv = {}, { args = ["--project", box.project] } = {}) {
+export async function launch(box, extraEnv = {}, { args = ["--project", box.project], desktop = null } = {}) {
   assert.ok(existsSync(application), `${application} must be built first (scripts/test builds it)`);
   // WebKit's helpers (xdg-document-portal) mount a FUSE file system under XDG_RUNTIME_DIR;
   // keep it out of the folder deleted afterwards.
@@ -104,10 +104,14 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
   // the sandbox's HOME and ends with the test, with a real, unlocked gnome-keyring of its own
   // on it (scripts/with-keychain) for the app's tokens. `detached` puts it all in one
   // process group, which `close` ends as a whole.
+  // `desktop`: a log file; the bus then has a desktop's tray and notification services on it
+  // too (tests/fixtures/desktop-bus.py), which record into it.
+  const withDesktop = desktop ? ["/usr/bin/python3", join(root, "tests/fixtures/desktop-bus.py"), "serve", desktop, "--"] : [];
   const driver = spawn(
     "dbus-run-session",
     [
       "--",
+      ...withDesktop,
       "env",
       "MCP_MANAGER_PRIVATE_BUS=1",
       join(root, "scripts/with-keychain"),

@@ -173,6 +173,17 @@ test("the installed mcpctl reports its version and lists the project's servers",
   for (const name of ["everything", "docs-http", "legacy-sse"]) assert.match(list, new RegExp(name));
 });
 
+test("the installed app's start at login is switched on and off: an XDG autostart entry of the installed program", () => {
+  const entry = join(box.home, ".config/autostart/dev.mcp-manager.app.desktop");
+  const on = run(installedApp, ["--autostart", "on"], { env: session.env });
+  assert.match(on, /starts, in the tray, at login/);
+  const text = readFileSync(entry, "utf8");
+  assert.match(text, /\nExec=\/usr\/bin\/mcp-manager --background\n/);
+  assert.equal(run("desktop-file-validate", [entry]).trim(), "", "a valid desktop entry");
+  run(installedApp, ["--autostart", "off"], { env: session.env });
+  assert.ok(!existsSync(entry), "switched off, the entry is gone");
+});
+
 test("removing the package leaves nothing of it but the person's own files", async () => {
   await session.quit();
   const mine = [

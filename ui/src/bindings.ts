@@ -332,6 +332,11 @@ export const commands = {
 	setKeepRunning: (keep: boolean | null) => typedError<null, ApiError>(__TAURI_INVOKE("set_keep_running", { keep })),
 	/**  Starts the app at login, in the tray, or no longer. */
 	setStartAtLogin: (on: boolean) => typedError<null, ApiError>(__TAURI_INVOKE("set_start_at_login", { on })),
+	/**
+	 *  Whether the keeper refreshes logins kept in Claude Code's store too (while no Claude Code
+	 *  runs).
+	 */
+	setRefreshClaudeCode: (on: boolean) => typedError<null, ApiError>(__TAURI_INVOKE("set_refresh_claude_code", { on })),
 	/**  The person's answer to the first close: keep running in the tray (`keep`) or quit. */
 	answerClose: (keep: boolean, remember: boolean) => typedError<null, ApiError>(__TAURI_INVOKE("answer_close", { keep, remember })),
 };
@@ -1210,6 +1215,8 @@ export type KeeperView = {
 	keepRunningWhenClosed: boolean | null,
 	/**  The app starts at login, in the tray. */
 	startsAtLogin: boolean,
+	/**  The keeper refreshes logins kept in Claude Code's store too, while no Claude Code runs. */
+	refreshClaudeCodeLogins: boolean,
 	/**  A tray icon could be shown (the desktop has a tray, and its library is installed). */
 	tray: boolean,
 };

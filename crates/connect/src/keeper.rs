@@ -3,8 +3,9 @@
 //! simply left to lapse (the complaint filed most often about Claude Code's logins).
 //!
 //! A login is refreshed once less than [`margin`] of its access token's life is left: five
-//! minutes, or a third of the token's lifetime for tokens that live less than fifteen minutes
-//! (so a token of 60 s is refreshed 20 s before it ends, not at once on every look). A refresh
+//! minutes, or three fifths of the token's lifetime for tokens that live less than about eight
+//! minutes (so a token of 60 s is refreshed 36 s before it ends, ahead of the refresh a live
+//! connection makes when half of a short token's life is left, not at once on every look). A refresh
 //! goes to the token endpoint the login came from, under the refresh locks that keep a rotating
 //! refresh token from being spent twice (`mcp_manager_oauth::refresh`). One that fails for a
 //! passing reason (the authorization server is down) is tried again after a backoff that
@@ -14,12 +15,17 @@
 //!
 //! Only logins of entries that may start are refreshed: the keeper contacts no authorization
 //! server for an entry the window would not run (an untrusted folder, an unapproved server, a
-//! policy block). And only logins kept in MCP Manager's keychain: a login kept in Claude Code's
-//! store is shown with its expiry and never refreshed in the background, because Claude Code
-//! 2.1.332 keeps the tokens it read in memory for the whole session and refreshes with the
-//! refresh token it holds, without reading the file again: a rotation made by anyone else leaves
-//! every running Claude Code session with a spent refresh token (docs/oauth.md, "Logins that
-//! never lapse"). Asked for by the person ([`refresh_one`]), it is refreshed all the same.
+//! policy block).
+//!
+//! A login kept in Claude Code's store is refreshed in the background only when the person
+//! switched it on ([`KeeperSettings::refresh_claude_code_logins`]), and then only while no
+//! Claude Code process runs, holding Claude Code's own refresh lock for that login. Claude Code
+//! 2.1.332 reads the file before every request and re-reads it under that lock before its own
+//! refresh, so a rotation made while it is not running is simply found by the next session; but
+//! a running session that gets a 401 refreshes at once, without any lock, with the refresh token
+//! it read a moment before, so a rotation made beside a running session can always race it
+//! (measured: docs/oauth.md, "Logins that never lapse"). While a Claude Code runs, it refreshes
+//! its logins itself, five minutes before they expire.
 //!
 //! What the keeper remembers (the last refresh of each login, its outcome, the backoff, whether
 //! the person was told) lives in `logins.json` in the app's data folder: names, times and
@@ -43,11 +49,11 @@ pub const MARGIN: Duration = Duration::from_secs(5 * 60);
 pub const BACKOFF_FIRST: Duration = Duration::from_secs(15);
 pub const BACKOFF_MAX: Duration = Duration::from_secs(15 * 60);
 
-/// How long before its expiry a token of `lifetime` is refreshed: [`MARGIN`], or a third of
-/// the lifetime when that is shorter.
+/// How long before its expiry a token of `lifetime` is refreshed: [`MARGIN`], or three fifths
+/// of the lifetime when that is shorter.
 pub fn margin(lifetime: Option<Duration>) -> Duration {
     match lifetime {
-        Some(lifetime) => MARGIN.min(lifetime / 3),
+        Some(lifetime) => MARGIN.min(lifetime * 3 / 5),
         None => MARGIN,
     }
 }
@@ -215,7 +221,7 @@ pub fn now_ms() -> f64 {
 }
 
 /// The remote entries of the configuration that hold a login, each with its target.
-async fn held(locations: &Locations) -> Vec<(Login, Target, bool)> {
+async fn held(locations: &Locations, settings: &KeeperSettings) -> Vec<(Login, Target, bool)> {
     let catalog = Catalog::load(locations);
     let records = Records::load(locations);
     let now = now_ms();
@@ -233,17 +239,24 @@ async fn held(locations: &Locations) -> Vec<(Login, Target, bool)> {
         if !state.has_token {
             continue;
         }
-        let lifetime = mcp_manager_oauth::token_lifetime(&target).await;
-        let record = records
+        let (lifetime, received) = mcp_manager_oauth::token_times(&target).await;
+        let mut record = records
             .records
             .get(target.secrets.key())
             .cloned()
             .unwrap_or_default();
+        // Tokens received after the last refresh came from a new login (here, in mcpctl, or
+        // Claude Code's): what was remembered of the old one no longer holds.
+        if let (Some(received), Some(last)) = (received, &record.last) {
+            if received as f64 * 1000.0 > last.at_ms + 1000.0 && !last.ok {
+                record = Record::default();
+            }
+        }
         let may_start = entry.why_not_started();
         let not_kept = if let Some(why) = &may_start {
             Some(format!("not refreshed: the server may not start ({why})"))
-        } else if target.store == LoginStore::ClaudeCode {
-            Some("not refreshed in the background: kept in Claude Code's store, and a running Claude Code session would be left holding a spent refresh token (refresh now, or let Claude Code refresh it)".into())
+        } else if target.store == LoginStore::ClaudeCode && !settings.refresh_claude_code_logins {
+            Some("not refreshed in the background: kept in Claude Code's store (the keeper refreshes those when you switch it on in Logins, and only while no Claude Code runs)".into())
         } else if !state.has_refresh_token {
             Some("no refresh token: a new login is needed when it expires".into())
         } else if record.lapsed.is_some() {
@@ -297,7 +310,7 @@ async fn held(locations: &Locations) -> Vec<(Login, Target, bool)> {
 
 /// Every login held for the servers of `locations`' configuration.
 pub async fn logins(locations: &Locations) -> Vec<Login> {
-    held(locations)
+    held(locations, &KeeperSettings::load(locations))
         .await
         .into_iter()
         .map(|(login, _, _)| login)
@@ -314,29 +327,64 @@ pub struct Tick {
     /// The servers whose login lapsed and the person was not yet told, with why: tell them
     /// once, they are marked told.
     pub lapsed: Vec<(String, String)>,
+    /// The logins kept in Claude Code's store that were due and were left for now, because a
+    /// Claude Code runs (or holds its refresh lock for the login).
+    pub waiting: Vec<String>,
     /// When to look next, at the latest.
     pub next: Duration,
 }
 
+/// How soon a login left for a running Claude Code is looked at again.
+const CLAUDE_CODE_RECHECK: Duration = Duration::from_secs(5);
+
 /// The longest the keeper sleeps between looks (a new login, or a change of configuration, is
 /// seen at the next look).
-pub const LOOK_AT_LEAST_EVERY: Duration = Duration::from_secs(60);
+pub const LOOK_AT_LEAST_EVERY: Duration = Duration::from_secs(30);
 
-/// One look: refreshes every login that is due, and says when to look again.
-pub async fn tick(locations: &Locations) -> Tick {
+/// One look: refreshes every login that is due, and says when to look again. `settings`: the
+/// person's (`KeeperSettings::load`), or `mcpctl keep`'s.
+pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
     let mut tick = Tick {
         next: LOOK_AT_LEAST_EVERY,
         ..Tick::default()
     };
     let now = now_ms();
-    let held = held(locations).await;
+    let held = held(locations, settings).await;
     let mut records = Records::load(locations);
     let mut changed = false;
     for (login, target, keep) in &held {
         let key = target.secrets.key().to_string();
+        if login.last_refresh.is_none() && records.records.remove(&key).is_some() {
+            // A new login since: the old one's record is dropped.
+            changed = true;
+        }
         if *keep {
             if let Some(due) = login.refresh_at_ms {
                 if due <= now {
+                    // A login in Claude Code's store is rotated only while no Claude Code runs,
+                    // under Claude Code's own refresh lock for it.
+                    let _claude_lock = if login.store == LoginStore::ClaudeCode {
+                        let lock = (!mcp_manager_oauth::claude_store::claude_code_running())
+                            .then(|| {
+                                target.claude_key.as_deref().and_then(|key| {
+                                    mcp_manager_oauth::claude_store::ClaudeRefreshLock::take(
+                                        &mcp_manager_oauth::claude_store::LoginStores::of(
+                                            locations,
+                                        ),
+                                        key,
+                                    )
+                                })
+                            })
+                            .flatten();
+                        if lock.is_none() {
+                            tick.waiting.push(login.server.clone());
+                            tick.next = tick.next.min(CLAUDE_CODE_RECHECK);
+                            continue;
+                        }
+                        lock
+                    } else {
+                        None
+                    };
                     let outcome = mcp_manager_oauth::refresh(target).await;
                     let after = now_ms();
                     records.note(&key, &outcome, after);
@@ -493,6 +541,10 @@ pub struct KeeperSettings {
     /// `None` until asked, at the first close.
     #[serde(default)]
     pub keep_running_when_closed: Option<bool>,
+    /// The keeper refreshes the logins kept in Claude Code's store too (only while no Claude
+    /// Code runs, under Claude Code's refresh lock).
+    #[serde(default)]
+    pub refresh_claude_code_logins: bool,
 }
 
 impl KeeperSettings {
@@ -525,11 +577,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_margin_is_five_minutes_or_a_third_of_a_short_life() {
+    fn the_margin_is_five_minutes_or_three_fifths_of_a_short_life() {
         assert_eq!(margin(Some(Duration::from_secs(3600))), MARGIN);
         assert_eq!(
             margin(Some(Duration::from_secs(60))),
-            Duration::from_secs(20)
+            Duration::from_secs(36)
         );
         assert_eq!(margin(None), MARGIN);
     }

@@ -139,8 +139,74 @@ pub fn refresh(locations: &Locations, name: Option<&str>, json: bool) -> Result<
     Ok(all_ok)
 }
 
+/// `mcpctl keep [--for SECONDS] [--claude-code]`: the keeper, in the foreground. Each
+/// refresh, failure and lapse is one line (one JSON object with `--json`); it runs until Ctrl-C
+/// or the time given; exit 1 when a login lapsed meanwhile.
+pub fn keep(
+    locations: &Locations,
+    seconds: Option<u64>,
+    claude_code: bool,
+    json: bool,
+) -> Result<bool, ApiError> {
+    let runtime = crate::runtime::runtime();
+    let mut settings = keeper::KeeperSettings::load(locations);
+    settings.refresh_claude_code_logins |= claude_code;
+    let until = seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
+    let mut lapsed_any = false;
+    runtime.block_on(async {
+        let interrupted = tokio::signal::ctrl_c();
+        tokio::pin!(interrupted);
+        loop {
+            let tick = keeper::tick(locations, &settings).await;
+            let now = keeper::now_ms();
+            for server in &tick.refreshed {
+                if json {
+                    json_line(&serde_json::json!({"at": now, "server": server, "refreshed": true}));
+                } else {
+                    out!("{server}: refreshed");
+                }
+            }
+            for (server, why) in &tick.failed {
+                if json {
+                    json_line(&serde_json::json!({"at": now, "server": server, "refreshed": false, "error": why}));
+                } else {
+                    out!("{server}: {}", one_line(why));
+                }
+            }
+            for (server, why) in &tick.lapsed {
+                lapsed_any = true;
+                if json {
+                    json_line(&serde_json::json!({"at": now, "server": server, "lapsed": why}));
+                } else {
+                    out!("{server}: needs a new login: {} (mcpctl login {server})", one_line(why));
+                }
+            }
+            let mut wait = tick.next;
+            if let Some(until) = until {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                wait = wait.min(left);
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = &mut interrupted => break,
+            }
+        }
+    });
+    Ok(!lapsed_any)
+}
+
 /// A server's or an authorization server's words on one line: a line break in them cannot
 /// forge a line of ours.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One JSON object on one line (`mcpctl keep --json`: a line per event).
+fn json_line(value: &serde_json::Value) {
+    use std::io::Write;
+    let text = mcp_manager_connect::sanitize::escape_hidden_in_json(&value.to_string());
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }

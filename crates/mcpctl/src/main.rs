@@ -403,6 +403,17 @@ enum Command {
     /// Refresh a server's login now (every login the keeper would refresh, when none is named);
     /// exit 1 when a refresh failed.
     Refresh { server: Option<String> },
+    /// Run the login keeper in the foreground: refresh every login some minutes before it
+    /// expires, printing each refresh, until Ctrl-C (or for SECONDS).
+    Keep {
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        r#for: Option<u64>,
+        /// Refresh the logins kept in Claude Code's store too (only while no Claude Code runs),
+        /// whatever the window's setting says.
+        #[arg(long)]
+        claude_code: bool,
+    },
     /// The tool calls made by hand (here and in the window), newest first; `history replay
     /// ID` makes one again.
     #[command(args_conflicts_with_subcommands = true)]
@@ -875,6 +886,9 @@ fn run(
         }
         Command::Logout { server } => return runtime::logout(locations, &server, json),
         Command::Logins => return logins::list(locations, json),
+        Command::Keep { r#for, claude_code } => {
+            return logins::keep(locations, r#for, claude_code, json)
+        }
         Command::Refresh { server } => return logins::refresh(locations, server.as_deref(), json),
         Command::Usage { days, all } => return usage::run(locations, days, all, json),
         Command::Profile { command } => return profiles::run(locations, command, json),
@@ -1116,6 +1130,7 @@ fn run_config(
         | Command::Logout { .. }
         | Command::Logins
         | Command::Refresh { .. }
+        | Command::Keep { .. }
         | Command::Usage { .. }
         | Command::Profile { .. }
         | Command::Agents { .. } => unreachable!("runtime verbs are handled by `run`"),

@@ -1012,12 +1012,12 @@ fn logins_lists_each_login_refresh_renews_it_where_it_came_from_and_a_refused_on
         "{row}"
     );
     assert!(row["lastRefresh"].is_null(), "{row}");
-    // A token of 60 s is refreshed a third of its life (20 s) before it expires.
+    // A token of 60 s is refreshed three fifths of its life (36 s) before it expires.
     let (expires, due) = (
         row["expiresAtMs"].as_f64().unwrap(),
         row["refreshAtMs"].as_f64().unwrap(),
     );
-    assert!((expires - due - 20_000.0).abs() < 1.0, "{row}");
+    assert!((expires - due - 36_000.0).abs() < 1.0, "{row}");
 
     let refresh = world.run(&tripwire, &["refresh", name]);
     assert!(refresh.status.success(), "{}", text(&refresh));

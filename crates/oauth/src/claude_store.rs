@@ -460,6 +460,99 @@ impl SecretStore for ClaudeCodeStore {
     }
 }
 
+/// Claude Code's own lock around refreshing one server's login: the `proper-lockfile` folder
+/// `mcp-refresh-<key, every character but letters and digits as _>.lock.lock` in its config
+/// folder (Claude Code 2.1.332: taken with `stale: 60000, update: 5000` around its re-read of
+/// the file, the refresh request and the save; while another holds it, it waits up to five
+/// times 1–2 s, then goes on with the tokens the file holds). Held by MCP Manager while it
+/// refreshes a login kept in Claude Code's store, so that a Claude Code starting meanwhile
+/// does not refresh the same one. Released (removed) when dropped.
+#[derive(Debug)]
+pub struct ClaudeRefreshLock {
+    dir: PathBuf,
+}
+
+/// How old Claude Code's refresh lock is before it is stale (`proper-lockfile`'s `stale`).
+const CLAUDE_LOCK_STALE: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl ClaudeRefreshLock {
+    /// Takes the lock for `claude_key` in the folder of `stores`' credentials file, now or
+    /// never: `None` when Claude Code holds it (and it is not stale).
+    pub fn take(stores: &LoginStores, claude_key: &str) -> Option<ClaudeRefreshLock> {
+        let safe: String = claude_key
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let dir = stores
+            .credentials
+            .parent()?
+            .join(format!("mcp-refresh-{safe}.lock.lock"));
+        for _ in 0..2 {
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Some(ClaudeRefreshLock { dir }),
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let meta = std::fs::symlink_metadata(&dir).ok()?;
+                    let stale = meta.is_dir()
+                        && meta
+                            .modified()
+                            .ok()
+                            .and_then(|m| m.elapsed().ok())
+                            .is_some_and(|age| age > CLAUDE_LOCK_STALE);
+                    if !(stale && std::fs::remove_dir(&dir).is_ok()) {
+                        return None;
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for ClaudeRefreshLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// Whether a Claude Code process of this user runs now (its program is named `claude`, as
+/// the native build from npm and its installer name it): while one runs, a login kept in its
+/// store is not rotated by anyone else. A Claude Code 2.1.332 session refreshes on a 401 with
+/// the refresh token it read from the file a moment before and takes no lock for it, so a
+/// rotation made beside it can always race it.
+#[cfg(target_os = "linux")]
+pub fn claude_code_running() -> bool {
+    let me = std::fs::metadata("/proc/self").ok().map(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid()
+    });
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    processes.flatten().any(|process| {
+        use std::os::unix::fs::MetadataExt;
+        let path = process.path();
+        let ours = std::fs::metadata(&path).ok().map(|m| m.uid()) == me;
+        ours && std::fs::read_link(path.join("exe"))
+            .ok()
+            .is_some_and(|exe| {
+                exe.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n == "claude" || n == "claude.exe" || n.starts_with("claude "))
+            })
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn claude_code_running() -> bool {
+    // Claude Code's logins are shared on Linux only (see the module's text).
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1123,11 +1123,17 @@ pub async fn token_state(target: &Target, kept_in: String) -> Result<TokenState,
     })
 }
 
-/// How long `target`'s stored access token was issued to live, when the token said.
-pub async fn token_lifetime(target: &Target) -> Option<std::time::Duration> {
+/// How long `target`'s stored access token was issued to live, when the token said, and when
+/// it was received (seconds since the epoch).
+pub async fn token_times(target: &Target) -> (Option<std::time::Duration>, Option<u64>) {
     use oauth2::TokenResponse;
-    let stored = target.secrets.tokens().await.ok().flatten()?;
-    stored.token_response.as_ref()?.expires_in()
+    let Some(stored) = target.secrets.tokens().await.ok().flatten() else {
+        return (None, None);
+    };
+    (
+        stored.token_response.as_ref().and_then(|t| t.expires_in()),
+        stored.token_received_at,
+    )
 }
 
 /// A shared handle to a keychain, for targets.

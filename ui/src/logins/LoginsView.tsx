@@ -50,9 +50,10 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
     <section data-testid="logins-view" aria-label="Logins" className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Logins</h2>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Each login is refreshed by MCP Manager five minutes before it expires (a third of its life for tokens that live under a quarter of an hour), at the
-        authorization server it came from, while the app runs, in the tray too. A login kept in Claude Code's store is refreshed only when you ask: a
-        running Claude Code session would otherwise be left holding a spent refresh token.
+        Each login is refreshed by MCP Manager five minutes before it expires (three fifths of its life for tokens that live under eight minutes), at the
+        authorization server it came from, while the app runs, in the tray too. A login kept in Claude Code's store is refreshed in the background only
+        if you switch it on below, and only while no Claude Code runs: a running Claude Code session refreshes it itself, and a rotation beside it could
+        race its own.
       </p>
       {error && <ErrorNotice error={error} testId="logins-error" />}
       {said && (
@@ -190,6 +191,16 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
               }
             />
             Start at login, in the tray
+          </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              data-testid="keeper-claude-code"
+              aria-label="Refresh the logins kept in Claude Code's store too"
+              checked={settings.refreshClaudeCodeLogins}
+              onChange={(e) => void api.setRefreshClaudeCode(e.target.checked).then(() => load())}
+            />
+            Refresh the logins kept in Claude Code's store too, while no Claude Code runs
           </label>
         </fieldset>
       )}

@@ -12,6 +12,7 @@ export const loginsApi = {
   move: (server: string, store: LoginStore) => call(() => commands.moveLogin(server, store)),
   settings: () => call(() => commands.keeperSettings()),
   setKeepRunning: (keep: boolean | null) => call(() => commands.setKeepRunning(keep)),
+  setRefreshClaudeCode: (on: boolean) => call(() => commands.setRefreshClaudeCode(on)),
   setStartAtLogin: (on: boolean) => call(() => commands.setStartAtLogin(on)),
   answerClose: (keep: boolean, remember: boolean) => call(() => commands.answerClose(keep, remember)),
   onChanged: (changed: () => void) => fedEvents.loginsChanged.listen(() => changed()),
