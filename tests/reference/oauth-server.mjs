@@ -214,7 +214,9 @@ const server = app.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
       json(quirk === "dpop" ? { ...body, dpop_signing_alg_values_supported: ["ES256"] } : { ...body, authorization_endpoint: "file:///etc/passwd" });
     next();
   });
-  app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));
+  // No rate limit on the token endpoint: the keeper's rotation test refreshes far more often than the
+  // SDK's default (50 token requests in 15 minutes) allows, as short-lived tokens make it do.
+  app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"], tokenOptions: { rateLimit: false } }));
   app.post("/login", (req, res) => {
     const login = pending.get(req.body.id);
     if (!login || req.body.password !== "letmein") return res.status(401).send("wrong password");
