@@ -223,11 +223,14 @@ fn thirty_token_lifetimes_of_claude_code_sessions_beside_the_keeper_never_need_a
         ours as u32 >= LIFETIMES,
         "{ours} refreshes of ours: {events:?}"
     );
-    // And no one needs a login at the end: ours (first: Claude Code's `mcp list` asks `ours`
-    // too, and marks it in its needs-auth cache), then Claude Code's list.
-    let status = text(&world.mcpctl(&["status"]).output().unwrap());
-    assert!(!status.contains("Needs authentication"), "{status}");
-    assert_eq!(status.matches("✔ Connected").count(), 2, "{status}");
+    // And no login lapsed: ours, as the keeper left it, and Claude Code's list.
+    let logins: Value =
+        serde_json::from_slice(&world.mcpctl(&["logins", "--json"]).output().unwrap().stdout)
+            .unwrap();
+    for login in logins["logins"].as_array().unwrap() {
+        assert!(login["lapsed"].is_null(), "{logins}");
+        assert_eq!(login["lastRefresh"]["ok"], true, "{logins}");
+    }
     // (Claude Code has no login of `ours`, which is in our keychain: only `shared` is its.)
     let list = text(&world.claude(&["mcp", "list"]).output().unwrap());
     let shared_line = list
