@@ -127,7 +127,7 @@ test("starting at login writes an XDG autostart entry, and switching it off remo
   await eventually(() => existsSync(entry), "the autostart entry is written");
   const text = readFileSync(entry, "utf8");
   assert.match(text, /\nExec=\S*mcp-manager --background\n/);
-  assert.ok(await box_.isSelected());
+  await eventually(() => box_.isSelected(), "the switch shows it on");
   await box_.click();
   await eventually(() => !existsSync(entry), "the autostart entry is removed");
 });
