@@ -57,6 +57,9 @@ pub struct KeeperView {
     pub refresh_claude_code_logins: bool,
     /// A tray icon could be shown (the desktop has a tray, and its library is installed).
     pub tray: bool,
+    /// The settings' file cannot be read (where it broke): the defaults are shown, and the
+    /// file is not written over.
+    pub problem: Option<String>,
 }
 
 /// What the app's part of the keeper holds.
@@ -101,8 +104,11 @@ impl Context {
 
     pub fn keeper_view(&self, app: &AppHandle) -> KeeperView {
         let locations = self.project().locations().clone();
-        let settings = KeeperSettings::load(&locations);
+        let read = KeeperSettings::read(&locations);
+        let problem = read.as_ref().err().map(|err| err.message.clone());
+        let settings = read.unwrap_or_default();
         KeeperView {
+            problem,
             keep_running_when_closed: settings.keep_running_when_closed,
             refresh_claude_code_logins: settings.refresh_claude_code_logins,
             starts_at_login: mcp_manager_core::autostart::enabled(&locations),
@@ -116,17 +122,15 @@ impl Context {
     }
 
     pub fn set_keep_running(&self, keep: Option<bool>) -> Result<(), ApiError> {
-        let locations = self.project().locations().clone();
-        let mut settings = KeeperSettings::load(&locations);
-        settings.keep_running_when_closed = keep;
-        settings.save(&locations)
+        KeeperSettings::change(self.project().locations(), |settings| {
+            settings.keep_running_when_closed = keep
+        })
     }
 
     pub fn set_refresh_claude_code(&self, on: bool) -> Result<(), ApiError> {
-        let locations = self.project().locations().clone();
-        let mut settings = KeeperSettings::load(&locations);
-        settings.refresh_claude_code_logins = on;
-        settings.save(&locations)
+        KeeperSettings::change(self.project().locations(), |settings| {
+            settings.refresh_claude_code_logins = on
+        })
     }
 
     pub fn set_start_at_login(&self, on: bool) -> Result<(), ApiError> {
@@ -307,7 +311,8 @@ fn menu(app: &AppHandle, words: &str, needing: &[String]) -> tauri::Result<Menu<
         menu.append(&MenuItem::with_id(
             app,
             format!("{LOG_IN}{server}"),
-            format!("Log in again to {server}…"),
+            // `&` marks a mnemonic in a menu's label; `&&` is one `&`.
+            format!("Log in again to {}…", server.replace('&', "&&")),
             true,
             None::<&str>,
         )?)?;
@@ -439,9 +444,11 @@ fn tray_host() -> bool {
     true
 }
 
-/// A desktop notification, on the session bus; said on stderr when none can be shown.
+/// A desktop notification, on the session bus; said on stderr when none can be shown. The
+/// body is plain text: the authorization server's words and an entry's name are data, never
+/// markup a notification daemon would render (a link, an image).
 fn notify(summary: &str, body: &str) {
-    let (summary, body) = (summary.to_string(), body.to_string());
+    let (summary, body) = (plain_text(summary), plain_text(body));
     tauri::async_runtime::spawn_blocking(move || {
         if let Err(err) = show_notification(&summary, &body) {
             eprintln!("mcp-manager: {summary} (no desktop notification could be shown: {err})");
@@ -453,6 +460,23 @@ fn notify(summary: &str, body: &str) {
 fn show_notification(summary: &str, body: &str) -> Result<(), String> {
     (|| -> zbus::Result<()> {
         let bus = zbus::blocking::Connection::session()?;
+        // A daemon that reads markup in bodies is given none (a daemon that answers nothing
+        // is taken to read it).
+        let markup = bus
+            .call_method(
+                Some("org.freedesktop.Notifications"),
+                "/org/freedesktop/Notifications",
+                Some("org.freedesktop.Notifications"),
+                "GetCapabilities",
+                &(),
+            )
+            .and_then(|reply| reply.body().deserialize::<Vec<String>>())
+            .map_or(true, |caps| caps.iter().any(|c| c == "body-markup"));
+        let body = if markup {
+            markup_escaped(body)
+        } else {
+            body.to_string()
+        };
         // Critical: a login that lapsed stays on screen until the person dismisses it.
         let hints: std::collections::HashMap<&str, zbus::zvariant::Value> =
             [("urgency", zbus::zvariant::Value::U8(2))]
@@ -468,7 +492,7 @@ fn show_notification(summary: &str, body: &str) -> Result<(), String> {
                 0u32,
                 "mcp-manager",
                 summary,
-                body,
+                body.as_str(),
                 Vec::<&str>::new(),
                 hints,
                 -1i32,
@@ -482,4 +506,44 @@ fn show_notification(summary: &str, body: &str) -> Result<(), String> {
 #[cfg(not(target_os = "linux"))]
 fn show_notification(_summary: &str, _body: &str) -> Result<(), String> {
     Err("desktop notifications are shown on Linux only".into())
+}
+
+/// `text` without control characters, and at most 400 characters long.
+fn plain_text(text: &str) -> String {
+    let mut plain: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(400)
+        .collect();
+    if text.chars().count() > 400 {
+        plain.push('…');
+    }
+    plain
+}
+
+/// `text` for a notification body, which a daemon may read as markup (the Desktop
+/// Notifications Specification's `body-markup`): `&`, `<` and `>` as entities, so that they
+/// show as themselves, and nothing in `text` is a tag.
+fn markup_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notification_body_carries_no_markup_and_no_control_characters() {
+        let hostile = "invalid_grant: <a href=\"https://evil.example/\">Sign in</a> <img src=\"x\"/> R&D\nExec=x";
+        let body = markup_escaped(&plain_text(hostile));
+        assert_eq!(
+            body,
+            "invalid_grant: &lt;a href=\"https://evil.example/\"&gt;Sign in&lt;/a&gt; &lt;img src=\"x\"/&gt; R&amp;D Exec=x"
+        );
+        assert!(!body.contains('<') && !body.contains('\n'));
+        let long = plain_text(&"x".repeat(1000));
+        assert_eq!(long.chars().count(), 401);
+    }
 }

@@ -1219,6 +1219,11 @@ export type KeeperView = {
 	refreshClaudeCodeLogins: boolean,
 	/**  A tray icon could be shown (the desktop has a tray, and its library is installed). */
 	tray: boolean,
+	/**
+	 *  The settings' file cannot be read (where it broke): the defaults are shown, and the
+	 *  file is not written over.
+	 */
+	problem: string | null,
 };
 
 /**  An element of the first frame. */

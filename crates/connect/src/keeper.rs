@@ -103,6 +103,18 @@ struct Record {
     /// The person was told of `lapsed`.
     #[serde(default)]
     told: bool,
+    /// The access token's expiry as last seen, and when it was first seen: a login kept in
+    /// Claude Code's store records no lifetime, so this is how long its tokens live (give or
+    /// take a look), and a changed expiry after a failure is a new login.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seen: Option<Seen>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Seen {
+    expires_ms: f64,
+    first_seen_ms: f64,
 }
 
 /// Everything remembered, by the login's keychain key (`name|hash`, not a secret).
@@ -110,6 +122,17 @@ struct Record {
 pub struct Records {
     path: PathBuf,
     records: BTreeMap<String, Record>,
+    /// The file could not be read: it is left as it is, and nothing is remembered.
+    broken: Option<String>,
+}
+
+/// serde_json's words without its own " at line L column C" (said before them).
+fn plain_json_error(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
 }
 
 const RECORDS_LIMIT: u64 = 1024 * 1024;
@@ -117,15 +140,42 @@ const RECORDS_LIMIT: u64 = 1024 * 1024;
 impl Records {
     pub fn load(locations: &Locations) -> Records {
         let path = locations.app_data_dir().join("logins.json");
-        let records = mcp_manager_core::files::read(&path, RECORDS_LIMIT)
-            .ok()
-            .flatten()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
-        Records { path, records }
+        let (records, broken) = match mcp_manager_core::files::read(&path, RECORDS_LIMIT) {
+            Ok(None) => (BTreeMap::new(), None),
+            Ok(Some(bytes)) => match serde_json::from_slice(&bytes) {
+                Ok(records) => (records, None),
+                Err(err) => (
+                    BTreeMap::new(),
+                    Some(format!(
+                        "line {}, column {}: {}",
+                        err.line(),
+                        err.column(),
+                        plain_json_error(&err)
+                    )),
+                ),
+            },
+            Err(err) => (BTreeMap::new(), Some(err.to_string())),
+        };
+        Records {
+            path,
+            records,
+            broken,
+        }
     }
 
     fn save(&self) {
+        if let Some(why) = &self.broken {
+            // Said, and the file left for the person to fix or remove: logins are still
+            // refreshed, only their history is not kept.
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                eprintln!(
+                    "{} cannot be read ({why}), so the logins' refreshes are not remembered; it was left as it is: fix or remove it",
+                    self.path.display()
+                )
+            });
+            return;
+        }
         let Ok(bytes) = serde_json::to_vec_pretty(&self.records) else {
             return;
         };
@@ -138,12 +188,16 @@ impl Records {
     fn note(&mut self, key: &str, outcome: &Result<Option<f64>, RefreshError>, now_ms: f64) {
         let record = self.records.entry(key.to_string()).or_default();
         match outcome {
-            Ok(_) => {
+            Ok(expires) => {
                 *record = Record {
                     last: Some(LastRefresh {
                         at_ms: now_ms,
                         ok: true,
                         words: "refreshed".into(),
+                    }),
+                    seen: expires.map(|expires_ms| Seen {
+                        expires_ms,
+                        first_seen_ms: now_ms,
                     }),
                     ..Record::default()
                 };
@@ -220,10 +274,15 @@ pub fn now_ms() -> f64 {
         * 1000.0
 }
 
-/// The remote entries of the configuration that hold a login, each with its target.
-async fn held(locations: &Locations, settings: &KeeperSettings) -> Vec<(Login, Target, bool)> {
+/// The remote entries of the configuration that hold a login, each with its target; what is
+/// seen of them is noted in `records` (saved by the caller when it says so).
+async fn held(
+    locations: &Locations,
+    settings: &KeeperSettings,
+    records: &mut Records,
+) -> (Vec<(Login, Target, bool)>, bool) {
     let catalog = Catalog::load(locations);
-    let records = Records::load(locations);
+    let mut changed = false;
     let now = now_ms();
     let mut logins = Vec::new();
     for entry in catalog.entries.iter().filter(|e| e.shadowed_by.is_none()) {
@@ -239,19 +298,42 @@ async fn held(locations: &Locations, settings: &KeeperSettings) -> Vec<(Login, T
         if !state.has_token {
             continue;
         }
-        let (lifetime, received) = mcp_manager_oauth::token_times(&target).await;
-        let mut record = records
-            .records
-            .get(target.secrets.key())
-            .cloned()
-            .unwrap_or_default();
-        // Tokens received after the last refresh came from a new login (here, in mcpctl, or
-        // Claude Code's): what was remembered of the old one no longer holds.
-        if let (Some(received), Some(last)) = (received, &record.last) {
-            if received as f64 * 1000.0 > last.at_ms + 1000.0 && !last.ok {
-                record = Record::default();
+        let (lifetime, _) = mcp_manager_oauth::token_times(&target).await;
+        let before = records.records.get(target.secrets.key()).cloned();
+        let mut record = before.clone().unwrap_or_default();
+        if let Some(expires_ms) = state.expires_at_ms {
+            // (Within 2 s is the same token: a refresh's own figure and the store's differ by
+            // the rounding of what is stored.)
+            if !record
+                .seen
+                .is_some_and(|seen| (seen.expires_ms - expires_ms).abs() < 2000.0)
+            {
+                // Other tokens than when the refresh failed: a new login (here, in mcpctl, or
+                // Claude Code's) or a refresh elsewhere, so what was remembered of the
+                // failure no longer holds.
+                if record.last.as_ref().is_some_and(|last| !last.ok) {
+                    record = Record::default();
+                }
+                record.seen = Some(Seen {
+                    expires_ms,
+                    first_seen_ms: now,
+                });
             }
         }
+        if before.as_ref() != Some(&record) {
+            records
+                .records
+                .insert(target.secrets.key().to_string(), record.clone());
+            changed = true;
+        }
+        // Claude Code's store keeps only when a token expires, so its lifetime is how long
+        // before that it was first seen (the keeper looks at least every 30 s).
+        let lifetime = match target.store {
+            LoginStore::ClaudeCode => record.seen.map(|seen| {
+                Duration::from_secs_f64(((seen.expires_ms - seen.first_seen_ms) / 1000.0).max(0.0))
+            }),
+            LoginStore::Keychain => lifetime,
+        };
         let may_start = entry.why_not_started();
         let not_kept = if let Some(why) = &may_start {
             Some(format!("not refreshed: the server may not start ({why})"))
@@ -305,16 +387,17 @@ async fn held(locations: &Locations, settings: &KeeperSettings) -> Vec<(Login, T
             keep,
         ));
     }
-    logins
+    (logins, changed)
 }
 
 /// Every login held for the servers of `locations`' configuration.
 pub async fn logins(locations: &Locations) -> Vec<Login> {
-    held(locations, &KeeperSettings::load(locations))
-        .await
-        .into_iter()
-        .map(|(login, _, _)| login)
-        .collect()
+    let mut records = Records::load(locations);
+    let (held, changed) = held(locations, &KeeperSettings::load(locations), &mut records).await;
+    if changed {
+        records.save();
+    }
+    held.into_iter().map(|(login, _, _)| login).collect()
 }
 
 /// What one look of the keeper did.
@@ -349,15 +432,10 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
         ..Tick::default()
     };
     let now = now_ms();
-    let held = held(locations, settings).await;
     let mut records = Records::load(locations);
-    let mut changed = false;
+    let (held, mut changed) = held(locations, settings, &mut records).await;
     for (login, target, keep) in &held {
         let key = target.secrets.key().to_string();
-        if login.last_refresh.is_none() && records.records.remove(&key).is_some() {
-            // A new login since: the old one's record is dropped.
-            changed = true;
-        }
         if *keep {
             if let Some(due) = login.refresh_at_ms {
                 if due <= now {
@@ -504,6 +582,15 @@ pub async fn move_login(locations: &Locations, name: &str, to: LoginStore) -> Re
     }
     let registration = from.secrets.registration().await.map_err(keychain)?;
     let binding = from.secrets.binding().await.map_err(keychain)?;
+    if to == LoginStore::Keychain && binding.is_none() {
+        // A login Claude Code made records only its issuer, not where its tokens may be
+        // sent: in the keychain it could never be used (and moved, it would be gone from
+        // Claude Code too).
+        return Err(ApiError {
+            code: ErrorCode::InvalidRequest,
+            message: format!("\"{name}\"'s login was made by Claude Code, which does not record where its tokens may be sent, so MCP Manager cannot take it over: it stays in Claude Code's store. To keep a login in MCP Manager's keychain, log in to \"{name}\" here with the keychain chosen"),
+        });
+    }
     crate::login::choose_store(locations, name, to)?;
     let (dest, _) = crate::login::oauth_target(locations, name)?;
     let written = async {
@@ -552,15 +639,47 @@ impl KeeperSettings {
         locations.app_data_dir().join("keeper.json")
     }
 
+    /// The settings; the defaults when the file is missing or broken (see [`Self::read`]).
     pub fn load(locations: &Locations) -> KeeperSettings {
-        mcp_manager_core::files::read(&Self::path(locations), 64 * 1024)
-            .ok()
-            .flatten()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        Self::read(locations).unwrap_or_default()
     }
 
-    pub fn save(&self, locations: &Locations) -> Result<(), ApiError> {
+    /// The settings, or why the file cannot be read (with the line and column where it
+    /// broke): a broken file is reported, and never written over.
+    pub fn read(locations: &Locations) -> Result<KeeperSettings, ApiError> {
+        let path = Self::path(locations);
+        let broken = |message: String| ApiError {
+            code: ErrorCode::ConfigInvalid,
+            message: format!(
+                "{}: {message}. The keeper's settings were not changed; fix or remove the file",
+                path.display()
+            ),
+        };
+        match mcp_manager_core::files::read(&path, 64 * 1024) {
+            Ok(None) => Ok(KeeperSettings::default()),
+            Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|err| {
+                broken(format!(
+                    "line {}, column {}: {}",
+                    err.line(),
+                    err.column(),
+                    plain_json_error(&err)
+                ))
+            }),
+            Err(err) => Err(broken(err.to_string())),
+        }
+    }
+
+    /// Changes the settings with `change` and saves them; a broken file is left as it is.
+    pub fn change(
+        locations: &Locations,
+        change: impl FnOnce(&mut KeeperSettings),
+    ) -> Result<(), ApiError> {
+        let mut settings = Self::read(locations)?;
+        change(&mut settings);
+        settings.save(locations)
+    }
+
+    fn save(&self, locations: &Locations) -> Result<(), ApiError> {
         let bytes = serde_json::to_vec_pretty(self).expect("settings serialize");
         let how = mcp_manager_core::files::Write::private().create_folder(true);
         mcp_manager_core::files::write(&Self::path(locations), &bytes, &how).map_err(|err| {
@@ -610,6 +729,10 @@ mod tests {
                     at_ms: 2.0,
                     ok: true,
                     words: "refreshed".into()
+                }),
+                seen: Some(Seen {
+                    expires_ms: 5.0,
+                    first_seen_ms: 2.0
                 }),
                 ..Record::default()
             }

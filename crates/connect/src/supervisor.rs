@@ -461,6 +461,21 @@ impl Supervisor {
         )
     }
 
+    /// Whether this entry's login is one MCP Manager keeps in its keychain and holds now. The
+    /// needs-auth cache is Claude Code's: it says Claude Code was asked for a login it did not
+    /// have, which says nothing of a login only MCP Manager holds (a Claude Code session that
+    /// lists the entry marks it at every start).
+    async fn holds_own_login(&self, entry: &CatalogEntry) -> bool {
+        match self.auth_target(entry, &entry.config) {
+            Some(target)
+                if target.store == mcp_manager_oauth::claude_store::LoginStore::Keychain =>
+            {
+                target.secrets.has_tokens().await.unwrap_or(false)
+            }
+            _ => false,
+        }
+    }
+
     /// Lets logins live in Claude Code's store where the person chose so, or where Claude
     /// Code already logged in.
     pub fn set_login_stores(&self, stores: mcp_manager_oauth::claude_store::LoginStores) {
@@ -901,7 +916,7 @@ impl Supervisor {
         let remote = entry.config.kind() != TransportKind::Stdio;
         let cache = self.needs_auth_cache().filter(|_| remote);
         if let Some(cache) = &cache {
-            if !ask_again && cache.is_fresh(&entry.name) {
+            if !ask_again && cache.is_fresh(&entry.name) && !self.holds_own_login(&entry).await {
                 return self.settle(&entry.name, start, State::NeedsAuth);
             }
         }

@@ -28,22 +28,32 @@ pub fn entry_path(locations: &Locations) -> PathBuf {
 }
 
 /// The entry, starting `program`.
+///
+/// The Desktop Entry Specification reads `Exec` twice: first as a string (where `\\` is one
+/// backslash), then as a command line (where an argument holding a reserved character is
+/// double-quoted, and `"`, `` ` ``, `$` and `\` are backslash-escaped inside the quotes), and
+/// `%` starts a field code everywhere (`%%` is one `%`). So a path is quoted when it holds a
+/// reserved character, escaped for the quotes, then every backslash doubled for the string.
+/// A path with a control character is refused by [`set`] (a line break would start a line of
+/// its own).
 pub fn entry(program: &Path) -> String {
-    let exec = program.display().to_string();
-    // Desktop entry Exec quoting: a path with a space or a quote is quoted, and `"`, `` ` ``,
-    // `$` and `\` escaped in it.
-    let exec = if exec.contains([' ', '"', '\'', '\\', '$', '`']) {
-        let escaped: String = exec
+    const RESERVED: &[char] = &[
+        ' ', '\t', '"', '\'', '\\', '>', '<', '~', '|', '&', ';', '$', '*', '?', '#', '(', ')', '`',
+    ];
+    let exec = program.display().to_string().replace('%', "%%");
+    let exec = if exec.contains(RESERVED) {
+        let quoted: String = exec
             .chars()
             .flat_map(|c| match c {
                 '"' | '`' | '$' | '\\' => vec!['\\', c],
                 c => vec![c],
             })
             .collect();
-        format!("\"{escaped}\"")
+        format!("\"{quoted}\"")
     } else {
         exec
     };
+    let exec = exec.replace('\\', "\\\\");
     format!(
         "[Desktop Entry]\nType=Application\nName=MCP Manager\nComment=Keeps your MCP servers' logins fresh, in the tray\nExec={exec} --background\nIcon=mcp-manager\nTerminal=false\nX-GNOME-Autostart-enabled=true\n{MARK}\n"
     )
@@ -66,6 +76,8 @@ fn ours(path: &Path) -> bool {
 pub enum AutostartError {
     #[error("{} is an autostart entry MCP Manager did not write: it was left as it is; remove it yourself to let MCP Manager manage starting at login", .0.display())]
     NotOurs(PathBuf),
+    #[error("this program's path, {0:?}, holds a control character, which an autostart entry cannot name: move MCP Manager to a plainer folder to start it at login")]
+    OddPath(PathBuf),
     #[error(transparent)]
     File(#[from] files::FileError),
 }
@@ -78,6 +90,9 @@ pub fn set(locations: &Locations, on: bool, program: &Path) -> Result<(), Autost
         return Err(AutostartError::NotOurs(path));
     }
     if on {
+        if program.to_string_lossy().chars().any(char::is_control) {
+            return Err(AutostartError::OddPath(program.to_path_buf()));
+        }
         let how = files::Write::new(files::Mode::Private).create_folder(true);
         files::write(&path, entry(program).as_bytes(), &how)?;
     } else if exists {
@@ -105,11 +120,35 @@ mod tests {
             spaced.contains("\nExec=\"/opt/My Apps/mcp-manager\" --background\n"),
             "{spaced}"
         );
+        // `\$` on the command line, its backslash doubled in the string.
         let odd = entry(Path::new("/opt/a$b/mcp"));
         assert!(
-            odd.contains("Exec=\"/opt/a\\$b/mcp\" --background"),
+            odd.contains("Exec=\"/opt/a\\\\$b/mcp\" --background"),
             "{odd}"
         );
+        let percent = entry(Path::new("/opt/100%free/mcp"));
+        assert!(
+            percent.contains("Exec=/opt/100%%free/mcp --background"),
+            "{percent}"
+        );
+        let quote = entry(Path::new("/opt/a\"b&c/mcp"));
+        assert!(
+            quote.contains("Exec=\"/opt/a\\\\\"b&c/mcp\" --background"),
+            "{quote}"
+        );
+    }
+
+    #[test]
+    fn a_program_path_with_a_line_break_is_refused_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let locations = Locations::new(dir.path().to_path_buf(), None, dir.path()).unwrap();
+        std::env::remove_var("XDG_CONFIG_HOME");
+        let program = Path::new("/x\nExec=/bin/sh -c 'touch /tmp/injected'\nX=/mcp");
+        assert!(matches!(
+            set(&locations, true, program),
+            Err(AutostartError::OddPath(_))
+        ));
+        assert!(!entry_path(&locations).exists());
     }
 
     #[test]

@@ -149,8 +149,11 @@ pub fn keep(
     json: bool,
 ) -> Result<bool, ApiError> {
     let runtime = crate::runtime::runtime();
-    let mut settings = keeper::KeeperSettings::load(locations);
+    let mut settings = keeper::KeeperSettings::read(locations)?;
     settings.refresh_claude_code_logins |= claude_code;
+    // Logins left for a running Claude Code (or whose refresh lock is held): said when that
+    // starts, not at every look.
+    let mut waiting: Vec<String> = Vec::new();
     let until = seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
     let mut lapsed_any = false;
     runtime.block_on(async {
@@ -181,6 +184,14 @@ pub fn keep(
                     out!("{server}: needs a new login: {} (mcpctl login {server})", one_line(why));
                 }
             }
+            for server in tick.waiting.iter().filter(|s| !waiting.contains(s)) {
+                if json {
+                    json_line(&serde_json::json!({"at": now, "server": server, "waiting": true}));
+                } else {
+                    out!("{server}: due, and left for now: a Claude Code runs, or holds its refresh lock for this login");
+                }
+            }
+            waiting = tick.waiting.clone();
             let mut wait = tick.next;
             if let Some(until) = until {
                 let left = until.saturating_duration_since(std::time::Instant::now());

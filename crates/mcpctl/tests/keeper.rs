@@ -231,6 +231,17 @@ fn thirty_token_lifetimes_of_claude_code_sessions_beside_the_keeper_never_need_a
         assert!(login["lapsed"].is_null(), "{logins}");
         assert_eq!(login["lastRefresh"]["ok"], true, "{logins}");
     }
+    // And both connect now, without a login: `ours` too, though the sessions, which list it
+    // and hold no login of it (it is in our keychain), marked it in Claude Code's needs-auth
+    // cache.
+    let status = text(&world.mcpctl(&["status"]).output().unwrap());
+    for name in ["ours", "shared"] {
+        let line = status
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("{status}"));
+        assert!(line.contains("✔ Connected"), "{status}");
+    }
     // (Claude Code has no login of `ours`, which is in our keychain: only `shared` is its.)
     let list = text(&world.claude(&["mcp", "list"]).output().unwrap());
     let shared_line = list

@@ -222,7 +222,8 @@ impl ClaudeCodeStore {
         document::update_under(
             &lock_for,
             &self.file,
-            NewFileMode::Private,
+            // Tokens: never in a file others may read, whatever mode it had.
+            NewFileMode::Secret,
             Some(compact),
             |doc| {
                 let Some(root) = doc.as_object_mut() else {

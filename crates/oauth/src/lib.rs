@@ -233,7 +233,13 @@ impl Target {
             // anywhere: it is not used.
             None if self.store == claude_store::LoginStore::ClaudeCode => {
                 let stored = self.secrets.tokens().await?.and_then(|t| t.issuer);
+                let unproven = metadata.additional_fields.contains_key(UNPROVEN_ISSUER);
                 match (stored, &metadata.issuer) {
+                    // Metadata at the MCP server's own origin that claims Claude Code's issuer
+                    // proves nothing: its token endpoint could be anyone's.
+                    (Some(stored), Some(now)) if unproven && same_issuer(&stored, now) => Some(format!(
+                        "Claude Code obtained them from {stored}, and this server's metadata claims that issuer without being published by it (RFC 8414 §3.3)"
+                    )),
                     (Some(stored), Some(now)) if same_issuer(&stored, now) => None,
                     (Some(stored), now) => Some(format!(
                         "Claude Code obtained them from {stored}, and this entry's authorization server is {}",
@@ -494,12 +500,27 @@ async fn legacy_root_metadata(url: &str, recorder: &Recorder) -> Option<Authoriz
     let mut root = url::Url::parse(url).ok()?;
     root.set_path("/.well-known/oauth-authorization-server");
     root.set_query(None);
-    let (status, _, body) = recorder.send(crate::shared_client().get(root)).await.ok()?;
+    let (status, _, body) = recorder
+        .send(crate::shared_client().get(root.clone()))
+        .await
+        .ok()?;
     if !status.is_success() {
         return None;
     }
-    serde_json::from_slice(&body).ok()
+    let mut metadata: AuthorizationMetadata = serde_json::from_slice(&body).ok()?;
+    // The document may name an issuer other than its origin (that era allowed it), but such a
+    // claim is not proven: it may not vouch for a login some other program got from that
+    // issuer (see `Target::refusal`).
+    if check_issuer(root.as_str(), metadata.issuer.as_deref()).is_err() {
+        metadata
+            .additional_fields
+            .insert(UNPROVEN_ISSUER.into(), serde_json::Value::Bool(true));
+    }
+    Some(metadata)
 }
+
+/// Marks metadata whose `issuer` was not read from that issuer's own well-known URL.
+const UNPROVEN_ISSUER: &str = "x-mcp-manager-unproven-issuer";
 
 /// `http://localhost`, `127.0.0.1` or `[::1]`, any port.
 fn is_loopback_redirect(uri: &str) -> bool {
@@ -778,10 +799,19 @@ async fn restored(
     target: &Target,
     recorder: &Recorder,
 ) -> Result<Option<AuthorizationManager>, OAuthError> {
+    Ok(restored_or_why(target, recorder).await?.ok())
+}
+
+/// [`restored`], saying why no login could be restored.
+async fn restored_or_why(
+    target: &Target,
+    recorder: &Recorder,
+) -> Result<Result<AuthorizationManager, String>, OAuthError> {
+    const NONE: &str = "no login of this entry is stored: log in";
     // No keychain: nothing can be stored there either. The server's 401 then makes it
     // needs-auth, and the login reports the keychain's own error.
     if !target.secrets.has_tokens().await.unwrap_or(false) {
-        return Ok(None);
+        return Ok(Err(NONE.into()));
     }
     let mut manager = proving_manager(
         &target.url,
@@ -801,14 +831,15 @@ async fn restored(
     .await?;
     if let Some(why) = target.refusal(&metadata).await? {
         // Not sent, not refreshed: the server's 401 then asks for a login of this entry.
+        let why = format!("the stored login was not used: {why}");
         recorder.set_phase(Phase::Failed {
-            message: format!("the stored login was not used: {why}"),
+            message: why.clone(),
         });
-        return Ok(None);
+        return Ok(Err(why));
     }
     manager.set_metadata(metadata);
     if !manager.initialize_from_store().await? {
-        return Ok(None);
+        return Ok(Err(NONE.into()));
     }
     // rmcp restores only the client id; a confidential client needs its secret to refresh.
     let secret = client_secret(target).await?;
@@ -825,7 +856,7 @@ async fn restored(
                 .with_client_secret(secret),
         )?;
     }
-    Ok(Some(manager))
+    Ok(Ok(manager))
 }
 
 /// Why a refresh did not happen.
@@ -855,16 +886,18 @@ impl RefreshError {
 pub async fn refresh(target: &Target) -> Result<Option<f64>, RefreshError> {
     use oauth2::TokenResponse;
     let recorder = journal(target).begin(TraceKind::Refresh);
+    // What this request carries: the authorization server's words may echo it, and they are
+    // shown and kept.
+    let carried = carried_secrets(target).await;
+    let plain = |text: &str| plain_oauth(&conceal(text, &carried));
     let outcome = async {
-        let manager = restored(target, &recorder).await.map_err(|err| match err {
-            OAuthError::Keychain(err) => RefreshError::Transient(err.to_string()),
-            other => RefreshError::Transient(other.to_string()),
-        })?;
-        let Some(manager) = manager else {
-            return Err(RefreshError::Lapsed(
-                "no login of this entry is stored: log in".into(),
-            ));
-        };
+        let manager = restored_or_why(target, &recorder)
+            .await
+            .map_err(|err| match err {
+                OAuthError::Keychain(err) => RefreshError::Transient(err.to_string()),
+                other => RefreshError::Transient(other.to_string()),
+            })?
+            .map_err(RefreshError::Lapsed)?;
         match manager.refresh_token().await {
             Ok(tokens) => Ok(tokens.expires_in().map(|lifetime| {
                 let now = std::time::SystemTime::now()
@@ -877,23 +910,31 @@ pub async fn refresh(target: &Target) -> Result<Option<f64>, RefreshError> {
             )),
             Err(AuthError::TokenRefreshRejected(why)) => Err(RefreshError::Lapsed(format!(
                 "the authorization server refused the refresh token ({}): log in again",
-                plain_oauth(&why)
+                plain(&why)
             ))),
             Err(AuthError::TokenRefreshFailed(why))
                 if why.contains("invalid_client") || why.contains("unauthorized_client") =>
             {
                 Err(RefreshError::Lapsed(format!(
                     "the authorization server no longer accepts this client ({}): log in again",
-                    plain_oauth(&why)
+                    plain(&why)
                 )))
             }
             Err(other) => Err(RefreshError::Transient(format!(
                 "the refresh did not go through ({}); it is tried again later",
-                plain_oauth(&other.to_string())
+                plain(&other.to_string())
             ))),
         }
-    }
-    .await;
+    };
+    // A server that takes the request and never answers holds no one up: the keeper goes on
+    // to the next login, and Claude Code's refresh lock is let go well before it turns stale.
+    let outcome = match tokio::time::timeout(REFRESH_DEADLINE, outcome).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(RefreshError::Transient(format!(
+            "the authorization server did not answer within {} s; it is tried again later",
+            REFRESH_DEADLINE.as_secs()
+        ))),
+    };
     recorder.set_phase(match &outcome {
         Ok(_) => Phase::Connected,
         Err(err) => Phase::Failed {
@@ -901,6 +942,36 @@ pub async fn refresh(target: &Target) -> Result<Option<f64>, RefreshError> {
         },
     });
     outcome
+}
+
+/// How long one refresh may take, discovery included: well under the 60 s after which Claude
+/// Code takes a refresh lock as stale.
+pub const REFRESH_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The stored tokens and client secret a refresh of `target` presents.
+async fn carried_secrets(target: &Target) -> Vec<String> {
+    use oauth2::TokenResponse;
+    let mut carried = Vec::new();
+    if let Ok(Some(stored)) = target.secrets.tokens().await {
+        if let Some(response) = &stored.token_response {
+            carried.push(response.access_token().secret().clone());
+            if let Some(refresh) = response.refresh_token() {
+                carried.push(refresh.secret().clone());
+            }
+        }
+    }
+    if let Ok(Some(secret)) = client_secret(target).await {
+        carried.push(secret);
+    }
+    carried.retain(|value| value.len() >= 4);
+    carried
+}
+
+/// `text` with every one of `secrets` in it replaced by `…`.
+fn conceal(text: &str, secrets: &[String]) -> String {
+    secrets.iter().fold(text.to_string(), |text, secret| {
+        text.replace(secret.as_str(), "…")
+    })
 }
 
 /// An oauth2/rmcp error's words without the library's framing.

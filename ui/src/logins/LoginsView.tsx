@@ -153,6 +153,11 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
       {settings && (
         <fieldset className="mt-2 flex flex-col gap-2 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
           <legend className="px-1 font-semibold">The keeper</legend>
+          {settings.problem && (
+            <p role="alert" data-testid="keeper-settings-problem" className="text-xs text-red-700 dark:text-red-400">
+              {settings.problem}
+            </p>
+          )}
           {!settings.tray && (
             <p data-testid="keeper-no-tray" className="text-xs text-slate-600 dark:text-slate-400">
               No tray icon could be shown on this desktop (libayatana-appindicator3-1 is needed): closing the window quits, and logins are kept fresh
@@ -168,7 +173,10 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
               value={settings.keepRunningWhenClosed === null ? "ask" : settings.keepRunningWhenClosed ? "keep" : "quit"}
               onChange={(e) => {
                 const keep = e.target.value === "ask" ? null : e.target.value === "keep";
-                void api.setKeepRunning(keep).then(() => load());
+                void api.setKeepRunning(keep).then((outcome) => {
+                  if (!outcome.ok) setError(outcome.error);
+                  void load();
+                });
               }}
               className="rounded-md border border-slate-300 bg-transparent px-1 py-0.5 dark:border-slate-700"
             >
@@ -198,7 +206,12 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
               data-testid="keeper-claude-code"
               aria-label="Refresh the logins kept in Claude Code's store too"
               checked={settings.refreshClaudeCodeLogins}
-              onChange={(e) => void api.setRefreshClaudeCode(e.target.checked).then(() => load())}
+              onChange={(e) =>
+                void api.setRefreshClaudeCode(e.target.checked).then((outcome) => {
+                  if (!outcome.ok) setError(outcome.error);
+                  void load();
+                })
+              }
             />
             Refresh the logins kept in Claude Code's store too, while no Claude Code runs
           </label>

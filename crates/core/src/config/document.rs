@@ -137,6 +137,9 @@ pub enum NewFileMode {
     Private,
     /// The process's default (`0666` less the umask): shared project files.
     Shared,
+    /// `0600` even when the file existed with another mode: a file of credentials
+    /// (`~/.claude/.credentials.json`, which Claude Code keeps `0600`).
+    Secret,
 }
 
 /// Writes `text` to `path` atomically, through [`crate::files::write`]: a temporary file with
@@ -147,6 +150,7 @@ pub fn write_atomic(path: &Path, text: &str, mode: NewFileMode) -> std::io::Resu
     let mode = match mode {
         NewFileMode::Private => files::Mode::PrivateOrKept,
         NewFileMode::Shared => files::Mode::SharedOrKept,
+        NewFileMode::Secret => files::Mode::Private,
     };
     files::write(path, text.as_bytes(), &files::Write::new(mode)).map_err(FileError::into_io)
 }

@@ -1,0 +1,350 @@
+//! The login keeper's doors, attacked for real: servers on loopback that try to steer a refresh
+//! to their own token endpoint, echo the secrets they were sent in their error text, or take a
+//! refresh and never answer (tests/fixtures/servers/hostile-refresh.mjs); a rotating real OAuth
+//! server (tests/reference/oauth-server.mjs) for when Claude Code's logins are refreshed; and
+//! broken files of the keeper's own, which are reported and never written over.
+
+#[path = "../../connect/tests/support/mod.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::secrets::server_key;
+use serde_json::{json, Value};
+
+struct World {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl World {
+    fn new(servers: Value) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            home.join(".claude.json"),
+            json!({"hasCompletedOnboarding": true, "mcpServers": servers}).to_string(),
+        )
+        .unwrap();
+        World {
+            _dir: dir,
+            root,
+            home,
+            project,
+        }
+    }
+
+    /// The user's servers are `servers`.
+    fn servers(&self, servers: Value) {
+        std::fs::write(
+            self.home.join(".claude.json"),
+            json!({"hasCompletedOnboarding": true, "mcpServers": servers}).to_string(),
+        )
+        .unwrap();
+    }
+
+    fn mcpctl(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
+        command
+            .arg("--project")
+            .arg(&self.project)
+            .args(args)
+            .env("HOME", &self.home)
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
+            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
+            .env(
+                "BROWSER",
+                support::repo("tests/fixtures/browser/complete-login.mjs"),
+            )
+            .env("BROWSER_LOG", self.root.join("browser.log"));
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.mcpctl(args).output().unwrap()
+    }
+
+    fn credentials(&self) -> PathBuf {
+        self.home.join(".claude/.credentials.json")
+    }
+
+    fn app_data(&self) -> PathBuf {
+        self.home.join(".local/share/dev.mcp-manager.app")
+    }
+
+    /// A login as Claude Code keeps it, for `name` at `url`, issued by `issuer`.
+    fn claude_login(&self, name: &str, url: &str, issuer: &str, refresh: &str, secret: &str) {
+        let key = server_key(
+            name,
+            &ServerConfig::remote(TransportKind::Http, url.to_string(), vec![]),
+        );
+        std::fs::write(
+            self.credentials(),
+            json!({"mcpOAuth": {key: {
+                "serverName": name, "serverUrl": url,
+                "accessToken": "at-spent-long-ago", "refreshToken": refresh,
+                "expiresAt": 1000, "scope": "",
+                "clientId": "client-of-the-real-issuer", "clientSecret": secret,
+                "redirectUri": "http://localhost:1/callback",
+                "issuer": issuer, "discoveryState": {"authorizationServerUrl": issuer},
+            }}})
+            .to_string(),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(self.credentials(), std::fs::Permissions::from_mode(0o600))
+                .unwrap();
+        }
+    }
+
+    /// Every file under the home folder but Claude Code's credentials, as text.
+    fn files_but_credentials(&self) -> String {
+        fn walk(dir: &Path, skip: &Path, out: &mut String) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path == skip {
+                    continue;
+                }
+                if path.is_dir() {
+                    walk(&path, skip, out);
+                } else if let Ok(text) = std::fs::read(&path) {
+                    out.push_str(&String::from_utf8_lossy(&text));
+                }
+            }
+        }
+        let mut out = String::new();
+        walk(&self.home, &self.credentials(), &mut out);
+        out
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A server stopped when dropped, so that a failed assertion leaves no process behind.
+struct Stopped(std::process::Child);
+
+impl Stopped {
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The hostile server in `mode`, its log, and its MCP URL.
+fn hostile(world: &World, mode: &str, claimed: &str) -> (Stopped, PathBuf, String) {
+    let log = world.root.join(format!("{mode}.log"));
+    let (child, port) = support::listening(
+        "tests/fixtures/servers/hostile-refresh.mjs",
+        &[log.to_str().unwrap(), mode, claimed],
+    );
+    (Stopped(child), log, format!("http://localhost:{port}/mcp"))
+}
+
+#[test]
+fn a_login_claude_code_made_is_never_refreshed_at_a_token_endpoint_its_issuer_did_not_publish() {
+    // The MCP server publishes no resource metadata, and at its root metadata that claims the
+    // issuer of Claude Code's login while naming its own token endpoint.
+    let issuer = "https://auth.real-issuer.example/";
+    let world = World::new(json!({}));
+    let (mut server, log, url) = hostile(&world, "steer", issuer);
+    world.servers(json!({"victim": {"type": "http", "url": url}}));
+    world.claude_login(
+        "victim",
+        &url,
+        issuer,
+        "rt-issued-by-the-real-issuer",
+        "cs-of-the-real-issuer",
+    );
+    let listed = text(&world.run(&["logins"]));
+    assert!(
+        listed.contains("victim") && listed.contains("Claude Code"),
+        "{listed}"
+    );
+
+    let refresh = world.run(&["refresh", "victim"]);
+    let said = text(&refresh);
+    assert!(!refresh.status.success(), "{said}");
+    assert!(
+        said.contains("claims that issuer without being published by it"),
+        "the refusal says why: {said}"
+    );
+    // Asked to keep Claude Code's logins too, the keeper does not send it either.
+    let keep = world.run(&["keep", "--claude-code", "--for", "3"]);
+    let seen = std::fs::read_to_string(&log).unwrap();
+    server.kill();
+    assert!(
+        seen.contains("/.well-known/oauth-authorization-server"),
+        "the metadata was read: {seen}"
+    );
+    assert!(
+        !seen.contains("/steal") && !seen.contains("rt-issued-by-the-real-issuer"),
+        "no refresh token went to the server's own token endpoint: {seen}\n{}",
+        text(&keep)
+    );
+    assert!(!seen.contains("cs-of-the-real-issuer"), "{seen}");
+}
+
+#[test]
+fn secrets_an_authorization_server_echoes_are_neither_kept_nor_shown() {
+    let world = World::new(json!({}));
+    let (mut server, log, url) = hostile(&world, "echo", "");
+    world.servers(json!({"echo": {"type": "http", "url": url}}));
+    let issuer = url.trim_end_matches("/mcp").to_string();
+    let (refresh_token, secret) = ("rt-echoed-back-1234567890", "cs-echoed-back-0987654321");
+    world.claude_login("echo", &url, &issuer, refresh_token, secret);
+
+    let plain = world.run(&["refresh", "echo"]);
+    let as_json = world.run(&["refresh", "echo", "--json"]);
+    let listed = world.run(&["logins", "--json"]);
+    let seen = std::fs::read_to_string(&log).unwrap();
+    server.kill();
+    // The server did get them, and did echo them.
+    assert!(seen.contains(refresh_token), "{seen}");
+    let said = format!("{}{}{}", text(&plain), text(&as_json), text(&listed));
+    assert!(said.contains("is unknown"), "its words are kept: {said}");
+    for value in [refresh_token, secret] {
+        assert!(!said.contains(value), "{value} in what mcpctl said: {said}");
+        assert!(
+            !world.files_but_credentials().contains(value),
+            "{value} in a file of ours"
+        );
+    }
+}
+
+#[test]
+fn a_refresh_that_is_never_answered_ends_in_time_and_says_so() {
+    let world = World::new(json!({}));
+    let (mut server, log, url) = hostile(&world, "hang", "");
+    world.servers(json!({"hung": {"type": "http", "url": url}}));
+    let issuer = url.trim_end_matches("/mcp").to_string();
+    world.claude_login(
+        "hung",
+        &url,
+        &issuer,
+        "rt-never-answered",
+        "cs-never-answered",
+    );
+
+    let started = Instant::now();
+    let refresh = world.run(&["refresh", "hung"]);
+    let took = started.elapsed();
+    let seen = std::fs::read_to_string(&log).unwrap();
+    server.kill();
+    assert!(
+        seen.contains("\"path\":\"/token\""),
+        "the refresh was sent: {seen}"
+    );
+    let said = text(&refresh);
+    assert!(!refresh.status.success(), "{said}");
+    assert!(
+        said.contains("did not answer within 30 s; it is tried again later"),
+        "{said}"
+    );
+    assert!(took < Duration::from_secs(50), "took {took:?}");
+}
+
+#[test]
+fn logins_in_claude_codes_store_are_refreshed_well_before_they_expire_into_a_private_file() {
+    // 10 s tokens, rotated at every refresh: the keeper refreshes three fifths of a lifetime
+    // ahead (6 s), so about every 4 s, and never lets one run out.
+    let server = support::OAuthServer::start(10);
+    let world = World::new(json!({"kept": {"type": "http", "url": server.url()}}));
+    // A credentials file someone left readable by all: ours are written 0600.
+    std::fs::write(world.credentials(), "{}").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(world.credentials(), std::fs::Permissions::from_mode(0o644))
+            .unwrap();
+    }
+    let login = world.run(&["login", "kept", "--store", "claude-code"]);
+    assert!(login.status.success(), "{}", text(&login));
+    let keep = world.run(&["keep", "--claude-code", "--json", "--for", "24"]);
+    let refreshed: Vec<f64> = String::from_utf8_lossy(&keep.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|event| event["server"] == "kept" && event["refreshed"] == true)
+        .filter_map(|event| event["at"].as_f64())
+        .collect();
+    let stats = server.stats();
+    assert!(
+        refreshed.len() >= 4,
+        "refreshed {} times in 24 s of 10 s tokens: {}",
+        refreshed.len(),
+        text(&keep)
+    );
+    for gap in refreshed.windows(2).map(|w| w[1] - w[0]) {
+        assert!(
+            gap < 7000.0,
+            "a refresh came {gap} ms after the one before: {refreshed:?}"
+        );
+    }
+    assert_eq!(stats["reusedRefreshTokens"], 0, "{stats}");
+    assert_eq!(stats["refusedRefreshes"], 0, "{stats}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(world.credentials())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+}
+
+#[test]
+fn broken_files_of_the_keeper_are_reported_where_they_broke_and_left_as_they_are() {
+    let world = World::new(json!({}));
+    std::fs::create_dir_all(world.app_data()).unwrap();
+    let settings = world.app_data().join("keeper.json");
+    let broken = "{\n  \"keepRunningWhenClosed\": true,\n  \"refreshClaudeCodeLogins\": yes\n}\n";
+    std::fs::write(&settings, broken).unwrap();
+    let keep = world.run(&["keep", "--for", "1"]);
+    let said = text(&keep);
+    assert!(!keep.status.success(), "{said}");
+    assert!(said.contains("keeper.json: line 3, column"), "{said}");
+    assert!(said.contains("fix or remove the file"), "{said}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
+
+    // A broken record of the logins is left too, while a refresh goes on.
+    let (mut server, _log, url) = hostile(&world, "echo", "");
+    world.servers(json!({"echo": {"type": "http", "url": url}}));
+    let issuer = url.trim_end_matches("/mcp").to_string();
+    world.claude_login("echo", &url, &issuer, "rt-of-echo", "cs-of-echo");
+    let records = world.app_data().join("logins.json");
+    std::fs::write(&records, "{\"broken\":").unwrap();
+    let refresh = world.run(&["refresh", "echo"]);
+    server.kill();
+    assert!(text(&refresh).contains("is unknown"), "{}", text(&refresh));
+    assert!(
+        text(&refresh).contains("logins.json cannot be read (line 1, column"),
+        "{}",
+        text(&refresh)
+    );
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), "{\"broken\":");
+}
