@@ -11,69 +11,22 @@
 //! at least 30 lifetimes. Then: no call failed, no "needs authentication" anywhere, no refresh
 //! token was ever presented twice, and both logins still work. The figures are printed.
 
+mod logins_world;
 #[path = "../../connect/tests/support/mod.rs"]
 mod support;
 
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use logins_world::{text, World};
 use serde_json::{json, Value};
 use support::OAuthServer;
 
 const TTL: u32 = 4;
 const LIFETIMES: u32 = 30;
 const CALLS_PER_SESSION: usize = 6;
-
-struct World {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    project: PathBuf,
-}
-
-impl World {
-    fn mcpctl(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
-        command
-            .arg("--project")
-            .arg(&self.project)
-            .args(args)
-            .env("HOME", &self.home)
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
-            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
-            .env(
-                "BROWSER",
-                support::repo("tests/fixtures/browser/complete-login.mjs"),
-            )
-            .env("BROWSER_LOG", self.root.join("browser.log"));
-        command
-    }
-
-    fn claude(&self, args: &[&str]) -> Command {
-        let mut command = support::claude_cli();
-        command
-            .args(args)
-            .current_dir(&self.project)
-            .env("HOME", &self.home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("DISABLE_TELEMETRY", "1")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("BROWSER", "/bin/false");
-        command
-    }
-}
-
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// The model stand-in, answering `calls` tool uses, each after `delay_ms`; recording to `log`.
 fn model_api(calls: &[&str], delay_ms: u64, log: &Path) -> (std::process::Child, u16) {
@@ -101,24 +54,8 @@ fn model_api(calls: &[&str], delay_ms: u64, log: &Path) -> (std::process::Child,
 #[test]
 fn thirty_token_lifetimes_of_claude_code_sessions_beside_the_keeper_never_need_a_login() {
     let server = OAuthServer::start(TTL);
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let (home, project) = (root.join("home"), root.join("project"));
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
     let entry = json!({"type": "http", "url": server.url()});
-    std::fs::write(
-        home.join(".claude.json"),
-        json!({"hasCompletedOnboarding": true, "mcpServers": {"ours": entry, "shared": entry}})
-            .to_string(),
-    )
-    .unwrap();
-    let world = World {
-        _dir: dir,
-        root,
-        home,
-        project,
-    };
+    let world = World::new(json!({"ours": entry, "shared": entry}));
     for (name, store) in [("ours", "keychain"), ("shared", "claude-code")] {
         let login = world
             .mcpctl(&["login", name, "--store", store])

@@ -4,86 +4,29 @@
 //! server (tests/reference/oauth-server.mjs) for when Claude Code's logins are refreshed; and
 //! broken files of the keeper's own, which are reported and never written over.
 
+mod logins_world;
 #[path = "../../connect/tests/support/mod.rs"]
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use logins_world::{text, World};
 
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
 use mcp_manager_core::secrets::server_key;
 use serde_json::{json, Value};
 
-struct World {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    home: PathBuf,
-    project: PathBuf,
+/// What only these tests do in a world.
+trait Doors {
+    /// A login as Claude Code keeps it, for `name` at `url`, issued by `issuer`.
+    fn claude_login(&self, name: &str, url: &str, issuer: &str, refresh: &str, secret: &str);
+
+    /// Every file under the home folder but Claude Code's credentials, as text.
+    fn files_but_credentials(&self) -> String;
 }
 
-impl World {
-    fn new(servers: Value) -> World {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        let (home, project) = (root.join("home"), root.join("project"));
-        std::fs::create_dir_all(home.join(".claude")).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
-        std::fs::write(
-            home.join(".claude.json"),
-            json!({"hasCompletedOnboarding": true, "mcpServers": servers}).to_string(),
-        )
-        .unwrap();
-        World {
-            _dir: dir,
-            root,
-            home,
-            project,
-        }
-    }
-
-    /// The user's servers are `servers`.
-    fn servers(&self, servers: Value) {
-        std::fs::write(
-            self.home.join(".claude.json"),
-            json!({"hasCompletedOnboarding": true, "mcpServers": servers}).to_string(),
-        )
-        .unwrap();
-    }
-
-    fn mcpctl(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_mcpctl"));
-        command
-            .arg("--project")
-            .arg(&self.project)
-            .args(args)
-            .env("HOME", &self.home)
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env_remove(mcp_manager_core::secrets::UNENCRYPTED_FILE_VAR)
-            .env("MCP_MANAGER_MANAGED_DIR", self.home.join("managed"))
-            .env(
-                "BROWSER",
-                support::repo("tests/fixtures/browser/complete-login.mjs"),
-            )
-            .env("BROWSER_LOG", self.root.join("browser.log"));
-        command
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.mcpctl(args).output().unwrap()
-    }
-
-    fn credentials(&self) -> PathBuf {
-        self.home.join(".claude/.credentials.json")
-    }
-
-    fn app_data(&self) -> PathBuf {
-        self.home.join(".local/share/dev.mcp-manager.app")
-    }
-
-    /// A login as Claude Code keeps it, for `name` at `url`, issued by `issuer`.
+impl Doors for World {
     fn claude_login(&self, name: &str, url: &str, issuer: &str, refresh: &str, secret: &str) {
         let key = server_key(
             name,
@@ -110,7 +53,6 @@ impl World {
         }
     }
 
-    /// Every file under the home folder but Claude Code's credentials, as text.
     fn files_but_credentials(&self) -> String {
         fn walk(dir: &Path, skip: &Path, out: &mut String) {
             for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -129,14 +71,6 @@ impl World {
         walk(&self.home, &self.credentials(), &mut out);
         out
     }
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// A server stopped when dropped, so that a failed assertion leaves no process behind.
