@@ -2,7 +2,7 @@
 // refresh token, client registration and last refresh, and what the keeper does next; refresh
 // now, log in again, log out, move to the other store. Below, the keeper's settings: what
 // closing the window does and starting at login.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiError, KeeperView, Login } from "../bindings";
 import { Button } from "../shared/Button";
 import { ErrorNotice } from "../shared/ErrorNotice";
@@ -17,8 +17,13 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
   const [said, setSaid] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
 
+  // Loads overlap (an event, an action's own reload): only the latest one is shown, so that a
+  // slow answer asked for before a change never shows the state from before it.
+  const latest = useRef(0);
   const load = useCallback(async () => {
+    const mine = ++latest.current;
     const [list, keeper] = await Promise.all([api.list(), api.settings()]);
+    if (mine !== latest.current) return;
     if (list.ok) setLogins(list.value);
     else setError(list.error);
     if (keeper.ok) setSettings(keeper.value);
