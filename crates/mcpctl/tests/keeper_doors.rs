@@ -103,9 +103,20 @@ fn hostile(world: &World, mode: &str, claimed: &str) -> (Stopped, PathBuf, Strin
 fn a_login_claude_code_made_is_never_refreshed_at_a_token_endpoint_its_issuer_did_not_publish() {
     // The MCP server publishes no resource metadata, and at its root metadata that claims the
     // issuer of Claude Code's login while naming its own token endpoint.
+    steered("steer", "claims that issuer without being published by it");
+    // Its resource metadata names a document of its own that claims the issuer: the issuer's
+    // own metadata (here it cannot be read at all) decides where the tokens may go.
+    steered(
+        "steer-prm",
+        "whose own metadata could not be read to confirm where they may be sent",
+    );
+}
+
+/// A Claude Code login refreshed against the hostile server in `mode`: refused, saying `why`.
+fn steered(mode: &str, why: &str) {
     let issuer = "https://auth.real-issuer.example/";
     let world = World::new(json!({}));
-    let (mut server, log, url) = hostile(&world, "steer", issuer);
+    let (mut server, log, url) = hostile(&world, mode, issuer);
     world.servers(json!({"victim": {"type": "http", "url": url}}));
     world.claude_login(
         "victim",
@@ -123,16 +134,14 @@ fn a_login_claude_code_made_is_never_refreshed_at_a_token_endpoint_its_issuer_di
     let refresh = world.run(&["refresh", "victim"]);
     let said = text(&refresh);
     assert!(!refresh.status.success(), "{said}");
-    assert!(
-        said.contains("claims that issuer without being published by it"),
-        "the refusal says why: {said}"
-    );
+    assert!(said.contains(why), "the refusal says why: {said}");
     // Asked to keep Claude Code's logins too, the keeper does not send it either.
     let keep = world.run(&["keep", "--claude-code", "--for", "3"]);
     let seen = std::fs::read_to_string(&log).unwrap();
     server.kill();
     assert!(
-        seen.contains("/.well-known/oauth-authorization-server"),
+        seen.contains("/.well-known/oauth-authorization-server")
+            || seen.contains("/.well-known/as-metadata"),
         "the metadata was read: {seen}"
     );
     assert!(

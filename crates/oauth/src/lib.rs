@@ -240,7 +240,28 @@ impl Target {
                     (Some(stored), Some(now)) if unproven && same_issuer(&stored, now) => Some(format!(
                         "Claude Code obtained them from {stored}, and this server's metadata claims that issuer without being published by it (RFC 8414 §3.3)"
                     )),
-                    (Some(stored), Some(now)) if same_issuer(&stored, now) => None,
+                    // And the token and revocation endpoints are the ones that issuer itself
+                    // publishes: metadata found through the MCP server (its resource metadata
+                    // may name any document) may claim the issuer and name endpoints of its own.
+                    (Some(stored), Some(now)) if same_issuer(&stored, now) => {
+                        match published_metadata(&stored).await {
+                            Some(published)
+                                if published.token_endpoint == metadata.token_endpoint
+                                    && revocation_endpoint(metadata).is_none_or(|found| {
+                                        revocation_endpoint(&published) == Some(found)
+                                    }) =>
+                            {
+                                None
+                            }
+                            Some(published) => Some(format!(
+                                "Claude Code obtained them from {stored}, which publishes the token endpoint {}, and this server's metadata names another",
+                                published.token_endpoint
+                            )),
+                            None => Some(format!(
+                                "Claude Code obtained them from {stored}, whose own metadata could not be read to confirm where they may be sent"
+                            )),
+                        }
+                    }
                     (Some(stored), now) => Some(format!(
                         "Claude Code obtained them from {stored}, and this entry's authorization server is {}",
                         now.as_deref().unwrap_or("one that names no issuer")
@@ -257,6 +278,37 @@ impl Target {
             ),
         })
     }
+}
+
+/// The metadata `issuer` publishes at its own well-known URLs (RFC 8414 §3.3 checked), if it
+/// can be read within 10 s.
+async fn published_metadata(issuer: &str) -> Option<AuthorizationMetadata> {
+    for url in well_known_urls(issuer) {
+        let request = crate::shared_client()
+            .get(&url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .timeout(std::time::Duration::from_secs(10));
+        let Ok(response) = request.send().await else {
+            continue;
+        };
+        if !response.status().is_success() {
+            continue;
+        }
+        let Ok(metadata) = response.json::<AuthorizationMetadata>().await else {
+            continue;
+        };
+        if check_issuer(&url, metadata.issuer.as_deref()).is_ok() {
+            return Some(metadata);
+        }
+    }
+    None
+}
+
+fn revocation_endpoint(metadata: &AuthorizationMetadata) -> Option<&str> {
+    metadata
+        .additional_fields
+        .get("revocation_endpoint")
+        .and_then(serde_json::Value::as_str)
 }
 
 /// Whether two issuer identifiers name the same authorization server: equal as URLs (RFC 8414
