@@ -301,7 +301,9 @@ async fn held(
         let (lifetime, _) = mcp_manager_oauth::token_times(&target).await;
         let before = records.records.get(target.secrets.key()).cloned();
         let mut record = before.clone().unwrap_or_default();
-        if let Some(expires_ms) = state.expires_at_ms {
+        // (An expiry already past is not compared: Claude Code's store gives it as "now" at
+        // every look, which is no new login.)
+        if let Some(expires_ms) = state.expires_at_ms.filter(|at| *at > now + 1000.0) {
             // (Within 2 s is the same token: a refresh's own figure and the store's differ by
             // the rounding of what is stored.)
             if !record
@@ -622,7 +624,7 @@ pub async fn move_login(locations: &Locations, name: &str, to: LoginStore) -> Re
 
 /// What the person chose for the keeper in the window.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KeeperSettings {
     /// Closing the window leaves the keeper running in the tray (`true`) or quits (`false`);
     /// `None` until asked, at the first close.

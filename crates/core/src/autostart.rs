@@ -76,7 +76,7 @@ fn ours(path: &Path) -> bool {
 pub enum AutostartError {
     #[error("{} is an autostart entry MCP Manager did not write: it was left as it is; remove it yourself to let MCP Manager manage starting at login", .0.display())]
     NotOurs(PathBuf),
-    #[error("this program's path, {0:?}, holds a control character, which an autostart entry cannot name: move MCP Manager to a plainer folder to start it at login")]
+    #[error("this program's path, {0:?}, holds a control character or a %, which an autostart entry cannot name: move MCP Manager to a plainer folder to start it at login")]
     OddPath(PathBuf),
     #[error(transparent)]
     File(#[from] files::FileError),
@@ -90,7 +90,13 @@ pub fn set(locations: &Locations, on: bool, program: &Path) -> Result<(), Autost
         return Err(AutostartError::NotOurs(path));
     }
     if on {
-        if program.to_string_lossy().chars().any(char::is_control) {
+        // `%` is written `%%` as the specification says, but GLib looks for the program by
+        // the written name and starts nothing: refused, rather than switched on in name only.
+        if program
+            .to_string_lossy()
+            .chars()
+            .any(|c| c.is_control() || c == '%')
+        {
             return Err(AutostartError::OddPath(program.to_path_buf()));
         }
         let how = files::Write::new(files::Mode::Private).create_folder(true);

@@ -291,3 +291,27 @@ fn broken_files_of_the_keeper_are_reported_where_they_broke_and_left_as_they_are
     );
     assert_eq!(std::fs::read_to_string(&records).unwrap(), "{\"broken\":");
 }
+
+#[test]
+fn a_lapsed_login_in_claude_codes_store_is_told_once_however_often_the_keeper_looks() {
+    // Expired long ago, and refused for good: the keeper looks at once and 30 s later.
+    let world = World::new(json!({}));
+    let (mut server, log, url) = hostile(&world, "echo", "");
+    world.servers(json!({"gone": {"type": "http", "url": url}}));
+    let issuer = url.trim_end_matches("/mcp").to_string();
+    world.claude_login("gone", &url, &issuer, "rt-refused-for-good", "cs-of-gone");
+    let keep = world.run(&["keep", "--claude-code", "--json", "--for", "34"]);
+    let seen = std::fs::read_to_string(&log).unwrap();
+    server.kill();
+    let told = String::from_utf8_lossy(&keep.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|event| event["server"] == "gone" && !event["lapsed"].is_null())
+        .count();
+    assert_eq!(told, 1, "{}", text(&keep));
+    assert_eq!(
+        seen.matches("\"path\":\"/token\"").count(),
+        1,
+        "the spent refresh token was presented once: {seen}"
+    );
+}

@@ -1016,6 +1016,13 @@ async fn carried_secrets(target: &Target) -> Vec<String> {
         carried.push(secret);
     }
     carried.retain(|value| value.len() >= 4);
+    // As a form body carries them, too.
+    let encoded: Vec<String> = carried
+        .iter()
+        .map(|value| url::form_urlencoded::byte_serialize(value.as_bytes()).collect())
+        .filter(|encoded: &String| !carried.contains(encoded))
+        .collect();
+    carried.extend(encoded);
     carried
 }
 
