@@ -126,13 +126,15 @@ pub struct Records {
     broken: Option<String>,
 }
 
-/// serde_json's words without its own " at line L column C" (said before them).
-fn plain_json_error(err: &serde_json::Error) -> String {
+/// Where and why a file of the keeper's does not parse: "line L, column C: words" (serde_json's
+/// words without their own " at line L column C").
+fn where_broke(err: &serde_json::Error) -> String {
     let text = err.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
+    let words = match text.rfind(" at line ") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    format!("line {}, column {}: {words}", err.line(), err.column())
 }
 
 const RECORDS_LIMIT: u64 = 1024 * 1024;
@@ -144,15 +146,7 @@ impl Records {
             Ok(None) => (BTreeMap::new(), None),
             Ok(Some(bytes)) => match serde_json::from_slice(&bytes) {
                 Ok(records) => (records, None),
-                Err(err) => (
-                    BTreeMap::new(),
-                    Some(format!(
-                        "line {}, column {}: {}",
-                        err.line(),
-                        err.column(),
-                        plain_json_error(&err)
-                    )),
-                ),
+                Err(err) => (BTreeMap::new(), Some(where_broke(&err))),
             },
             Err(err) => (BTreeMap::new(), Some(err.to_string())),
         };
@@ -659,14 +653,9 @@ impl KeeperSettings {
         };
         match mcp_manager_core::files::read(&path, 64 * 1024) {
             Ok(None) => Ok(KeeperSettings::default()),
-            Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|err| {
-                broken(format!(
-                    "line {}, column {}: {}",
-                    err.line(),
-                    err.column(),
-                    plain_json_error(&err)
-                ))
-            }),
+            Ok(Some(bytes)) => {
+                serde_json::from_slice(&bytes).map_err(|err| broken(where_broke(&err)))
+            }
             Err(err) => Err(broken(err.to_string())),
         }
     }
