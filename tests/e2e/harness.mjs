@@ -22,6 +22,29 @@ export const taskServer = join(targetDir, "debug", "examples", "task-server");
 /** server-everything's entry point, run with `node`. */
 export const everything = join(root, "tests/reference/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const driverPort = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+/**
+ * The driver process groups this file started and has not ended. The test runner ends a file
+ * that runs out of time with SIGTERM, which skips every `after` hook: the groups (driver, app,
+ * its servers, the private bus) are then killed here, or they would hold the driver's port
+ * for every later file and the run's output open after it.
+ */
+const drivers = new Set();
+/** The sandboxes launched in: what left the groups (a server in a session of its own) carries their marker. */
+const launched = new Set();
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  process.once(signal, () => {
+    const pids = [...drivers].map((driver) => -driver.pid);
+    for (const box of launched) pids.push(...sandboxProcesses(box).map((found) => found.pid));
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    process.exit(128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal]);
+  });
+}
 /** The session of this test file (one per file), for helpers that type keys. */
 let current;
 /** The sandbox of the app launched last, to find its window. */
@@ -123,6 +146,9 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
     ],
     { env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
+  drivers.add(driver);
+  launched.add(box);
+  driver.once("exit", () => drivers.delete(driver));
   driver.stdout.on("data", (chunk) => (log += chunk));
   driver.stderr.on("data", (chunk) => (log += chunk));
   // tauri-driver starts WebKitWebDriver beside its own server and does not wait for it: a
@@ -134,8 +160,11 @@ export async function launch(box, extraEnv = {}, { args = ["--project", box.proj
     remote({
       hostname: "127.0.0.1",
       port: driverPort,
-      logLevel: "warn",
+      logLevel: process.env.MCP_E2E_WDIO_LOG ?? "warn",
       connectionRetryCount: 0,
+      // A command WebKitWebDriver never answers fails the test that sent it, by name, well
+      // inside the file's time (webdriverio would wait 120 s, the whole file's budget).
+      connectionRetryTimeout: 45_000,
       capabilities: {
         // WebKitWebDriver speaks classic WebDriver only; without this webdriverio 9 asks for
         // BiDi (webSocketUrl) and no capabilities match.
