@@ -508,14 +508,17 @@ fn show_notification(_summary: &str, _body: &str) -> Result<(), String> {
     Err("desktop notifications are shown on Linux only".into())
 }
 
-/// `text` without control characters, and at most 400 characters long.
+/// `text` without control characters (each a space) and format characters (dropped: a
+/// right-to-left override would make the words read otherwise than they are), and at most 400
+/// characters long.
 fn plain_text(text: &str) -> String {
-    let mut plain: String = text
+    let visible = mcp_manager_connect::sanitize::strip(text);
+    let mut plain: String = visible
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .take(400)
         .collect();
-    if text.chars().count() > 400 {
+    if visible.chars().count() > 400 {
         plain.push('…');
     }
     plain
@@ -536,11 +539,11 @@ mod tests {
 
     #[test]
     fn a_notification_body_carries_no_markup_and_no_control_characters() {
-        let hostile = "invalid_grant: <a href=\"https://evil.example/\">Sign in</a> <img src=\"x\"/> R&D\nExec=x";
+        let hostile = "invalid_grant: <a href=\"https://evil.example/\">Sign in</a> <img src=\"x\"/> R&D\nExec=x\u{202e}txt.exe";
         let body = markup_escaped(&plain_text(hostile));
         assert_eq!(
             body,
-            "invalid_grant: &lt;a href=\"https://evil.example/\"&gt;Sign in&lt;/a&gt; &lt;img src=\"x\"/&gt; R&amp;D Exec=x"
+            "invalid_grant: &lt;a href=\"https://evil.example/\"&gt;Sign in&lt;/a&gt; &lt;img src=\"x\"/&gt; R&amp;D Exec=xtxt.exe"
         );
         assert!(!body.contains('<') && !body.contains('\n'));
         let long = plain_text(&"x".repeat(1000));

@@ -1033,13 +1033,47 @@ fn conceal(text: &str, secrets: &[String]) -> String {
     })
 }
 
-/// An oauth2/rmcp error's words without the library's framing.
+/// An oauth2/rmcp error's words without the library's framing, and without anything that
+/// looks like a credential: `conceal` cuts out the values the request carried, as they are and
+/// form-encoded; a server may echo them otherwise too (base64 in a Basic header, lower-cased),
+/// so every run of 20 or more token characters with a letter and a digit in it is cut as well.
+/// RFC 6749 error codes, words and the paths of an `error_uri` have no digit, or are shorter.
+/// A credential echoed in pieces shorter than that is not recognised.
 fn plain_oauth(text: &str) -> String {
     let text = text
         .trim_start_matches("Token refresh failed: ")
         .trim_start_matches("Token refresh rejected: ")
         .trim_start_matches("Server returned error response: ");
-    text.chars().take(300).collect()
+    without_credentials(text).chars().take(300).collect()
+}
+
+/// `text` with every run of 20 or more characters of a token's alphabet (base64, base64url, a
+/// JWT's dots, a form's `%`) that holds both a letter and a digit replaced by `…`. In a word
+/// that is a URL, `/` ends a run: its path's segments are judged one by one.
+fn without_credentials(text: &str) -> String {
+    const LONGEST_PLAIN: usize = 19;
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let looks_like_credential = run.chars().count() > LONGEST_PLAIN
+            && run.chars().any(|c| c.is_ascii_alphabetic())
+            && run.chars().any(|c| c.is_ascii_digit());
+        out.push_str(if looks_like_credential { "…" } else { run });
+        run.clear();
+    };
+    for word in text.split_inclusive(char::is_whitespace) {
+        let in_url = word.contains("://");
+        for c in word.chars() {
+            if c.is_ascii_alphanumeric() || "-._~+=%".contains(c) || (c == '/' && !in_url) {
+                run.push(c);
+            } else {
+                flush(&mut run, &mut out);
+                out.push(c);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// The DPoP key a login makes, when its authorization server offers DPoP with ES256 and the
@@ -1274,6 +1308,34 @@ pub fn keychain() -> Arc<dyn mcp_manager_core::secrets::SecretStore> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_echoing_a_credential_in_any_form_keeps_none_of_it_in_its_words() {
+        use base64::Engine;
+        let refresh = "rt_7fK2mQ9xLp4vN8sD1wZ3";
+        let basic = base64::engine::general_purpose::STANDARD
+            .encode("client-3f9a:s3cr3t-Value-0f-the-client");
+        let said = format!(
+            "Server returned error response: invalid_grant: refresh token {} is spent; header Basic {basic}; see https://as.example:8443/errors/invalid-grant",
+            refresh.to_lowercase(),
+        );
+        let plain = plain_oauth(&said);
+        assert!(!plain.contains(&refresh.to_lowercase()), "{plain}");
+        assert!(!plain.contains(&basic[..20]), "{plain}");
+        // What a person needs of it stays.
+        assert!(
+            plain.starts_with("invalid_grant: refresh token … is spent"),
+            "{plain}"
+        );
+        assert!(
+            plain.ends_with("see https://as.example:8443/errors/invalid-grant"),
+            "{plain}"
+        );
+        assert_eq!(
+            plain_oauth("invalid_client: Client authentication failed (unknown client)"),
+            "invalid_client: Client authentication failed (unknown client)"
+        );
+    }
 
     #[tokio::test]
     async fn a_configured_metadata_url_must_be_https() {
