@@ -591,7 +591,9 @@ pub fn reset_project_choices(locations: &Locations) -> Result<ResetChoices, Conf
     for entry in catalog
         .entries
         .iter()
-        .filter(|e| e.from_project() && e.shadowed_by.is_none())
+        // A project entry that gives its name to the user's while it is not approved is
+        // still the project's to decide.
+        .filter(|e| e.from_project() && (e.shadowed_by.is_none() || !e.takes_part()))
     {
         match entry.approval {
             Some(Approval::Approved) => report.still_approved.push(entry.name.clone()),

@@ -98,14 +98,41 @@ fn local_beats_project_beats_user_and_losers_say_who_wins() {
     let key = world.locations().project_key();
     world.claude_json(json!({
         "mcpServers": {"same": {"command": "user"}, "pu": {"command": "user"}},
-        "projects": {key: {"mcpServers": {"same": {"command": "local"}}}}
+        "projects": {key.clone(): {"hasTrustDialogAccepted": true, "mcpServers": {"same": {"command": "local"}}}}
     }));
     world.mcp_json(
         json!({"mcpServers": {"same": {"command": "project"}, "pu": {"command": "project"}}}),
     );
+    // Nobody approved the project's `pu`: Claude Code leaves it out before it merges the
+    // scopes, so the user's `pu` is the one in use (as `claude mcp get pu` says).
     let list = world.list();
     assert_eq!(
         rows(&list),
+        vec![
+            ("same".into(), Scope::Local, None),
+            ("same".into(), Scope::Project, Some(Scope::Local)),
+            ("pu".into(), Scope::Project, Some(Scope::User)),
+            ("same".into(), Scope::User, Some(Scope::Local)),
+            ("pu".into(), Scope::User, None),
+        ]
+    );
+    let catalog = mcp_manager_core::config::catalog::Catalog::load(&world.locations());
+    let set_aside = catalog
+        .named("pu")
+        .find(|e| e.scope == Scope::Project)
+        .unwrap();
+    assert_eq!(catalog.effective("pu").unwrap().scope, Scope::User);
+    assert_eq!(
+        set_aside.why_not_started().as_deref(),
+        Some("the user entry of the same name is used instead, as long as this project entry is not approved in a trusted folder")
+    );
+    fs::create_dir_all(world.project.join(".claude")).unwrap();
+    world.write(
+        &world.project.join(".claude/settings.local.json"),
+        r#"{"enabledMcpjsonServers":["pu"]}"#,
+    );
+    assert_eq!(
+        rows(&world.list()),
         vec![
             ("same".into(), Scope::Local, None),
             ("same".into(), Scope::Project, Some(Scope::Local)),

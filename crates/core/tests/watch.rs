@@ -74,9 +74,9 @@ fn edits_on_disk_produce_one_event_naming_what_changed() {
     let change = next(&events, "approval in .claude/settings.local.json");
     assert_eq!(change.servers, ["a"]);
 
-    // A user entry that the local one shadows runs nothing new, but the window lists it: an
-    // event naming no server.
-    std::fs::write(&claude_json, trusted(json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}, "b": {"command": "shadowed"}}}))).unwrap();
+    // A user entry that the approved project one shadows runs nothing new, but the window
+    // lists it: an event naming no server.
+    std::fs::write(&claude_json, trusted(json!({"numStartups": 2, "mcpServers": {"u": {"type": "http", "url": "http://127.0.0.1:2/mcp"}, "a": {"command": "shadowed"}}}))).unwrap();
     assert_eq!(
         next(&events, "a shadowed user entry").servers,
         Vec::<String>::new()

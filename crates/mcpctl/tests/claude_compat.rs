@@ -611,6 +611,82 @@ fn status_words_are_claude_codes() {
     );
 }
 
+/// The command line `text` (a `claude mcp list` or `mcpctl status`) gives for `name`.
+fn listed_target(text: &str, name: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .filter_map(|rest| rest.split_once(" - ").map(|(target, _)| target.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_project_entry_takes_a_name_from_the_user_s_only_once_approved_in_a_trusted_folder() {
+    // (trusted, the project's settings.local.json, the scope Claude Code uses)
+    let cases = [
+        (true, None, "user"),
+        (
+            true,
+            Some(r#"{"enabledMcpjsonServers":["dup"]}"#),
+            "project",
+        ),
+        (true, Some(r#"{"disabledMcpjsonServers":["dup"]}"#), "user"),
+        (false, Some(r#"{"enabledMcpjsonServers":["dup"]}"#), "user"),
+    ];
+    for (trusted, settings, used) in cases {
+        let sides = [Side::new(), Side::new()];
+        for side in &sides {
+            write(
+                &side.project.join(".mcp.json"),
+                r#"{"mcpServers":{"dup":{"command":"/bin/echo","args":["from-project"]}}}"#,
+            );
+            if let Some(settings) = settings {
+                write(&side.project.join(".claude/settings.local.json"), settings);
+            }
+            write(
+                &side.home.join(".claude.json"),
+                &serde_json::json!({
+                    "mcpServers": {"dup": {"command": "/bin/echo", "args": ["from-user"]}},
+                    "projects": {side.project.to_str().unwrap(): {"hasTrustDialogAccepted": trusted}}
+                })
+                .to_string(),
+            );
+        }
+        let case = format!("trusted {trusted}, settings {settings:?}");
+        // Both say a server that fails to connect (echo answers nothing) and exit non-zero.
+        let stdout = |mut command: Command| {
+            String::from_utf8_lossy(&command.output().expect("it runs").stdout).into_owned()
+        };
+        let claude = stdout(claude_mcp(&sides[0], &["list"]));
+        let ours = stdout(mcpctl(&sides[1], &["status"]));
+        let expected = vec![format!("/bin/echo from-{used}")];
+        assert_eq!(
+            listed_target(&claude, "dup"),
+            expected,
+            "Claude Code, {case}: {claude}"
+        );
+        assert_eq!(
+            listed_target(&ours, "dup"),
+            expected,
+            "ours, {case}: {ours}"
+        );
+        let claude_get = stdout(claude_mcp(&sides[0], &["get", "dup"]));
+        let ours_get = stdout(mcpctl(&sides[1], &["get", "dup"]));
+        let scope_word = if used == "user" {
+            "User config"
+        } else {
+            "Project config"
+        };
+        assert!(
+            claude_get.contains(&format!("Scope: {scope_word}")),
+            "Claude Code, {case}: {claude_get}"
+        );
+        assert!(
+            ours_get.contains(&format!("Scope: {used}")),
+            "ours, {case}: {ours_get}"
+        );
+    }
+}
+
 /// A marketplace folder with plugin `fakeplug` (servers in its `.mcp.json` and in
 /// `plugin.json`), installed and turned on for `side`'s person; plugin `other` of an unknown
 /// marketplace; a skills folder plugin of the person and one of the project.

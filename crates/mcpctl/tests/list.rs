@@ -35,10 +35,21 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
         .to_string(),
     )
     .unwrap();
+    // The project's `web` is approved in a trusted folder, so it takes the name from the
+    // user's `web` (an entry not approved would give way, as in Claude Code).
+    let key = project
+        .canonicalize()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
     std::fs::write(
         home.join(".claude.json"),
-        json!({"mcpServers": {"web": {"type": "sse", "url": "http://127.0.0.1:9/sse"}}})
-            .to_string(),
+        json!({
+            "mcpServers": {"web": {"type": "sse", "url": "http://127.0.0.1:9/sse"}},
+            "projects": {key: {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["web"]}}
+        })
+        .to_string(),
     )
     .unwrap();
     (dir, home, project)

@@ -11,7 +11,7 @@ import { useEffect, useState } from "react";
 import type { ApiError, ResetChoices, Scope, ServerReview, ServerStatus, ServerSummary, StderrTail } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { ServerActions } from "./actions";
-import { describeCounts, describeListening, LIVE_WORDS, STATE_LABEL, stateBadges, stateOf, TRANSPORT_LABEL } from "./present";
+import { describeCounts, describeListening, LIVE_WORDS, STATE_LABEL, shadowedWords, stateBadges, stateOf, TRANSPORT_LABEL } from "./present";
 import { ProtocolLog, type FollowLog } from "../logs/ProtocolLog";
 import type { LoginApi } from "../login/api";
 import { LoginProgress } from "../login/LoginProgress";
@@ -245,8 +245,7 @@ export function ServerDetail({
 
       {server.shadowedBy ? (
         <p data-testid="detail-shadowed" className="text-sm">
-          Not used: the {server.shadowedBy} scope defines “{server.name}” too, and that entry is used
-          whole.
+          {shadowedWords(server)}
         </p>
       ) : (
         <StatusBlock server={server} status={status} state={state} />

@@ -8,6 +8,7 @@ import {
   describeCounts,
   groupByScope,
   matches,
+  shadowedWords,
   STATE_LABEL,
   stateBadges,
   stateOf,
@@ -297,7 +298,7 @@ function ServerRow({
         {server.shadowedBy && (
           <span
             data-testid="shadowed"
-            title={`The ${server.shadowedBy} scope defines “${server.name}” too; that entry is used whole.`}
+            title={shadowedWords(server)}
             className="shrink-0 rounded bg-slate-200 px-1.5 py-0.5 text-xs dark:bg-slate-800"
           >
             shadowed by {server.shadowedBy}

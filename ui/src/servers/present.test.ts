@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { server } from "./fixtures";
-import { describeListening, errorTitle, groupByScope, stateBadges } from "./present";
+import { describeListening, errorTitle, groupByScope, shadowedWords, stateBadges } from "./present";
 
 
 describe("groupByScope", () => {
@@ -72,6 +72,17 @@ describe("describeListening", () => {
     expect(describeListening({ state: "opening", attempt: 3 })).toBe("reopening subscriptions/listen (try 3)");
     expect(describeListening({ state: "gave-up", reason: "the server does not offer subscriptions/listen (-32601)" })).toBe(
       "not followed: the server does not offer subscriptions/listen (-32601)",
+    );
+  });
+});
+
+describe("shadowedWords", () => {
+  it("says a project entry waits for its approval while the user's entry of its name is used", () => {
+    expect(shadowedWords(server("pu", "project", { shadowedBy: "user", approval: "pending", willStart: false }))).toBe(
+      "Not used: your user scope defines “pu” too, and Claude Code uses that entry as long as this one is not approved in a trusted folder.",
+    );
+    expect(shadowedWords(server("same", "project", { shadowedBy: "local" }))).toBe(
+      "Not used: the local scope defines “same” too, and that entry is used whole.",
     );
   });
 });

@@ -70,6 +70,19 @@ export const STANDING_WORDS: Record<Exclude<Standing, "starts">, string> = {
   "disabled-here": "⊘ Disabled for this project",
 };
 
+/**
+ * Why a shadowed entry is not used. A project entry loses its name to the user's entry of it
+ * while it is not approved in a trusted folder: Claude Code leaves such entries out before it
+ * merges the scopes.
+ */
+export function shadowedWords(server: ServerSummary): string {
+  const by = server.shadowedBy;
+  if (server.scope === "project" && by === "user") {
+    return `Not used: your user scope defines “${server.name}” too, and Claude Code uses that entry as long as this one is not approved in a trusted folder.`;
+  }
+  return `Not used: the ${by} scope defines “${server.name}” too, and that entry is used whole.`;
+}
+
 /** The words for why a server will not start (none when it starts, or is only shadowed). */
 export function stateBadges(server: ServerSummary): string[] {
   switch (server.standing) {

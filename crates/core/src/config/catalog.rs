@@ -129,6 +129,13 @@ impl CatalogEntry {
         self.approval.is_some() && !self.trusted_folder
     }
 
+    /// Whether it takes part when Claude Code merges the scopes: a project (`.mcp.json`) entry
+    /// only once it is approved in a trusted folder; every other entry always.
+    pub fn takes_part(&self) -> bool {
+        self.scope != Scope::Project
+            || (self.approval == Some(Approval::Approved) && !self.awaits_trust())
+    }
+
     /// Where it stands: [`Standing`].
     pub fn standing(&self) -> Standing {
         match self {
@@ -192,6 +199,12 @@ impl CatalogEntry {
     /// Why Claude Code would not start this entry, in words for a person, with what to do.
     pub fn why_not_started(&self) -> Option<String> {
         if let Some(scope) = self.shadowed_by {
+            if !self.takes_part() && scope == Scope::User {
+                return Some(format!(
+                    "the {} entry of the same name is used instead, as long as this project entry is not approved in a trusted folder",
+                    scope.as_str()
+                ));
+            }
             return Some(format!(
                 "the {} entry of the same name is used instead",
                 scope.as_str()
@@ -382,15 +395,8 @@ impl Catalog {
                 .ok()
                 .flatten()
                 .and_then(|doc| doc.value.get(&project_key).cloned());
-        let mut winner: HashMap<String, Scope> = HashMap::new();
         let managed = catalog.managed.is_some();
         for entry in &mut catalog.entries {
-            entry.shadowed_by = if managed && entry.scope != Scope::Managed {
-                Some(Scope::Managed)
-            } else {
-                winner.get(&entry.name).copied()
-            };
-            winner.entry(entry.name.clone()).or_insert(entry.scope);
             entry.disabled = disabled.contains(&entry.name);
             entry.blocked = policy.check(
                 &entry.name,
@@ -426,6 +432,43 @@ impl Catalog {
                         .and_then(|p| p.get(super::names::normalize(&entry.name)))
                         .and_then(Value::as_str)
                         .is_some_and(|hash| hash != entry.hash);
+            }
+        }
+        // A name is taken by the first entry of it (local, project, user, in that order) that
+        // takes part: a project entry only once it is approved in a trusted folder, as Claude
+        // Code leaves the others out before it merges the scopes (checked against 2.1.332: an
+        // unapproved, rejected or untrusted `.mcp.json` entry leaves the user's entry of that
+        // name in use). One changed since its approval still takes the name: Claude Code
+        // approves by name and would run it. Among the project files themselves the closest
+        // entry of a name is the one (their approval is the name's, so it is the same for all).
+        let mut winner: HashMap<String, Scope> = HashMap::new();
+        let mut in_project_files: HashMap<String, Scope> = HashMap::new();
+        for entry in &mut catalog.entries {
+            let project = entry.scope == Scope::Project;
+            entry.shadowed_by = if managed && entry.scope != Scope::Managed {
+                Some(Scope::Managed)
+            } else {
+                winner.get(&entry.name).copied().or_else(|| {
+                    project
+                        .then(|| in_project_files.get(&entry.name).copied())
+                        .flatten()
+                })
+            };
+            if project {
+                in_project_files
+                    .entry(entry.name.clone())
+                    .or_insert(entry.scope);
+            }
+            if entry.takes_part() {
+                winner.entry(entry.name.clone()).or_insert(entry.scope);
+            }
+        }
+        // A project entry left out that way is set aside for the entry that took its name, as
+        // Claude Code lists and runs only that one; with no other entry of the name it stays
+        // the name's, waiting for its approval.
+        for entry in &mut catalog.entries {
+            if entry.shadowed_by.is_none() && !entry.takes_part() {
+                entry.shadowed_by = winner.get(&entry.name).copied();
             }
         }
         catalog.mark_duplicates();
@@ -520,9 +563,14 @@ impl Catalog {
             })
     }
 
-    /// Every entry named `name`, winner first.
+    /// Every entry named `name`, winner first, then the others in precedence order (the one in
+    /// use is not always the first in that order: a project entry not approved gives way to
+    /// the user's).
     pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a CatalogEntry> + 'a {
-        self.entries.iter().filter(move |e| e.name == name)
+        let of_name = move || self.entries.iter().filter(move |e| e.name == name);
+        of_name()
+            .filter(|e| e.shadowed_by.is_none())
+            .chain(of_name().filter(|e| e.shadowed_by.is_some()))
     }
 
     /// Name → content hash of every entry that would start; what a running set must match.
