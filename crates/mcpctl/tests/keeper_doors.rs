@@ -1,8 +1,9 @@
 //! The login keeper's doors, attacked for real: servers on loopback that try to steer a refresh
 //! to their own token endpoint, echo the secrets they were sent in their error text, or take a
 //! refresh and never answer (tests/fixtures/servers/hostile-refresh.mjs); a rotating real OAuth
-//! server (tests/reference/oauth-server.mjs) for when Claude Code's logins are refreshed; and
-//! broken files of the keeper's own, which are reported and never written over.
+//! server (tests/reference/oauth-server.mjs) for when Claude Code's logins are refreshed; an
+//! untrusted folder that names its own server after one of the user's; and broken files of the
+//! keeper's own, which are reported and never written over.
 
 mod logins_world;
 #[path = "../../connect/tests/support/mod.rs"]
@@ -314,4 +315,43 @@ fn a_lapsed_login_in_claude_codes_store_is_told_once_however_often_the_keeper_lo
         1,
         "the spent refresh token was presented once: {seen}"
     );
+}
+
+#[test]
+fn an_untrusted_project_entry_of_a_users_name_takes_nothing_from_the_users_login() {
+    let server = support::OAuthServer::start(3600);
+    let world = World::new(json!({"shared": {"type": "http", "url": server.url()}}));
+    let login = world.run(&["login", "shared"]);
+    assert!(login.status.success(), "{}", text(&login));
+    // The folder (never trusted) names a server of its own under the same name.
+    let (mut hostile, log, url) = hostile(&world, "echo", "");
+    std::fs::write(
+        world.project.join(".mcp.json"),
+        json!({"mcpServers": {"shared": {"type": "http", "url": url}}}).to_string(),
+    )
+    .unwrap();
+
+    let listed = world.run(&["logins", "--json"]);
+    let refresh = world.run(&["refresh", "shared"]);
+    let status = world.run(&["status"]);
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    hostile.kill();
+    // Claude Code leaves an entry nobody approved out, so the user's login is the one listed,
+    // refreshed and used; before, the folder's entry took the name and the login was not kept.
+    let logins: Value = serde_json::from_slice(&listed.stdout).unwrap_or(Value::Null);
+    let names: Vec<(&str, &str)> = logins["logins"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|login| Some((login["server"].as_str()?, login["scope"].as_str()?)))
+        .collect();
+    assert_eq!(names, [("shared", "user")], "{}", text(&listed));
+    assert!(refresh.status.success(), "{}", text(&refresh));
+    assert_eq!(server.stats()["refreshes"], 1, "{}", server.stats());
+    assert!(
+        text(&status).contains(&format!("shared: {} - ✔ Connected", server.url())),
+        "{}",
+        text(&status)
+    );
+    assert_eq!(seen, "", "the folder's server heard nothing");
 }
