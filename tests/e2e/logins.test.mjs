@@ -9,7 +9,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { alive, appProcesses, eventually, launch, open, root, sandbox, screenshot, serverPids, waitForState } from "./harness.mjs";
 
@@ -142,6 +143,26 @@ test("a login moves to Claude Code's store and back; the keeper leaves Claude Co
   assert.ok(keys[0].startsWith("protected|"));
   assert.ok(stored.mcpOAuth[keys[0]].refreshToken, "the refresh token is there for Claude Code");
   assert.ok((await rowText("keeper")).startsWith("not refreshed in the background: kept in Claude Code's store"));
+  // Switched on, the keeper would refresh it: not while a Claude Code runs (a program named
+  // `claude` of this user; here a copy of sleep), and the view says so once it is due.
+  const fake = mkdtempSync(join(tmpdir(), "mcp-e2e-claude-"));
+  copyFileSync("/bin/sleep", join(fake, "claude"));
+  chmodSync(join(fake, "claude"), 0o755);
+  const claude = spawn(join(fake, "claude"), ["300"], { stdio: "ignore" });
+  try {
+    await browser.$('[data-testid="keeper-claude-code"]').click();
+    await eventually(
+      async () => (await rowText("keeper")).startsWith("Due, and left to Claude Code, which runs now"),
+      "the view says the due login is left to the running Claude Code",
+      45_000,
+    );
+    await screenshot(browser, "logins-left-to-claude-code");
+  } finally {
+    claude.kill();
+    rmSync(fake, { recursive: true, force: true });
+  }
+  await browser.$('[data-testid="keeper-claude-code"]').click();
+  await eventually(async () => !(await browser.$('[data-testid="keeper-claude-code"]').isSelected()), "switched off again");
   await serverIs("connected");
   await browser.$('[data-testid="login-protected-move"]').click();
   await eventually(async () => (await rowText("store")) === "MCP Manager's keychain", "it moved back");

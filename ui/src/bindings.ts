@@ -1434,6 +1434,11 @@ export type Login = {
 	notKept: string | null,
 	/**  The DPoP-bound tokens' key is kept beside them. */
 	dpopBound: boolean,
+	/**
+	 *  Due, kept in Claude Code's store, and a Claude Code runs now: left to it (it refreshes
+	 *  the login itself when it needs the token; a rotation beside it could race it).
+	 */
+	leftForClaudeCode: boolean,
 };
 
 /**

@@ -250,6 +250,9 @@ pub struct Login {
     pub not_kept: Option<String>,
     /// The DPoP-bound tokens' key is kept beside them.
     pub dpop_bound: bool,
+    /// Due, kept in Claude Code's store, and a Claude Code runs now: left to it (it refreshes
+    /// the login itself when it needs the token; a rotation beside it could race it).
+    pub left_for_claude_code: bool,
 }
 
 impl Login {
@@ -335,6 +338,13 @@ async fn held(
             Some(format!("not refreshed: the server may not start ({why})"))
         } else if target.store == LoginStore::ClaudeCode && !settings.refresh_claude_code_logins {
             Some("not refreshed in the background: kept in Claude Code's store (the keeper refreshes those when you switch it on in Logins, and only while no Claude Code runs)".into())
+        } else if target.store == LoginStore::ClaudeCode
+            && !target
+                .claude_key
+                .as_deref()
+                .is_some_and(mcp_manager_oauth::claude_store::ClaudeRefreshLock::fits)
+        {
+            Some("not refreshed in the background: the server's name is too long for Claude Code's refresh lock (a file name of at most 255 bytes), so a refresh here could not keep a Claude Code starting meanwhile from refreshing it too; give the server a shorter name".into())
         } else if !state.has_refresh_token {
             Some("no refresh token: a new login is needed when it expires".into())
         } else if record.lapsed.is_some() {
@@ -378,6 +388,7 @@ async fn held(
                 refresh_at_ms,
                 not_kept,
                 dpop_bound: state.dpop_bound,
+                left_for_claude_code: false,
             },
             target,
             keep,
@@ -393,7 +404,22 @@ pub async fn logins(locations: &Locations) -> Vec<Login> {
     if changed {
         records.save();
     }
-    held.into_iter().map(|(login, _, _)| login).collect()
+    let running = mcp_manager_oauth::claude_store::claude_code_running();
+    let now = now_ms();
+    held.into_iter()
+        .map(|(mut login, _, keep)| {
+            login.left_for_claude_code = left_for_claude_code(&login, keep, running, now);
+            login
+        })
+        .collect()
+}
+
+/// Whether the keeper leaves `login` to a running Claude Code at its next look (as
+/// [`tick`] does): it is kept, due, and in Claude Code's store while one runs.
+fn left_for_claude_code(login: &Login, keep: bool, claude_code_runs: bool, now_ms: f64) -> bool {
+    keep && claude_code_runs
+        && login.store == LoginStore::ClaudeCode
+        && login.refresh_at_ms.is_some_and(|at| at <= now_ms)
 }
 
 /// What one look of the keeper did.
@@ -420,6 +446,9 @@ const CLAUDE_CODE_RECHECK: Duration = Duration::from_secs(5);
 /// seen at the next look).
 pub const LOOK_AT_LEAST_EVERY: Duration = Duration::from_secs(30);
 
+/// How many due logins one look refreshes at the same time.
+pub const REFRESHES_AT_ONCE: usize = 8;
+
 /// One look: refreshes every login that is due, and says when to look again. `settings`: the
 /// person's (`KeeperSettings::load`), or `mcpctl keep`'s.
 pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
@@ -430,53 +459,66 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
     let now = now_ms();
     let mut records = Records::load(locations);
     let (held, mut changed) = held(locations, settings, &mut records).await;
+    // The logins due now, each with Claude Code's refresh lock for it when it is in Claude
+    // Code's store (held until its refresh ends).
+    let mut due_now = Vec::new();
     for (login, target, keep) in &held {
-        let key = target.secrets.key().to_string();
-        if *keep {
-            if let Some(due) = login.refresh_at_ms {
-                if due <= now {
-                    // A login in Claude Code's store is rotated only while no Claude Code runs,
-                    // under Claude Code's own refresh lock for it.
-                    let _claude_lock = if login.store == LoginStore::ClaudeCode {
-                        let lock = (!mcp_manager_oauth::claude_store::claude_code_running())
-                            .then(|| {
-                                target.claude_key.as_deref().and_then(|key| {
-                                    mcp_manager_oauth::claude_store::ClaudeRefreshLock::take(
-                                        &mcp_manager_oauth::claude_store::LoginStores::of(
-                                            locations,
-                                        ),
-                                        key,
-                                    )
-                                })
-                            })
-                            .flatten();
-                        if lock.is_none() {
-                            tick.waiting.push(login.server.clone());
-                            tick.next = tick.next.min(CLAUDE_CODE_RECHECK);
-                            continue;
-                        }
-                        lock
-                    } else {
-                        None
-                    };
-                    let outcome = mcp_manager_oauth::refresh(target).await;
-                    let after = now_ms();
-                    records.note(&key, &outcome, after);
-                    changed = true;
-                    match outcome {
-                        Ok(_) => tick.refreshed.push(login.server.clone()),
-                        Err(err) if !err.lapsed() => {
-                            tick.failed.push((login.server.clone(), err.to_string()))
-                        }
-                        Err(_) => {}
-                    }
-                } else {
-                    let wait = Duration::from_secs_f64(((due - now) / 1000.0).max(0.0));
-                    tick.next = tick.next.min(wait);
-                }
-            }
+        let Some(due) = login.refresh_at_ms.filter(|_| *keep) else {
+            continue;
+        };
+        if due > now {
+            let wait = Duration::from_secs_f64(((due - now) / 1000.0).max(0.0));
+            tick.next = tick.next.min(wait);
+            continue;
         }
-        if let Some(record) = records.records.get_mut(&key) {
+        // A login in Claude Code's store is rotated only while no Claude Code runs, under
+        // Claude Code's own refresh lock for it.
+        let claude_lock = if login.store == LoginStore::ClaudeCode {
+            let lock = (!mcp_manager_oauth::claude_store::claude_code_running())
+                .then(|| {
+                    target.claude_key.as_deref().and_then(|key| {
+                        mcp_manager_oauth::claude_store::ClaudeRefreshLock::take(
+                            &mcp_manager_oauth::claude_store::LoginStores::of(locations),
+                            key,
+                        )
+                    })
+                })
+                .flatten();
+            if lock.is_none() {
+                tick.waiting.push(login.server.clone());
+                tick.next = tick.next.min(CLAUDE_CODE_RECHECK);
+                continue;
+            }
+            lock
+        } else {
+            None
+        };
+        due_now.push((login, target, claude_lock));
+    }
+    // Side by side: an authorization server that never answers costs its own login the
+    // refresh deadline (30 s), not every login after it; a look takes at most that long for
+    // up to REFRESHES_AT_ONCE due logins.
+    let mut outcomes = Vec::new();
+    let mut due_now = due_now.into_iter().peekable();
+    while due_now.peek().is_some() {
+        let batch: Vec<_> = due_now
+            .by_ref()
+            .take(REFRESHES_AT_ONCE)
+            .map(|(login, target, claude_lock)| refresh_due(login, target, claude_lock))
+            .collect();
+        outcomes.extend(futures::future::join_all(batch).await);
+    }
+    for (login, target, outcome, after) in outcomes {
+        records.note(target.secrets.key(), &outcome, after);
+        changed = true;
+        match outcome {
+            Ok(_) => tick.refreshed.push(login.server.clone()),
+            Err(err) if !err.lapsed() => tick.failed.push((login.server.clone(), err.to_string())),
+            Err(_) => {}
+        }
+    }
+    for (login, target, _) in &held {
+        if let Some(record) = records.records.get_mut(target.secrets.key()) {
             if let (Some(why), false) = (&record.lapsed, record.told) {
                 tick.lapsed.push((login.server.clone(), why.clone()));
                 record.told = true;
@@ -493,6 +535,23 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
     }
     tick.next = tick.next.max(Duration::from_millis(500));
     tick
+}
+
+/// One due login's refresh, Claude Code's lock for it (if any) held until it ends; with when
+/// it ended.
+async fn refresh_due<'a>(
+    login: &'a Login,
+    target: &'a Target,
+    claude_lock: Option<mcp_manager_oauth::claude_store::ClaudeRefreshLock>,
+) -> (
+    &'a Login,
+    &'a Target,
+    Result<Option<f64>, RefreshError>,
+    f64,
+) {
+    let outcome = mcp_manager_oauth::refresh(target).await;
+    drop(claude_lock);
+    (login, target, outcome, now_ms())
 }
 
 /// Refreshes `name`'s login now, whatever the keeper would do (the person asked: Refresh now,
@@ -685,6 +744,36 @@ impl KeeperSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_due_login_of_claude_codes_store_is_left_to_a_running_claude_code_and_said_so() {
+        let login = |store: LoginStore, refresh_at_ms: Option<f64>| Login {
+            server: "s".into(),
+            scope: Scope::User,
+            store,
+            issuer: None,
+            scopes: vec![],
+            expires_at_ms: None,
+            has_refresh_token: true,
+            client: ClientRegistration::Dynamic,
+            last_refresh: None,
+            lapsed: None,
+            refresh_at_ms,
+            not_kept: None,
+            dpop_bound: false,
+            left_for_claude_code: false,
+        };
+        let due = login(LoginStore::ClaudeCode, Some(10.0));
+        assert!(left_for_claude_code(&due, true, true, 20.0));
+        assert!(!left_for_claude_code(&due, true, false, 20.0), "none runs");
+        assert!(!left_for_claude_code(&due, false, true, 20.0), "not kept");
+        assert!(!left_for_claude_code(&due, true, true, 5.0), "not due yet");
+        let ours = login(LoginStore::Keychain, Some(10.0));
+        assert!(
+            !left_for_claude_code(&ours, true, true, 20.0),
+            "ours is refreshed"
+        );
+    }
 
     #[test]
     fn the_margin_is_five_minutes_or_three_fifths_of_a_short_life() {

@@ -60,6 +60,9 @@ fn print_login(login: &Login, now: f64) {
             one_line(why),
             login.server
         ),
+        (None, Some(_), _) if login.left_for_claude_code => out!(
+            "  Next refresh: due, and left to Claude Code, which runs now (it refreshes this login itself when it needs it)"
+        ),
         (None, Some(at), _) => out!("  Next refresh: {}", when(Some(at), now)),
         (None, None, Some(why)) => out!("  Keeper: {why}"),
         (None, None, None) => {}

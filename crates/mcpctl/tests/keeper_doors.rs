@@ -33,19 +33,19 @@ impl Doors for World {
             name,
             &ServerConfig::remote(TransportKind::Http, url.to_string(), vec![]),
         );
-        std::fs::write(
-            self.credentials(),
-            json!({"mcpOAuth": {key: {
-                "serverName": name, "serverUrl": url,
-                "accessToken": "at-spent-long-ago", "refreshToken": refresh,
-                "expiresAt": 1000, "scope": "",
-                "clientId": "client-of-the-real-issuer", "clientSecret": secret,
-                "redirectUri": "http://localhost:1/callback",
-                "issuer": issuer, "discoveryState": {"authorizationServerUrl": issuer},
-            }}})
-            .to_string(),
-        )
-        .unwrap();
+        let mut store: Value = std::fs::read(self.credentials())
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_else(|| json!({"mcpOAuth": {}}));
+        store["mcpOAuth"][key] = json!({
+            "serverName": name, "serverUrl": url,
+            "accessToken": "at-spent-long-ago", "refreshToken": refresh,
+            "expiresAt": 1000, "scope": "",
+            "clientId": "client-of-the-real-issuer", "clientSecret": secret,
+            "redirectUri": "http://localhost:1/callback",
+            "issuer": issuer, "discoveryState": {"authorizationServerUrl": issuer},
+        });
+        std::fs::write(self.credentials(), store.to_string()).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -92,7 +92,9 @@ impl Drop for Stopped {
 
 /// The hostile server in `mode`, its log, and its MCP URL.
 fn hostile(world: &World, mode: &str, claimed: &str) -> (Stopped, PathBuf, String) {
-    let log = world.root.join(format!("{mode}.log"));
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let log = world.root.join(format!("{mode}-{n}.log"));
     let (child, port) = support::listening(
         "tests/fixtures/servers/hostile-refresh.mjs",
         &[log.to_str().unwrap(), mode, claimed],
@@ -210,6 +212,54 @@ fn a_refresh_that_is_never_answered_ends_in_time_and_says_so() {
         "{said}"
     );
     assert!(took < Duration::from_secs(50), "took {took:?}");
+}
+
+#[test]
+fn authorization_servers_that_never_answer_hold_a_look_up_for_one_deadline_not_one_each() {
+    let world = World::new(json!({}));
+    let hung: Vec<(String, Stopped, PathBuf, String)> = ["hung-a", "hung-b", "hung-c"]
+        .into_iter()
+        .map(|name| {
+            let (server, log, url) = hostile(&world, "hang", "");
+            (name.to_string(), server, log, url)
+        })
+        .collect();
+    world.servers(Value::Object(
+        hung.iter()
+            .map(|(name, _, _, url)| (name.clone(), json!({"type": "http", "url": url})))
+            .collect(),
+    ));
+    for (name, _, _, url) in &hung {
+        let issuer = url.trim_end_matches("/mcp");
+        world.claude_login(
+            name,
+            url,
+            issuer,
+            &format!("rt-{name}"),
+            &format!("cs-{name}"),
+        );
+    }
+
+    // One look (`--for 1`): every login is due, and none of their servers ever answers.
+    let started = Instant::now();
+    let keep = world.run(&["keep", "--claude-code", "--json", "--for", "1"]);
+    let took = started.elapsed();
+    let failed = String::from_utf8_lossy(&keep.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|event| event["refreshed"] == false)
+        .count();
+    for (name, _, log, _) in &hung {
+        let seen = std::fs::read_to_string(log).unwrap_or_default();
+        assert!(
+            seen.contains("\"path\":\"/token\""),
+            "{name}'s refresh was sent: {seen}"
+        );
+    }
+    drop(hung);
+    assert_eq!(failed, 3, "each said: {}", text(&keep));
+    // One after another, the look took 3 × 30 s; side by side, about 30 s.
+    assert!(took < Duration::from_secs(60), "the look took {took:?}");
 }
 
 #[test]

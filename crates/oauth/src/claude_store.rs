@@ -477,17 +477,25 @@ pub struct ClaudeRefreshLock {
 const CLAUDE_LOCK_STALE: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl ClaudeRefreshLock {
-    /// Takes the lock for `claude_key` in the folder of `stores`' credentials file, now or
-    /// never: `None` when Claude Code holds it (and it is not stale).
-    pub fn take(stores: &LoginStores, claude_key: &str) -> Option<ClaudeRefreshLock> {
+    /// The lock's folder name for `claude_key`.
+    fn name(claude_key: &str) -> String {
         let safe: String = claude_key
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
-        let dir = stores
-            .credentials
-            .parent()?
-            .join(format!("mcp-refresh-{safe}.lock.lock"));
+        format!("mcp-refresh-{safe}.lock.lock")
+    }
+
+    /// Whether the lock for `claude_key` can exist at all: its name is a file name (at most
+    /// 255 bytes), which a server name of 220 or so characters makes it not.
+    pub fn fits(claude_key: &str) -> bool {
+        Self::name(claude_key).len() <= 255
+    }
+
+    /// Takes the lock for `claude_key` in the folder of `stores`' credentials file, now or
+    /// never: `None` when Claude Code holds it (and it is not stale), or it cannot be made.
+    pub fn take(stores: &LoginStores, claude_key: &str) -> Option<ClaudeRefreshLock> {
+        let dir = stores.credentials.parent()?.join(Self::name(claude_key));
         for _ in 0..2 {
             match std::fs::create_dir(&dir) {
                 Ok(()) => return Some(ClaudeRefreshLock { dir }),
@@ -635,6 +643,21 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(dir.path().join(".credentials.json")).unwrap(),
             other
+        );
+    }
+
+    #[test]
+    fn a_refresh_lock_whose_name_is_no_file_name_is_known_beforehand() {
+        let dir = tempfile::tempdir().unwrap();
+        let (stores, _, config) = store(dir.path());
+        let short = server_key("demo", &config);
+        assert!(ClaudeRefreshLock::fits(&short));
+        assert!(ClaudeRefreshLock::take(&stores, &short).is_some());
+        let long = server_key(&"n".repeat(230), &config);
+        assert!(!ClaudeRefreshLock::fits(&long));
+        assert!(
+            ClaudeRefreshLock::take(&stores, &long).is_none(),
+            "the file system agrees: no such lock can be made"
         );
     }
 

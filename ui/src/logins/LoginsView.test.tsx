@@ -1,11 +1,31 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen, waitFor } from "@testing-library/preact";
 import type { KeeperView, Login } from "../bindings";
 import type { Outcome } from "../ipc/api";
 import type { LoginsApi } from "./api";
 import { LoginsView } from "./LoginsView";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const due = (refreshAtMs: number): Login => ({
+  server: "remote",
+  scope: "user",
+  store: "claude-code",
+  issuer: "http://localhost:1/",
+  scopes: [],
+  expiresAtMs: refreshAtMs + 60_000,
+  hasRefreshToken: true,
+  client: "dynamic",
+  lastRefresh: null,
+  lapsed: null,
+  refreshAtMs,
+  notKept: null,
+  dpopBound: false,
+  leftForClaudeCode: false,
+});
 
 const view = (startsAtLogin: boolean, problem: string | null = null): KeeperView => ({
   keepRunningWhenClosed: null,
@@ -53,5 +73,21 @@ describe("LoginsView", () => {
     await waitFor(() => expect(lists.length).toBe(1));
     lists[0]!({ ok: true, value: [] });
     expect((await screen.findByTestId("keeper-settings-problem")).textContent).toContain("line 3, column 30");
+  });
+
+  it("reads the list again once a login is due, to show what became of it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api, lists } = controlled();
+    render(<LoginsView api={api} />);
+    await waitFor(() => expect(lists.length).toBe(1));
+    lists[0]!({ ok: true, value: [due(Date.now() + 60_000)] });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(lists.length, "nothing is due yet: not asked again").toBe(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await waitFor(() => expect(lists.length).toBeGreaterThan(1));
+    lists.at(-1)!({ ok: true, value: [{ ...due(Date.now() - 1_000), leftForClaudeCode: true }] });
+    expect((await screen.findByTestId("login-remote-keeper")).textContent).toBe(
+      "Due, and left to Claude Code, which runs now: it refreshes this login itself when it needs it",
+    );
   });
 });

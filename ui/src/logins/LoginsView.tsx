@@ -20,11 +20,18 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
   // Loads overlap (an event, an action's own reload): only the latest one is shown, so that a
   // slow answer asked for before a change never shows the state from before it.
   const latest = useRef(0);
+  // When the next login falls due: the list is read again then (and every 5 s while one is
+  // due), to show what the keeper did with it, or that it is left to a running Claude Code.
+  const nextDue = useRef<number | null>(null);
   const load = useCallback(async () => {
     const mine = ++latest.current;
     const [list, keeper] = await Promise.all([api.list(), api.settings()]);
     if (mine !== latest.current) return;
-    if (list.ok) setLogins(list.value);
+    if (list.ok) {
+      setLogins(list.value);
+      const due = list.value.flatMap((login) => (login.refreshAtMs === null ? [] : [login.refreshAtMs]));
+      nextDue.current = due.length ? Math.min(...due) : null;
+    }
     else setError(list.error);
     if (keeper.ok) setSettings(keeper.value);
     setNow(Date.now());
@@ -33,7 +40,10 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
   useEffect(() => {
     void load();
     const stop = api.onChanged(() => void load());
-    const tick = setInterval(() => setNow(Date.now()), 5000);
+    const tick = setInterval(() => {
+      setNow(Date.now());
+      if (nextDue.current !== null && nextDue.current <= Date.now()) void load();
+    }, 5000);
     return () => {
       clearInterval(tick);
       void stop.then((s) => s());

@@ -16,6 +16,7 @@ const login = (over: Partial<Login> = {}): Login => ({
   refreshAtMs: 1_000_000 + 300_000,
   notKept: null,
   dpopBound: false,
+  leftForClaudeCode: false,
   ...over,
 });
 
@@ -39,6 +40,9 @@ describe("the Logins view's words", () => {
       "Needs a new login: the authorization server refused the refresh token",
     );
     expect(keeperText(login({ refreshAtMs: null, notKept: "no refresh token" }), 1_000_000)).toBe("no refresh token");
+    expect(keeperText(login({ store: "claude-code", refreshAtMs: 900_000, leftForClaudeCode: true }), 1_000_000)).toBe(
+      "Due, and left to Claude Code, which runs now: it refreshes this login itself when it needs it",
+    );
   });
 
   it("names stores, clients and the last refresh", () => {

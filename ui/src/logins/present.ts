@@ -50,6 +50,9 @@ export function lastRefreshText(login: Login, now: number): string {
 /** What the keeper does next with the login. */
 export function keeperText(login: Login, now: number): string {
   if (login.lapsed) return `Needs a new login: ${login.lapsed}`;
+  if (login.leftForClaudeCode) {
+    return "Due, and left to Claude Code, which runs now: it refreshes this login itself when it needs it";
+  }
   if (login.refreshAtMs !== null) {
     const left = login.refreshAtMs - now;
     return left > 0 ? `Refreshed by the keeper in ${span(left)}` : "Being refreshed by the keeper";
