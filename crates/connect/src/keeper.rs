@@ -459,8 +459,6 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
     let now = now_ms();
     let mut records = Records::load(locations);
     let (held, mut changed) = held(locations, settings, &mut records).await;
-    // The logins due now, each with Claude Code's refresh lock for it when it is in Claude
-    // Code's store (held until its refresh ends).
     let mut due_now = Vec::new();
     for (login, target, keep) in &held {
         let Some(due) = login.refresh_at_ms.filter(|_| *keep) else {
@@ -471,29 +469,7 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
             tick.next = tick.next.min(wait);
             continue;
         }
-        // A login in Claude Code's store is rotated only while no Claude Code runs, under
-        // Claude Code's own refresh lock for it.
-        let claude_lock = if login.store == LoginStore::ClaudeCode {
-            let lock = (!mcp_manager_oauth::claude_store::claude_code_running())
-                .then(|| {
-                    target.claude_key.as_deref().and_then(|key| {
-                        mcp_manager_oauth::claude_store::ClaudeRefreshLock::take(
-                            &mcp_manager_oauth::claude_store::LoginStores::of(locations),
-                            key,
-                        )
-                    })
-                })
-                .flatten();
-            if lock.is_none() {
-                tick.waiting.push(login.server.clone());
-                tick.next = tick.next.min(CLAUDE_CODE_RECHECK);
-                continue;
-            }
-            lock
-        } else {
-            None
-        };
-        due_now.push((login, target, claude_lock));
+        due_now.push((login, target));
     }
     // Side by side: an authorization server that never answers costs its own login the
     // refresh deadline (30 s), not every login after it; a look takes at most that long for
@@ -504,11 +480,16 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
         let batch: Vec<_> = due_now
             .by_ref()
             .take(REFRESHES_AT_ONCE)
-            .map(|(login, target, claude_lock)| refresh_due(login, target, claude_lock))
+            .map(|(login, target)| refresh_due(locations, login, target))
             .collect();
         outcomes.extend(futures::future::join_all(batch).await);
     }
-    for (login, target, outcome, after) in outcomes {
+    for (login, target, done) in outcomes {
+        let Some((outcome, after)) = done else {
+            tick.waiting.push(login.server.clone());
+            tick.next = tick.next.min(CLAUDE_CODE_RECHECK);
+            continue;
+        };
         records.note(target.secrets.key(), &outcome, after);
         changed = true;
         match outcome {
@@ -537,21 +518,38 @@ pub async fn tick(locations: &Locations, settings: &KeeperSettings) -> Tick {
     tick
 }
 
-/// One due login's refresh, Claude Code's lock for it (if any) held until it ends; with when
-/// it ended.
+/// One due login's refresh, and when it ended; `None` when it is left for now. A login in
+/// Claude Code's store is rotated only while no Claude Code runs, under Claude Code's own
+/// refresh lock for it, taken here so that it is held only as long as this one refresh (well
+/// under the 60 s after which Claude Code takes it for stale), whatever waits beside it.
 async fn refresh_due<'a>(
+    locations: &Locations,
     login: &'a Login,
     target: &'a Target,
-    claude_lock: Option<mcp_manager_oauth::claude_store::ClaudeRefreshLock>,
 ) -> (
     &'a Login,
     &'a Target,
-    Result<Option<f64>, RefreshError>,
-    f64,
+    Option<(Result<Option<f64>, RefreshError>, f64)>,
 ) {
+    use mcp_manager_oauth::claude_store::{claude_code_running, ClaudeRefreshLock, LoginStores};
+    let _claude_lock = if login.store == LoginStore::ClaudeCode {
+        let lock = if claude_code_running() {
+            None
+        } else {
+            target
+                .claude_key
+                .as_deref()
+                .and_then(|key| ClaudeRefreshLock::take(&LoginStores::of(locations), key))
+        };
+        if lock.is_none() {
+            return (login, target, None);
+        }
+        lock
+    } else {
+        None
+    };
     let outcome = mcp_manager_oauth::refresh(target).await;
-    drop(claude_lock);
-    (login, target, outcome, now_ms())
+    (login, target, Some((outcome, now_ms())))
 }
 
 /// Refreshes `name`'s login now, whatever the keeper would do (the person asked: Refresh now,

@@ -405,3 +405,82 @@ fn an_untrusted_project_entry_of_a_users_name_takes_nothing_from_the_users_login
     );
     assert_eq!(seen, "", "the folder's server heard nothing");
 }
+
+/// Claude Code's refresh lock for `name`'s login at `url`, as Claude Code 2.1.332 names it.
+fn claude_refresh_lock(world: &World, name: &str, url: &str) -> PathBuf {
+    let key = server_key(
+        name,
+        &ServerConfig::remote(TransportKind::Http, url.to_string(), vec![]),
+    );
+    let safe: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    world
+        .home
+        .join(format!(".claude/mcp-refresh-{safe}.lock.lock"))
+}
+
+#[test]
+fn claude_codes_refresh_lock_is_held_through_a_refresh_and_a_held_one_is_waited_for() {
+    let world = World::new(json!({}));
+    let (mut hung, hung_log, hung_url) = hostile(&world, "hang", "");
+    let (mut held, held_log, held_url) = hostile(&world, "hang", "");
+    world.servers(json!({
+        "hung": {"type": "http", "url": hung_url},
+        "held": {"type": "http", "url": held_url},
+    }));
+    for (name, url) in [("hung", &hung_url), ("held", &held_url)] {
+        let issuer = url.trim_end_matches("/mcp");
+        world.claude_login(
+            name,
+            url,
+            issuer,
+            &format!("rt-{name}"),
+            &format!("cs-{name}"),
+        );
+    }
+    // A Claude Code refreshing `held` right now holds its lock.
+    let theirs = claude_refresh_lock(&world, "held", &held_url);
+    std::fs::create_dir(&theirs).unwrap();
+    let ours = claude_refresh_lock(&world, "hung", &hung_url);
+
+    let keep = world
+        .mcpctl(&["keep", "--claude-code", "--json", "--for", "1"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !ours.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let held_while_refreshing = ours.exists();
+    let out = keep.wait_with_output().unwrap();
+    let (hung_seen, held_seen) = (
+        std::fs::read_to_string(&hung_log).unwrap_or_default(),
+        std::fs::read_to_string(&held_log).unwrap_or_default(),
+    );
+    hung.kill();
+    held.kill();
+    assert!(
+        held_while_refreshing,
+        "our refresh of `hung` holds Claude Code's lock for it"
+    );
+    assert!(!ours.exists(), "and lets it go when the refresh ends");
+    assert!(hung_seen.contains("\"path\":\"/token\""), "{hung_seen}");
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["server"] == "held" && e["waiting"] == true),
+        "{events:?}"
+    );
+    assert!(
+        !held_seen.contains("/token"),
+        "nothing was sent for `held`: {held_seen}"
+    );
+    assert!(theirs.exists(), "Claude Code's own lock is left as it was");
+}
