@@ -102,6 +102,31 @@ fn hostile(world: &World, mode: &str, claimed: &str) -> (Stopped, PathBuf, Strin
     (Stopped(child), log, format!("http://localhost:{port}/mcp"))
 }
 
+/// For each of `names`, a server whose authorization server takes a refresh and never answers
+/// (`hang`), as one of the user's servers, with a login in Claude Code's store: the servers,
+/// their logs and their MCP URLs, in that order.
+fn hung_claude_logins(world: &World, names: &[&str]) -> Vec<(Stopped, PathBuf, String)> {
+    let hung: Vec<_> = names.iter().map(|_| hostile(world, "hang", "")).collect();
+    world.servers(Value::Object(
+        names
+            .iter()
+            .zip(&hung)
+            .map(|(name, (_, _, url))| (name.to_string(), json!({"type": "http", "url": url})))
+            .collect(),
+    ));
+    for (name, (_, _, url)) in names.iter().zip(&hung) {
+        let issuer = url.trim_end_matches("/mcp");
+        world.claude_login(
+            name,
+            url,
+            issuer,
+            &format!("rt-{name}"),
+            &format!("cs-{name}"),
+        );
+    }
+    hung
+}
+
 #[test]
 fn a_login_claude_code_made_is_never_refreshed_at_a_token_endpoint_its_issuer_did_not_publish() {
     // The MCP server publishes no resource metadata, and at its root metadata that claims the
@@ -217,28 +242,8 @@ fn a_refresh_that_is_never_answered_ends_in_time_and_says_so() {
 #[test]
 fn authorization_servers_that_never_answer_hold_a_look_up_for_one_deadline_not_one_each() {
     let world = World::new(json!({}));
-    let hung: Vec<(String, Stopped, PathBuf, String)> = ["hung-a", "hung-b", "hung-c"]
-        .into_iter()
-        .map(|name| {
-            let (server, log, url) = hostile(&world, "hang", "");
-            (name.to_string(), server, log, url)
-        })
-        .collect();
-    world.servers(Value::Object(
-        hung.iter()
-            .map(|(name, _, _, url)| (name.clone(), json!({"type": "http", "url": url})))
-            .collect(),
-    ));
-    for (name, _, _, url) in &hung {
-        let issuer = url.trim_end_matches("/mcp");
-        world.claude_login(
-            name,
-            url,
-            issuer,
-            &format!("rt-{name}"),
-            &format!("cs-{name}"),
-        );
-    }
+    let names = ["hung-a", "hung-b", "hung-c"];
+    let hung = hung_claude_logins(&world, &names);
 
     // One look (`--for 1`): every login is due, and none of their servers ever answers.
     let started = Instant::now();
@@ -249,7 +254,7 @@ fn authorization_servers_that_never_answer_hold_a_look_up_for_one_deadline_not_o
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|event| event["refreshed"] == false)
         .count();
-    for (name, _, log, _) in &hung {
+    for (name, (_, log, _)) in names.iter().zip(&hung) {
         let seen = std::fs::read_to_string(log).unwrap_or_default();
         assert!(
             seen.contains("\"path\":\"/token\""),
@@ -424,22 +429,9 @@ fn claude_refresh_lock(world: &World, name: &str, url: &str) -> PathBuf {
 #[test]
 fn claude_codes_refresh_lock_is_held_through_a_refresh_and_a_held_one_is_waited_for() {
     let world = World::new(json!({}));
-    let (mut hung, hung_log, hung_url) = hostile(&world, "hang", "");
-    let (mut held, held_log, held_url) = hostile(&world, "hang", "");
-    world.servers(json!({
-        "hung": {"type": "http", "url": hung_url},
-        "held": {"type": "http", "url": held_url},
-    }));
-    for (name, url) in [("hung", &hung_url), ("held", &held_url)] {
-        let issuer = url.trim_end_matches("/mcp");
-        world.claude_login(
-            name,
-            url,
-            issuer,
-            &format!("rt-{name}"),
-            &format!("cs-{name}"),
-        );
-    }
+    let mut servers = hung_claude_logins(&world, &["hung", "held"]);
+    let (held, held_log, held_url) = servers.pop().unwrap();
+    let (hung, hung_log, hung_url) = servers.pop().unwrap();
     // A Claude Code refreshing `held` right now holds its lock.
     let theirs = claude_refresh_lock(&world, "held", &held_url);
     std::fs::create_dir(&theirs).unwrap();
@@ -460,8 +452,7 @@ fn claude_codes_refresh_lock_is_held_through_a_refresh_and_a_held_one_is_waited_
         std::fs::read_to_string(&hung_log).unwrap_or_default(),
         std::fs::read_to_string(&held_log).unwrap_or_default(),
     );
-    hung.kill();
-    held.kill();
+    drop((hung, held));
     assert!(
         held_while_refreshing,
         "our refresh of `hung` holds Claude Code's lock for it"
