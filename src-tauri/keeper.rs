@@ -74,9 +74,6 @@ pub struct Keeper {
     needing: Mutex<Vec<String>>,
     /// What the tray's menu shows now: it is made again only when that changes.
     shown: Mutex<Option<(String, Vec<String>)>>,
-    /// The logins left to a running Claude Code at the last look: the view is told when that
-    /// changes.
-    waiting: Mutex<Vec<String>>,
 }
 
 impl Context {
@@ -399,10 +396,8 @@ pub fn start(app: AppHandle) {
             let changed = {
                 let keeper = app.state::<Keeper>();
                 let mut shown = keeper.needing.lock().expect("needing lock");
-                let mut waiting = keeper.waiting.lock().expect("waiting lock");
-                let changed = *shown != needing || *waiting != tick.waiting;
+                let changed = *shown != needing;
                 *shown = needing;
-                *waiting = tick.waiting.clone();
                 changed
             };
             if changed

@@ -31,8 +31,7 @@ export function LoginsView({ api, focus }: { api: LoginsApi; focus?: string | nu
       setLogins(list.value);
       const due = list.value.flatMap((login) => (login.refreshAtMs === null ? [] : [login.refreshAtMs]));
       nextDue.current = due.length ? Math.min(...due) : null;
-    }
-    else setError(list.error);
+    } else setError(list.error);
     if (keeper.ok) setSettings(keeper.value);
     setNow(Date.now());
   }, [api]);
