@@ -38,8 +38,11 @@ after(async () => {
 });
 
 async function openMenu() {
-  await browser.$('[data-testid="project-picker"]').click();
+  const picker = browser.$('[data-testid="project-picker"]');
+  if ((await picker.getAttribute("aria-expanded")) !== "true") await picker.click();
   await browser.$('[data-testid="project-menu"]').waitForExist({ timeout: 5_000 });
+  // Claude Code's list is read as the menu opens, and the menu says so until it is.
+  await browser.$('[data-testid="recent-projects-reading"]').waitForExist({ reverse: true, timeout: 5_000 });
 }
 
 test("arrow keys move through the servers and Enter opens one", async () => {

@@ -19,18 +19,33 @@ export const nameOf = (path: string) => path.slice(parentOf(path).length);
 
 export function ProjectPicker({ projectDir, api }: { projectDir: string; api: ProjectApi }) {
   const [open, setOpen] = useState(false);
-  const [recent, setRecent] = useState<RecentProject[]>([]);
+  // null while Claude Code's list is being read: "None yet." only once it says so.
+  const [recent, setRecent] = useState<RecentProject[] | null>(null);
+  const [unread, setUnread] = useState<ApiError | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const panel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!open) return;
-    void api.recent().then((outcome) => outcome.ok && setRecent(outcome.value));
+    let current = true;
+    setRecent(null);
+    setUnread(null);
+    void api.recent().then((outcome) => {
+      if (!current) return;
+      if (outcome.ok) setRecent(outcome.value);
+      else {
+        setRecent([]);
+        setUnread(outcome.error);
+      }
+    });
     const close = (event: MouseEvent) => {
       if (panel.current && !panel.current.contains(event.target as Node)) setOpen(false);
     };
     window.addEventListener("mousedown", close);
-    return () => window.removeEventListener("mousedown", close);
+    return () => {
+      current = false;
+      window.removeEventListener("mousedown", close);
+    };
   }, [open, api]);
 
   const go = async (folder: string | null) => {
@@ -70,8 +85,18 @@ export function ProjectPicker({ projectDir, api }: { projectDir: string; api: Pr
           className="absolute left-0 top-7 z-10 w-[32rem] rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
           <p className="px-2 pb-1 text-xs font-medium text-slate-500">Projects Claude Code knows</p>
-          {recent.length === 0 && <p className="px-2 py-1 text-xs text-slate-500">None yet.</p>}
-          {recent.map((project) => (
+          {recent === null && (
+            <p role="status" data-testid="recent-projects-reading" className="px-2 py-1 text-xs text-slate-500">
+              Reading the projects Claude Code knows…
+            </p>
+          )}
+          {unread && (
+            <p role="alert" data-testid="recent-projects-error" className="px-2 py-1 text-xs text-red-700 dark:text-red-300">
+              {errorTitle(unread)}: {unread.message}
+            </p>
+          )}
+          {recent?.length === 0 && !unread && <p className="px-2 py-1 text-xs text-slate-500">None yet.</p>}
+          {recent?.map((project) => (
             <button
               key={project.path}
               type="button"
