@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, row, sandbox, screenshot, type, waitForState } from "./harness.mjs";
+import { launch, open, sandbox, screenshot, type, waitForState } from "./harness.mjs";
 
 const server = join(import.meta.dirname, "../fixtures/servers/skills-server.mjs");
 let box;
@@ -41,9 +41,15 @@ after(async () => {
 
 async function openSkills(name) {
   await waitForState(browser, name, "user", "connected");
-  await row(browser, name, "user").click();
-  await browser.$('[data-testid="tab-skills"]').click();
-  await browser.$('[data-testid="skill"][data-skill="pdf-tools"]').waitForExist({ timeout: 10_000 });
+  const detail = await open(browser, name, "user");
+  await detail.$('[data-testid="tab-skills"]').click();
+  await detail
+    .$('[data-testid="skill"][data-skill="pdf-tools"]')
+    .waitForExist({ timeout: 10_000 })
+    .catch(async (error) => {
+      await screenshot(browser, `failed-skills-${name}`);
+      throw new Error(`${name}'s skills are not listed; the panel says: ${await detail.$('[data-testid="skills-panel"]').getText().catch(() => "(no panel)")}`, { cause: error });
+    });
 }
 
 const checks = async () => {
