@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use logins_world::{text, World};
 
 use mcp_manager_core::config::entry::{ServerConfig, TransportKind};
+use mcp_manager_core::files;
 use mcp_manager_core::secrets::server_key;
 use serde_json::{json, Value};
 
@@ -45,13 +46,13 @@ impl Doors for World {
             "redirectUri": "http://localhost:1/callback",
             "issuer": issuer, "discoveryState": {"authorizationServerUrl": issuer},
         });
-        std::fs::write(self.credentials(), store.to_string()).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(self.credentials(), std::fs::Permissions::from_mode(0o600))
-                .unwrap();
-        }
+        // As Claude Code keeps it: 0600, written whole.
+        files::write(
+            &self.credentials(),
+            store.to_string().as_bytes(),
+            &files::Write::private(),
+        )
+        .unwrap();
     }
 
     fn files_but_credentials(&self) -> String {
